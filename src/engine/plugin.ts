@@ -1,0 +1,118 @@
+// The plugin contract: types only. Everything else stands on this file; it imports nothing.
+
+/** JSON type of a fact's value (null is always allowed: it means "unknown"). */
+export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
+
+/** Where a fact appears in the verify response, besides being usable by rules. */
+export type FactExposure =
+  | 'analyzed_data' // under analyzed_data when show_results (scalars rendered as strings)
+  | 'flag' // top-level field whenever one of the plugin's checks is enabled (classification flags)
+  | 'result'; // top-level field only with show_results (punycode_email, corrected_email)
+
+export interface FactSpec {
+  type: FactType;
+  description: string;
+  /** For string facts with a closed value set. */
+  values?: readonly string[];
+  expose?: FactExposure;
+}
+
+/** Comparison operators a condition may use (json-rules-engine's names). */
+export type Operator =
+  | 'equal'
+  | 'notEqual'
+  | 'lessThan'
+  | 'lessThanInclusive'
+  | 'greaterThan'
+  | 'greaterThanInclusive'
+  | 'in'
+  | 'notIn'
+  | 'contains'
+  | 'doesNotContain';
+
+export interface FactTest {
+  fact: string;
+  operator: Operator;
+  value: unknown;
+}
+
+/** A condition over facts. The policy compiler turns it into the rule engine's form. */
+export type Condition = FactTest | { all: Condition[] } | { any: Condition[] } | { not: Condition };
+
+export type CheckOptions = Readonly<Record<string, unknown>>;
+
+/** A named check a policy can enable; its name is a step identifier of the spec. */
+export interface CheckSpec {
+  description: string;
+  /** When the check fires (the trait is present / the check failed). Options are already validated. */
+  when: Condition | ((options: CheckOptions) => Condition);
+  /** Error code (hard mode) or warning code (soft mode) from the spec's code tables. */
+  code: string;
+  /** Value for checked_types, when the spec has one for this check. */
+  checkedType?: string;
+  /** JSON Schema of the check's options (validated once, when a policy compiles). */
+  options?: Record<string, unknown>;
+  /** Defaults merged under the policy's options. */
+  defaults?: CheckOptions;
+}
+
+/** What the engine knows about the request. Request data reaches plugins only here. */
+export interface RequestInput {
+  readonly email: string;
+  readonly ipv4: string | null;
+  readonly ipv6: string | null;
+  readonly softCheck: boolean;
+  readonly projectId: string;
+}
+
+export interface VelocityEntry {
+  email: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
+
+export interface IpVelocity {
+  /** Distinct addresses seen from the IP, newest first, at most `limit`. */
+  emails: VelocityEntry[];
+  /** Number of distinct addresses seen from the IP. */
+  distinctEmails: number;
+  /** Number of validations from the IP. */
+  total: number;
+  /** Number of validations from the IP since each given time (ms), in the order asked. */
+  since: number[];
+}
+
+/** Read access to this project's history; the store implements it. */
+export interface VelocityReader {
+  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<IpVelocity>;
+}
+
+/** What a plugin's run receives. I/O goes only through here. */
+export interface PluginContext {
+  readonly input: RequestInput;
+  /** Value of a fact emitted by a plugin named in `needs` (computed once per request). */
+  fact<T = unknown>(name: string): Promise<T | null>;
+  /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
+  options(check: string): CheckOptions;
+  readonly velocity: VelocityReader;
+  /** Current time in milliseconds (injectable for tests). */
+  now(): number;
+}
+
+export type FactValues = Record<string, unknown>;
+
+export interface Plugin {
+  /** kebab-case, equal to the folder name. */
+  id: string;
+  description: string;
+  /** Step identifiers (spec values of `steps`) this plugin performs. */
+  steps: readonly string[];
+  facts: Readonly<Record<string, FactSpec>>;
+  checks: Readonly<Record<string, CheckSpec>>;
+  /** Ids of plugins whose facts `run` reads through ctx.fact. */
+  needs: readonly string[];
+  /** Does I/O: gets a low fact priority so cheap facts decide first. */
+  io?: boolean;
+  /** Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input. */
+  run(ctx: PluginContext): Promise<FactValues> | FactValues;
+}
