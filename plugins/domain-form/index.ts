@@ -1,14 +1,67 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
+import { isIPv4, isIPv6 } from 'node:net';
+import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+/** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
+const MAX_IP_TEXT = 45;
+
+function formCheck(fact: string, code: string, description: string): CheckSpec {
+  return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
+}
+
+/** Every label non-empty and ASCII digits only. */
+function isOnlyNumeric(domain: string): boolean {
+  let labelLength = 0;
+  for (let i = 0; i < domain.length; i++) {
+    const c = domain.charCodeAt(i);
+    if (c === 0x2e) {
+      if (labelLength === 0) return false;
+      labelLength = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      labelLength++;
+    } else {
+      return false;
+    }
+  }
+  return labelLength > 0;
+}
+
 const plugin: Plugin = {
   id: 'domain-form',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Whether the domain is an IP address (literal or bare), a single label, or numeric labels only.',
+  steps: ['domain_ipv4', 'domain_ipv6', 'domain_single_label', 'domain_numeric_only'],
+  facts: {
+    is_ipv4: { type: 'boolean', description: 'The domain is an IPv4 address: a literal [1.2.3.4] or a bare 1.2.3.4.' },
+    is_ipv6: { type: 'boolean', description: 'The domain is an IPv6 address: a literal [IPv6:…] or a bare one.' },
+    is_single_label: { type: 'boolean', description: 'The domain is a name of one label (localhost); false for IPs.' },
+    is_only_numeric: {
+      type: 'boolean',
+      description: 'Every label of the domain name is digits only (123.456); false for literals.',
+    },
+  },
+  checks: {
+    domain_ipv4: formCheck('is_ipv4', 'domain_is_ipv4_address', 'The domain is an IPv4 address.'),
+    domain_ipv6: formCheck('is_ipv6', 'domain_is_ipv6_address', 'The domain is an IPv6 address.'),
+    domain_single_label: formCheck('is_single_label', 'domain_is_single_label', 'The domain has a single label.'),
+    domain_numeric_only: formCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
+  },
+  needs: ['structure'],
+  async run(ctx) {
+    const domain = await ctx.fact<string>('domain');
+    if (typeof domain !== 'string') return {};
+    const literal = await ctx.fact<string>('domain_literal');
+    const bracketed = domain.startsWith('[');
+    const bareIp = !bracketed && domain.length <= MAX_IP_TEXT;
+    const ipv4 = literal === 'ipv4' || (bareIp && isIPv4(domain));
+    // node accepts zone ids ("fe80::1%eth0"), which are no part of an address.
+    const ipv6 = literal === 'ipv6' || (bareIp && !domain.includes('%') && isIPv6(domain));
+    return {
+      is_ipv4: ipv4,
+      is_ipv6: ipv6,
+      is_single_label: !bracketed && !ipv6 && domain.length > 0 && !domain.includes('.'),
+      is_only_numeric: !bracketed && isOnlyNumeric(domain),
+    };
+  },
 };
 
 export default plugin;

@@ -1,14 +1,123 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Internationalised addresses: non-ASCII text, punycode labels, and script mixing (homograph lures).
+import { toASCII, toUnicode } from 'tr46';
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { isMixed, scriptsOf } from './scripts.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+// Nontransitional UTS #46 with the WHATWG URL settings (ß stays ß); lengths are the length plugin's business.
+const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+
+function hasNonAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
+  return false;
+}
+
+/** The domain as the caller wrote it: structure lower-cases, which can fold a non-ASCII K (U+212A) to ASCII. */
+function writtenDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1);
+}
+
+interface DomainForms {
+  hasPunycode: boolean;
+  /** Whether punycode_email, punycode_value and unicode_domain apply. */
+  applicable: boolean;
+  ascii: string | null;
+  unicode: string | null;
+  /** Labels to judge for script mixing: decoded where possible. */
+  labels: string[];
+}
+
+function domainForms(domain: string, internationalized: boolean): DomainForms {
+  const hasPunycode = domain.split('.').some((label) => label.startsWith('xn--'));
+  const applicable = internationalized || hasPunycode;
+  const decoded = toUnicode(domain, IDNA_OPTIONS);
+  return {
+    hasPunycode,
+    applicable,
+    ascii: applicable ? toASCII(domain, IDNA_OPTIONS) : null,
+    unicode: applicable && !decoded.error ? decoded.domain : null,
+    labels: decoded.domain.split('.'),
+  };
+}
+
+function mixedScripts(parts: readonly string[]): string | null {
+  const found = new Set<string>();
+  for (const part of parts) {
+    const scripts = scriptsOf(part);
+    if (isMixed(scripts)) for (const script of scripts) found.add(script);
+  }
+  return found.size === 0 ? null : [...found].sort().join('+');
+}
+
 const plugin: Plugin = {
   id: 'idn',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Detects internationalised addresses, punycode domain labels and mixed-script labels, and gives the punycode and Unicode forms of the domain.',
+  steps: ['internationalized_email', 'punycode_email', 'mixed_script_email'],
+  facts: {
+    is_internationalized: { type: 'boolean', description: 'The local part or the domain contains a non-ASCII character.' },
+    has_punycode: { type: 'boolean', description: 'A domain label starts with xn-- (an ASCII-encoded IDN label).' },
+    has_mixed_script: {
+      type: 'boolean',
+      description: 'The local part or one domain label mixes scripts (e.g. Latin with Cyrillic); Japanese, Korean and Chinese mixes are not.',
+    },
+    mixed_script: { type: 'string', description: 'Scripts of the mixed parts, sorted and joined with "+" (e.g. Cyrillic+Latin); null when not mixed.' },
+    punycode_email: {
+      type: 'string',
+      description: 'The address with its domain in ASCII (punycode) form, when the domain is internationalised or has punycode.',
+      expose: 'result',
+    },
+    punycode_value: { type: 'string', description: 'ASCII (punycode) form of the domain, when it is internationalised or has punycode.' },
+    unicode_domain: { type: 'string', description: 'Unicode form of the domain, when it is internationalised or has punycode and decodes.' },
+  },
+  checks: {
+    internationalized_email: {
+      description: 'The address contains non-ASCII characters.',
+      when: { fact: 'is_internationalized', operator: 'equal', value: true },
+      code: 'email_is_internationalized',
+      checkedType: 'address_format',
+    },
+    punycode_email: {
+      description: 'The domain has a punycode (xn--) label.',
+      when: { fact: 'has_punycode', operator: 'equal', value: true },
+      code: 'email_contains_punycode',
+      checkedType: 'address_format',
+    },
+    mixed_script_email: {
+      description: 'The local part or a domain label mixes writing systems, as homograph lures do.',
+      when: { fact: 'has_mixed_script', operator: 'equal', value: true },
+      code: 'email_is_mixed_script',
+      checkedType: 'address_format',
+    },
+  },
+  needs: ['structure'],
+  async run(ctx): Promise<FactValues> {
+    const local = await ctx.fact<string>('local_part');
+    const domain = await ctx.fact<string>('domain');
+    const literal = await ctx.fact<string>('domain_literal');
+    const hasLocal = typeof local === 'string';
+    const hasDomain = typeof domain === 'string' && domain !== '';
+    if (!hasLocal && !hasDomain) return {};
+    const localInternationalized = hasLocal && hasNonAscii(local);
+    if (!hasDomain || literal !== null) {
+      const mixed = hasLocal ? mixedScripts([local]) : null;
+      return {
+        is_internationalized: localInternationalized,
+        has_mixed_script: hasLocal ? mixed !== null : null,
+        mixed_script: mixed,
+      };
+    }
+    const domainInternationalized = hasNonAscii(domain) || hasNonAscii(writtenDomain(ctx.input.email));
+    const forms = domainForms(domain, domainInternationalized);
+    const mixed = mixedScripts(hasLocal ? [local, ...forms.labels] : forms.labels);
+    return {
+      is_internationalized: localInternationalized || domainInternationalized,
+      has_punycode: forms.hasPunycode,
+      has_mixed_script: mixed !== null,
+      mixed_script: mixed,
+      punycode_email: hasLocal && forms.ascii !== null ? `${local}@${forms.ascii}` : null,
+      punycode_value: forms.ascii,
+      unicode_domain: forms.unicode,
+    };
+  },
 };
 
 export default plugin;

@@ -1,14 +1,48 @@
+// Address structure: is the input an RFC 5321/5322 mailbox, and what are its local part and domain.
 import type { Plugin } from '../../src/engine/plugin.js';
+import { parseAddress } from './parse.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
 const plugin: Plugin = {
   id: 'structure',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
+  description:
+    'Parses the address as an RFC 5321/5322 mailbox (UTF-8 allowed per RFC 6531) and splits it into local part and domain.',
+  steps: ['structure'],
+  facts: {
+    valid_address_format: { type: 'boolean', description: 'The address is a syntactically valid mailbox.' },
+    local_part: {
+      type: 'string',
+      description: 'The local part as written (quotes included), even when the syntax is invalid; null without an @.',
+    },
+    domain: {
+      type: 'string',
+      description: 'The part after the separating @, lower-cased, even when the syntax is invalid; null without an @.',
+    },
+    domain_literal: {
+      type: 'string',
+      values: ['ipv4', 'ipv6'],
+      description: 'ipv4 or ipv6 when the domain is a valid address literal ([1.2.3.4], [IPv6:…]).',
+    },
+  },
+  checks: {
+    structure: {
+      description: 'The address is not a syntactically valid mailbox.',
+      when: { fact: 'valid_address_format', operator: 'equal', value: false },
+      code: 'invalid_address_format',
+      checkedType: 'address_format',
+    },
+  },
   needs: [],
-  run: () => ({}),
+  run(ctx) {
+    const email: unknown = ctx.input.email;
+    if (typeof email !== 'string') return {};
+    const parsed = parseAddress(email);
+    return {
+      valid_address_format: parsed.valid,
+      local_part: parsed.localPart,
+      domain: parsed.domain,
+      domain_literal: parsed.domainLiteral,
+    };
+  },
 };
 
 export default plugin;

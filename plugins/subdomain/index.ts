@@ -1,14 +1,181 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
+import { toASCII, toUnicode } from 'tr46';
+import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { entropyBits, isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+const DEFAULT_MIN_DEPTH = 4;
+/** subdomain_entropy words, by the highest per-character entropy of a label (bits). */
+const ENTROPY_MEDIUM = 3;
+const ENTROPY_HIGH = 3.5;
+
+// Same conversion as the tld plugin, so the registrable domain is a suffix of what we split.
+const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+
+function asciiDomain(domain: string): string | null {
+  for (let i = 0; i < domain.length; i++) {
+    if (domain.charCodeAt(i) > 0x7f) return toASCII(domain, IDNA_OPTIONS);
+  }
+  return domain.toLowerCase();
+}
+
+/** Labels are judged in Unicode so an IDN label's punycode (xn--…) does not read as random or hyphenated. */
+function unicodeLabel(label: string): string {
+  if (!label.startsWith('xn--')) return label;
+  const decoded = toUnicode(label, IDNA_OPTIONS);
+  return decoded.error ? label : decoded.domain;
+}
+
+/** Labels of `domain` left of `registrable`, or null when the registrable domain is not its suffix. */
+function subdomainLabels(domain: string, registrable: string): string[] | null {
+  let ascii = asciiDomain(domain);
+  if (ascii === null) return null;
+  if (ascii.endsWith('.')) ascii = ascii.slice(0, -1);
+  if (ascii === registrable) return [];
+  if (!ascii.endsWith(`.${registrable}`)) return null;
+  return ascii
+    .slice(0, -(registrable.length + 1))
+    .split('.')
+    .filter((label) => label !== '');
+}
+
+function minDepth(options: CheckOptions): number {
+  const value = options.min_depth;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : DEFAULT_MIN_DEPTH;
+}
+
+function entropyWord(labels: number, bits: number): 'none' | 'low' | 'medium' | 'high' {
+  if (labels === 0) return 'none';
+  if (bits >= ENTROPY_HIGH) return 'high';
+  return bits >= ENTROPY_MEDIUM ? 'medium' : 'low';
+}
+
+const signal = (detected: boolean): 'detected' | 'none' => (detected ? 'detected' : 'none');
+const SIGNAL_VALUES = ['detected', 'none'] as const;
+
 const plugin: Plugin = {
   id: 'subdomain',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Counts and characterises the subdomain labels left of the registrable domain (wildcards, hyphens, numbers, UUIDs, randomness, depth).',
+  steps: [
+    'subdomain_wildcard',
+    'subdomain_single',
+    'subdomain_double',
+    'subdomain_triple',
+    'subdomain_deeply_nested',
+    'subdomain_hyphenated',
+    'subdomain_numeric',
+    'subdomain_uuid_hash',
+    'uuid_subdomain',
+    'random_subdomain',
+    'deep_nesting',
+  ],
+  facts: {
+    subdomain_count: { type: 'integer', description: 'Number of labels left of the registrable domain (0 when none).', expose: 'analyzed_data' },
+    nesting_depth: { type: 'integer', description: 'Subdomain nesting depth: levels below the registrable domain (equals subdomain_count).', expose: 'analyzed_data' },
+    subdomain_has_wildcard: { type: 'boolean', description: 'A subdomain label is or contains "*".' },
+    subdomain_has_hyphen: { type: 'boolean', description: 'A subdomain label (in Unicode form) contains a hyphen.' },
+    subdomain_has_numeric: { type: 'boolean', description: 'A subdomain label is all digits.' },
+    subdomain_has_uuid: { type: 'boolean', description: 'A subdomain label is a UUID or a hex hash of 16+ characters.' },
+    subdomain_entropy: {
+      type: 'string',
+      description: 'Randomness of the most random subdomain label, from its per-character Shannon entropy.',
+      values: ['none', 'low', 'medium', 'high'],
+      expose: 'analyzed_data',
+    },
+    subdomain_entropy_bits: { type: 'number', description: 'Highest per-character Shannon entropy (bits) among the subdomain labels; 0 when none.' },
+    random_subdomain_signal: {
+      type: 'string',
+      description: 'A subdomain label looks machine-generated (long, high entropy, few vowels or digits woven through letters).',
+      values: SIGNAL_VALUES,
+      expose: 'analyzed_data',
+    },
+    deep_nesting_risk_signal: {
+      type: 'string',
+      description: 'subdomain_count reaches the subdomain_deeply_nested min_depth (default 4).',
+      values: SIGNAL_VALUES,
+      expose: 'analyzed_data',
+    },
+    uuid_subdomain_risk_signal: { type: 'string', description: 'A subdomain label is a UUID or hex hash.', values: SIGNAL_VALUES, expose: 'analyzed_data' },
+  },
+  checks: {
+    subdomain_wildcard: {
+      description: 'A subdomain label is or contains a wildcard "*".',
+      when: { fact: 'subdomain_has_wildcard', operator: 'equal', value: true },
+      code: 'subdomain_contains_wildcard',
+      checkedType: 'address_format',
+    },
+    subdomain_single: {
+      description: 'Exactly one subdomain label (mail.example.com).',
+      when: { fact: 'subdomain_count', operator: 'equal', value: 1 },
+      code: 'subdomain_single',
+      checkedType: 'address_format',
+    },
+    subdomain_double: {
+      description: 'Exactly two subdomain labels (a.b.example.com).',
+      when: { fact: 'subdomain_count', operator: 'equal', value: 2 },
+      code: 'subdomain_double',
+      checkedType: 'address_format',
+    },
+    subdomain_triple: {
+      description: 'Exactly three subdomain labels (a.b.c.example.com).',
+      when: { fact: 'subdomain_count', operator: 'equal', value: 3 },
+      code: 'subdomain_triple',
+      checkedType: 'address_format',
+    },
+    subdomain_deeply_nested: {
+      description: 'At least min_depth subdomain labels.',
+      when: (options) => ({ fact: 'subdomain_count', operator: 'greaterThanInclusive', value: minDepth(options) }),
+      code: 'subdomain_deeply_nested',
+      checkedType: 'address_format',
+      options: {
+        type: 'object',
+        properties: { min_depth: { type: 'integer', minimum: 1, maximum: 127, description: 'Fewest subdomain labels that count as deeply nested.' } },
+        additionalProperties: false,
+      },
+      defaults: { min_depth: DEFAULT_MIN_DEPTH },
+    },
+    subdomain_hyphenated: {
+      description: 'A subdomain label contains a hyphen.',
+      when: { fact: 'subdomain_has_hyphen', operator: 'equal', value: true },
+      code: 'subdomain_contains_hyphen',
+      checkedType: 'address_format',
+    },
+    subdomain_numeric: {
+      description: 'A subdomain label is all digits.',
+      when: { fact: 'subdomain_has_numeric', operator: 'equal', value: true },
+      code: 'subdomain_is_numeric',
+      checkedType: 'address_format',
+    },
+    subdomain_uuid_hash: {
+      description: 'A subdomain label is a UUID or a hex hash.',
+      when: { fact: 'subdomain_has_uuid', operator: 'equal', value: true },
+      code: 'subdomain_contains_uuid_hash',
+      checkedType: 'address_format',
+    },
+  },
+  needs: ['structure', 'tld'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact<string>('domain');
+    const registrable = await ctx.fact<string>('registrable_domain');
+    if (typeof domain !== 'string' || typeof registrable !== 'string') return {};
+    const ascii = subdomainLabels(domain, registrable);
+    if (ascii === null) return {};
+    const labels = ascii.map(unicodeLabel);
+    const bits = labels.reduce((max, label) => Math.max(max, entropyBits(label)), 0);
+    const hasUuid = labels.some(isUuidOrHash);
+    return {
+      subdomain_count: labels.length,
+      nesting_depth: labels.length,
+      subdomain_has_wildcard: labels.some((label) => label.includes('*')),
+      subdomain_has_hyphen: labels.some((label) => label.includes('-')),
+      subdomain_has_numeric: labels.some(isNumericLabel),
+      subdomain_has_uuid: hasUuid,
+      subdomain_entropy: entropyWord(labels.length, bits),
+      subdomain_entropy_bits: Math.round(bits * 1000) / 1000,
+      random_subdomain_signal: signal(labels.some(isRandomLabel)),
+      deep_nesting_risk_signal: signal(labels.length >= minDepth(ctx.options('subdomain_deeply_nested'))),
+      uuid_subdomain_risk_signal: signal(hasUuid),
+    };
+  },
 };
 
 export default plugin;

@@ -1,14 +1,70 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Top-level domain validity and the registrable domain, from the Public Suffix List's ICANN section.
+import { parse } from 'tldts';
+import { toASCII } from 'tr46';
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+// ICANN section only: private entries (github.io, blogspot.com) would hide that user.github.io is a
+// subdomain of a shared host, and would make names no registry delegates count as valid TLDs.
+// Hostname validation is off so a wildcard or underscore label still yields the TLD.
+const PARSE_OPTIONS = {
+  allowIcannDomains: true,
+  allowPrivateDomains: false,
+  detectIp: true,
+  extractHostname: false,
+  validateHostname: false,
+} as const;
+
+// Nontransitional UTS #46 with the WHATWG URL settings; lengths are the length plugin's business.
+const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+
+/** The ASCII (punycode) form of a domain; an ASCII domain is kept as written so a bad xn-- label still has a TLD. */
+function asciiDomain(domain: string): string | null {
+  if (isAscii(domain)) return domain.toLowerCase();
+  return toASCII(domain, IDNA_OPTIONS);
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 const plugin: Plugin = {
   id: 'tld',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Whether the top-level domain is delegated (ICANN section of the Public Suffix List), and the public suffix and registrable domain.',
+  steps: ['tld'],
+  facts: {
+    has_valid_tld: { type: 'boolean', description: 'The top-level domain is in the ICANN section of the Public Suffix List.' },
+    tld: { type: 'string', description: 'Last label of the domain, ASCII (punycode) form.' },
+    public_suffix: { type: 'string', description: 'Longest matching ICANN public suffix (the TLD itself when no rule matches), ASCII form.' },
+    registrable_domain: {
+      type: 'string',
+      description: 'Public suffix plus one label (eTLD+1), ASCII form; null when the domain is itself a public suffix.',
+    },
+  },
+  checks: {
+    tld: {
+      description: 'The top-level domain is not an ICANN-delegated one (e.g. .invalidtld, .local, a single-label host).',
+      when: { fact: 'has_valid_tld', operator: 'equal', value: false },
+      code: 'invalid_tld',
+      checkedType: 'address_format',
+    },
+  },
+  needs: ['structure'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact<string>('domain');
+    const literal = await ctx.fact<string>('domain_literal');
+    if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
+    const ascii = asciiDomain(domain);
+    if (ascii === null) return {};
+    const parsed = parse(ascii, PARSE_OPTIONS);
+    if (parsed.isIp === true || !parsed.publicSuffix) return {};
+    return {
+      has_valid_tld: parsed.isIcann === true,
+      tld: parsed.publicSuffix.slice(parsed.publicSuffix.lastIndexOf('.') + 1),
+      public_suffix: parsed.publicSuffix,
+      registrable_domain: parsed.domain,
+    };
+  },
 };
 
 export default plugin;

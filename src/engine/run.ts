@@ -89,6 +89,10 @@ export class PolicyRunner {
     private readonly rules: readonly RuleProperties[],
   ) {}
 
+  plugin(id: string): Plugin | undefined {
+    return this.catalog.plugins.get(id);
+  }
+
   async run(request: RunRequest): Promise<RunOutcome> {
     const engine = this.idle.pop() ?? this.createEngine();
     const state: RequestState = { request, ran: [] };

@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Entry point of the `email-trust` command: runs the compiled CLI (built by `npm ci` / `npm run build`).
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error('email-trust is not built yet: run `npm run build` (or `npm ci`, which builds) in the package folder');
+  process.exit(1);
+}
+const { main } = await import(entry.href);
+const code = await main(process.argv.slice(2));
+if (code !== 0) process.exitCode = code;

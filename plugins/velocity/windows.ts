@@ -1,0 +1,62 @@
+// The trailing windows the spec names, and the facts computed for one request from the IP's history.
+import type { FactValues, IpVelocity } from '../../src/engine/plugin.js';
+
+export const WINDOWS = [
+  { name: '5_minutes', ms: 5 * 60_000 },
+  { name: '10_minutes', ms: 10 * 60_000 },
+  { name: '15_minutes', ms: 15 * 60_000 },
+  { name: '30_minutes', ms: 30 * 60_000 },
+  { name: '2_hour', ms: 2 * 3_600_000 },
+  { name: '3_hour', ms: 3 * 3_600_000 },
+] as const;
+
+export type WindowName = (typeof WINDOWS)[number]['name'];
+
+/** Entries of emails_in_ip, the current request first. */
+export const LIST_LIMIT = 20;
+/**
+ * Distinct addresses read from history to count distinct addresses per window: counts are exact up
+ * to this many and a lower bound beyond it, so a threshold up to this value is decided exactly.
+ */
+export const DISTINCT_SCAN_LIMIT = 100;
+
+export const countFact = (w: WindowName) => `emails_in_ip_last_${w}`;
+export const distinctFact = (w: WindowName) => `distinct_emails_in_ip_last_${w}`;
+
+/** ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00. */
+export function createdTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
+}
+
+/** Times from which each window counts (inclusive), in WINDOWS order. */
+export function windowStarts(now: number): number[] {
+  return WINDOWS.map((w) => now - w.ms);
+}
+
+/**
+ * Facts for the current request from the IP's history. The history does not hold this request yet
+ * (its event is stored after the decision), so every count includes it here.
+ */
+export function velocityFacts(email: string, now: number, history: IpVelocity): FactValues {
+  const current = email.toLowerCase();
+  const starts = windowStarts(now);
+  const others = history.emails.filter((e) => e.email.toLowerCase() !== current);
+  const seenBefore = others.length < history.emails.length;
+  const distinct = Math.max(history.distinctEmails + (seenBefore ? 0 : 1), others.length + 1);
+
+  const facts: FactValues = {
+    has_multiple_emails_in_ip: distinct > 1,
+    distinct_emails_in_ip: distinct,
+    emails_in_ip: [
+      { email_address: current, created_time: createdTime(now) },
+      ...others.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
+    ],
+    total_email_in_ip: history.total + 1,
+  };
+  WINDOWS.forEach((w, i) => {
+    const start = starts[i] ?? now;
+    facts[countFact(w.name)] = (history.since[i] ?? 0) + 1;
+    facts[distinctFact(w.name)] = others.filter((e) => e.at >= start).length + 1;
+  });
+  return facts;
+}

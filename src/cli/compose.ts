@@ -1,0 +1,58 @@
+// The composition root: builds the config, opens the store, takes the plugin registry and hands
+// them down. Nothing below src/cli knows where its parts come from.
+import { randomBytes } from 'node:crypto';
+import type Koa from 'koa';
+import { pino, type Logger } from 'pino';
+import { registry } from '../../plugins/index.js';
+import type { Config } from '../config.js';
+import { FactCatalog, PolicyRunner } from '../engine/run.js';
+import { createApp } from '../http/app.js';
+import { PolicyBook } from '../policy/book.js';
+import { policiesDir } from '../paths.js';
+import type { ServiceContext } from '../service/context.js';
+import { FingerprintSealer } from '../service/fingerprint.js';
+import { createOperations } from '../service/operations.js';
+import { openDatabase, type Store } from '../store/database.js';
+
+export interface Service {
+  config: Config;
+  log: Logger;
+  store: Store;
+  policies: PolicyBook;
+  catalog: FactCatalog;
+  app: Koa;
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  log?: Logger;
+  /** Folder of named policies (default: the package's policies/). */
+  policiesDir?: string;
+  now?: () => number;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, base: { service: 'email-trust' } }, pino.destination(2));
+}
+
+/** Loads policies first (an invalid one stops the start before anything is opened), then the store. */
+export async function composeService(config: Config, options: ComposeOptions = {}): Promise<Service> {
+  const log = options.log ?? createLogger(config);
+  const catalog = new FactCatalog(registry);
+  const policies = PolicyBook.load(options.policiesDir ?? policiesDir, catalog);
+  const store = await openDatabase(config.databaseUrl);
+  await store.migrate();
+  const now = options.now ?? Date.now;
+  const ctx: ServiceContext = { store, policies, log, config, now };
+  let keys = config.fingerprintKeys;
+  if (keys.length === 0) {
+    log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key made at start and will not open after a restart or on another instance');
+    keys = [{ id: 'eph', key: randomBytes(32) }];
+  }
+  const operations = createOperations(ctx, {
+    facts: new PolicyRunner(catalog, []),
+    sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
+  });
+  const app = createApp({ config, log, access: store.keys, operations });
+  return { config, log, store, policies, catalog, app, close: () => store.close() };
+}

@@ -1,0 +1,46 @@
+// Creating a project with its three keys, and the demo project a fresh install starts with.
+import type { Store } from '../store/database.js';
+import { KEY_KINDS, type KeyKind } from '../store/keys.js';
+import { ProjectNameTakenError, type NewProject } from '../store/projects.js';
+
+export const DEMO_PROJECT = 'demo';
+
+export interface CreatedProject {
+  project: { id: string; name: string; sandbox: boolean; policy: string };
+  /** The plain keys, shown once. */
+  keys: Record<KeyKind, string>;
+}
+
+export async function createProjectWithKeys(store: Store, spec: NewProject): Promise<CreatedProject> {
+  const project = await store.projects.create(spec);
+  const keys = {} as Record<KeyKind, string>;
+  for (const kind of KEY_KINDS) keys[kind] = (await store.keys.create(project.id, kind)).token;
+  return { project: { id: project.id, name: project.name, sandbox: project.sandbox, policy: project.policy }, keys };
+}
+
+/** On an empty database, creates the sandbox project `demo` with the default policy; null otherwise. */
+export async function ensureDemoProject(store: Store): Promise<CreatedProject | null> {
+  if ((await store.projects.list()).length > 0) return null;
+  try {
+    return await createProjectWithKeys(store, { name: DEMO_PROJECT, sandbox: true, policy: 'default' });
+  } catch (error) {
+    if (error instanceof ProjectNameTakenError) return null; // another instance made it first
+    throw error;
+  }
+}
+
+export function printCreated(created: CreatedProject, baseUrl?: string): void {
+  const { project, keys } = created;
+  const lines = [
+    `Created ${project.sandbox ? 'sandbox ' : ''}project "${project.name}" (${project.id}, policy: ${project.policy}).`,
+    'Its keys are shown this once; keep them somewhere safe:',
+    `  access_token  ${keys.access_token}   (Authorization: Bearer …, for POST /v1/public/verify)`,
+    `  private_key   ${keys.private_key}   (x-api-key, server side only, for POST /v1/intelligence)`,
+    `  public_key    ${keys.public_key}   (x-api-key, safe in browsers, for POST /v1/fingerprint)`,
+  ];
+  if (baseUrl) {
+    const body = JSON.stringify({ email_address: 'jane.doe+test@example.com', ipv4_address: '203.0.113.7', show_results: true, show_steps: true });
+    lines.push('Try it:', `  curl -s -X POST ${baseUrl}/v1/public/verify -H 'Authorization: Bearer ${keys.access_token}' -H 'Content-Type: application/json' -d '${body}'`);
+  }
+  console.log(lines.join('\n'));
+}

@@ -1,0 +1,86 @@
+// The Koa app, built without listening: `serve` listens, tests start it on an ephemeral port.
+import Router from '@koa/router';
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Access } from '../service/access.js';
+import { clientAddress } from '../service/client-ip.js';
+import type { FingerprintRequest } from '../service/fingerprint.js';
+import type { IntelligenceRequest } from '../service/intelligence.js';
+import type { Operations } from '../service/operations.js';
+import type { VerifyRequest } from '../service/verify.js';
+import type { Project } from '../store/projects.js';
+import { ApiError } from './errors.js';
+import { requireKey } from './middleware/auth.js';
+import { handleErrors } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { validBody } from './middleware/validate.js';
+
+/** Largest request body accepted, in bytes. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+export interface AppDeps {
+  config: Pick<Config, 'trustProxy' | 'rateLimits'>;
+  log: Logger;
+  access: Access;
+  operations: Operations;
+}
+
+interface State {
+  project: Project;
+  keyId: string;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa<State>();
+  app.proxy = deps.config.trustProxy !== false;
+  if (typeof deps.config.trustProxy === 'number') app.maxIpsCount = deps.config.trustProxy;
+  app.silent = true;
+
+  const router = new Router<State>();
+  const limits = deps.config.rateLimits;
+  const byKey = (ctx: Koa.Context) => String(ctx.state.keyId);
+  const byClient = (ctx: Koa.Context) => ctx.ip;
+
+  router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(limits.verify, byKey), async (ctx) => {
+    ctx.body = await deps.operations.verify(ctx.state.project, validBody<VerifyRequest>(ctx, 'verify-request'));
+  });
+  router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(limits.intelligence, byKey), async (ctx) => {
+    ctx.body = await deps.operations.intelligence(ctx.state.project, validBody<IntelligenceRequest>(ctx, 'intelligence-request'));
+  });
+  router.post('/v1/fingerprint', requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
+    validBody<FingerprintRequest>(ctx, 'fingerprint-request');
+    ctx.body = await deps.operations.fingerprint(ctx.state.project, {
+      address: clientAddress(ctx.ip),
+      userAgent: ctx.get('user-agent'),
+      acceptLanguage: ctx.get('accept-language'),
+    });
+  });
+  router.post('/v1/public/ip', rateLimit(limits.ip, byClient), (ctx) => {
+    ctx.body = clientAddress(ctx.ip);
+  });
+
+  app.use(handleErrors(deps.log));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: `${BODY_LIMIT_BYTES}b`,
+      strict: true,
+      // The spec's clients send JSON; parse it whatever Content-Type says, so a missing header is not a silent empty body.
+      detectJSON: () => true,
+      onerror: (error) => {
+        throw error;
+      },
+    }),
+  );
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new ApiError(405, 'method not allowed: use POST'),
+      notImplemented: () => new ApiError(501, 'not implemented'),
+    }),
+  );
+  return app;
+}

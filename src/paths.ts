@@ -1,0 +1,18 @@
+// Where the package's own files are, whether running from src/ (tests) or dist/src/ (built).
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the email-trust package root (no package.json above src/)');
+    dir = parent;
+  }
+  return dir;
+}
+
+export const packageRoot = findRoot();
+export const policiesDir = join(packageRoot, 'policies');
+export const schemasDir = join(packageRoot, 'schemas');

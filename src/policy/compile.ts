@@ -1,0 +1,261 @@
+// The one compiler from a policy to json-rules-engine rules. This module is the only place that
+// knows the rule engine's rule format: one rule per enabled check or free rule, nothing for the rest.
+import type { Event, RuleProperties, TopLevelCondition } from 'json-rules-engine';
+import type { CheckOptions, CheckSpec, Condition, FactSpec, Plugin } from '../engine/plugin.js';
+import { FactCatalog, PolicyRunner } from '../engine/run.js';
+import { describeSchemaErrors, validatorFor } from '../schemas.js';
+import { PolicyError, sortProblems, type PolicyProblem } from './errors.js';
+import type { LoadedPolicy } from './load.js';
+import type { Action, Mode, PolicyTest, RuleCondition } from './types.js';
+
+export interface EnabledCheck {
+  name: string;
+  plugin: Plugin;
+  mode: Mode;
+  action: Action;
+  code: string;
+  checkedType?: string;
+  onUnknown: 'allow' | 'block' | 'ignore';
+}
+
+/** What a fired rule tells `decide`. */
+export interface Verdict {
+  source: 'check' | 'rule' | 'unknown';
+  /** Check name or free-rule name. */
+  name: string;
+  action: Action;
+  code?: string;
+  kind?: 'error' | 'warning';
+  /** Position in the policy, so errors and warnings keep the policy's order. */
+  order: number;
+}
+
+export interface CompiledPolicy {
+  name: string;
+  file: string;
+  revision: string;
+  description: string;
+  defaultAction: Action;
+  checks: readonly EnabledCheck[];
+  /** Plugins with at least one enabled check, in registry order. */
+  enabledPlugins: readonly Plugin[];
+  options: Readonly<Record<string, CheckOptions>>;
+  ruleCount: number;
+  runner: PolicyRunner;
+  tests: readonly PolicyTest[];
+}
+
+const NUMERIC_OPERATORS = new Set(['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive']);
+const LIST_OPERATORS = new Set(['in', 'notIn']);
+const ARRAY_OPERATORS = new Set(['contains', 'doesNotContain']);
+
+/** Check name → owning plugin, for a registry. */
+const checkIndexes = new WeakMap<FactCatalog, Map<string, Plugin>>();
+export function checkOwners(catalog: FactCatalog): Map<string, Plugin> {
+  let index = checkIndexes.get(catalog);
+  if (!index) {
+    index = new Map();
+    for (const plugin of catalog.plugins.values()) {
+      for (const name of Object.keys(plugin.checks)) {
+        const other = index.get(name);
+        if (other) throw new Error(`check ${name} is offered by both ${other.id} and ${plugin.id}`);
+        index.set(name, plugin);
+      }
+    }
+    checkIndexes.set(catalog, index);
+  }
+  return index;
+}
+
+export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactCatalog): CompiledPolicy {
+  const doc = loaded.document;
+  const owners = checkOwners(catalog);
+  const problems: PolicyProblem[] = [];
+  const rules: RuleProperties[] = [];
+  const checks: EnabledCheck[] = [];
+  const options: Record<string, CheckOptions> = {};
+  let order = 0;
+
+  for (const [checkName, config] of Object.entries(doc.checks ?? {})) {
+    const here = ['checks', checkName];
+    const plugin = owners.get(checkName);
+    if (!plugin) {
+      problems.push(loaded.problem(here, `unknown check "${checkName}"; known checks: ${[...owners.keys()].sort().join(', ')}`));
+      continue;
+    }
+    const spec = plugin.checks[checkName] as CheckSpec;
+    const checkOptions = validateOptions(checkName, spec, config.options, here, loaded, problems);
+    if (config.enabled === false || checkOptions === null) continue;
+    const mode = config.mode ?? 'hard';
+    const check: EnabledCheck = {
+      name: checkName,
+      plugin,
+      mode,
+      action: config.action ?? (mode === 'hard' ? 'block' : 'allow'),
+      code: spec.code,
+      checkedType: spec.checkedType,
+      onUnknown: config.on_unknown ?? 'ignore',
+    };
+    const condition = typeof spec.when === 'function' ? spec.when(checkOptions) : spec.when;
+    for (const problem of conditionProblems(condition, catalog)) {
+      problems.push(loaded.problem(here, `check ${checkName} of plugin ${plugin.id} is broken: ${problem.message}`));
+    }
+    checks.push(check);
+    options[checkName] = checkOptions;
+    order += 1;
+    rules.push(rule(`check:${checkName}`, toRuleCondition(condition), {
+      source: 'check',
+      name: checkName,
+      action: check.action,
+      code: spec.code,
+      kind: mode === 'hard' ? 'error' : 'warning',
+      order,
+    }));
+    if (check.onUnknown !== 'ignore') {
+      const facts = [...factsOf(condition)];
+      rules.push(rule(`unknown:${checkName}`, { any: facts.map((fact) => ({ fact, operator: 'equal', value: null })) }, {
+        source: 'unknown',
+        name: checkName,
+        action: check.onUnknown,
+        order,
+      }));
+    }
+  }
+
+  for (const [i, free] of (doc.rules ?? []).entries()) {
+    const here = ['rules', i];
+    if ((doc.rules ?? []).findIndex((r) => r.name === free.name) !== i) {
+      problems.push(loaded.problem([...here, 'name'], `rule name "${free.name}" is used twice`));
+    }
+    for (const problem of conditionProblems(free.conditions, catalog)) {
+      problems.push(loaded.problem([...here, 'conditions', ...problem.path], problem.message));
+    }
+    order += 1;
+    const code = free.error ?? free.warning;
+    rules.push(rule(`rule:${free.name}`, toRuleCondition(free.conditions as Condition), {
+      source: 'rule',
+      name: free.name,
+      action: free.action,
+      ...(code ? { code, kind: free.error ? 'error' : 'warning' } : {}),
+      order,
+    }));
+  }
+
+  if (problems.length > 0) throw new PolicyError(sortProblems(problems));
+  const enabledPlugins = [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p));
+  return {
+    name,
+    file: loaded.file,
+    revision: loaded.revision,
+    description: doc.description ?? '',
+    defaultAction: doc.default_action ?? 'allow',
+    checks,
+    enabledPlugins,
+    options,
+    ruleCount: rules.length,
+    runner: new PolicyRunner(catalog, rules),
+    tests: doc.tests ?? [],
+  };
+}
+
+/** The verdict carried by a fired rule's event. */
+export function verdictOf(event: Event): Verdict {
+  return event.params as unknown as Verdict;
+}
+
+function rule(name: string, conditions: TopLevelCondition, verdict: Verdict): RuleProperties {
+  return { name, conditions, event: { type: verdict.source, params: { ...verdict } } };
+}
+
+function validateOptions(
+  checkName: string,
+  spec: CheckSpec,
+  given: Record<string, unknown> | undefined,
+  here: (string | number)[],
+  loaded: LoadedPolicy,
+  problems: PolicyProblem[],
+): CheckOptions | null {
+  const merged = { ...spec.defaults, ...given };
+  if (!spec.options) {
+    if (given && Object.keys(given).length > 0) {
+      problems.push(loaded.problem([...here, 'options'], `check ${checkName} takes no options`));
+      return null;
+    }
+    return merged;
+  }
+  const validate = validatorFor(spec.options);
+  if (!validate(merged)) {
+    for (const p of describeSchemaErrors(validate.errors ?? [])) {
+      problems.push(loaded.problem([...here, 'options', ...p.path], p.message));
+    }
+    return null;
+  }
+  return merged;
+}
+
+function toRuleCondition(condition: Condition): TopLevelCondition {
+  if ('all' in condition || 'any' in condition || 'not' in condition) return condition as TopLevelCondition;
+  return { all: [condition] } as TopLevelCondition;
+}
+
+function* factsOf(condition: Condition): Generator<string> {
+  if ('all' in condition) for (const c of condition.all) yield* factsOf(c);
+  else if ('any' in condition) for (const c of condition.any) yield* factsOf(c);
+  else if ('not' in condition) yield* factsOf(condition.not);
+  else yield condition.fact;
+}
+
+interface ConditionProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Unknown facts and operators that do not fit a fact's type. */
+function conditionProblems(condition: Condition | RuleCondition, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
+  if ('all' in condition) return condition.all.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'all', i]));
+  if ('any' in condition) return condition.any.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'any', i]));
+  if ('not' in condition) return conditionProblems(condition.not, catalog, [...path, 'not']);
+  const owner = catalog.owner.get(condition.fact);
+  if (!owner) return [{ path: [...path, 'fact'], message: `unknown fact "${condition.fact}"` }];
+  const spec = owner.facts[condition.fact] as FactSpec;
+  const misfit = operatorMisfit(condition.operator, spec, condition.value);
+  return misfit ? [{ path: [...path, misfit.at], message: `${misfit.message} (fact ${condition.fact} is ${describeType(spec)})` }] : [];
+}
+
+function operatorMisfit(operator: string, spec: FactSpec, value: unknown): { at: 'operator' | 'value'; message: string } | null {
+  if (NUMERIC_OPERATORS.has(operator)) {
+    if (spec.type !== 'integer' && spec.type !== 'number') return { at: 'operator', message: `operator ${operator} needs a numeric fact` };
+    return typeof value === 'number' ? null : { at: 'value', message: `operator ${operator} needs a number value` };
+  }
+  if (ARRAY_OPERATORS.has(operator)) {
+    return spec.type === 'array' ? null : { at: 'operator', message: `operator ${operator} needs an array fact` };
+  }
+  if (LIST_OPERATORS.has(operator)) {
+    if (!Array.isArray(value)) return { at: 'value', message: `operator ${operator} needs a list value` };
+    const bad = value.find((v) => !fitsType(spec, v));
+    return bad === undefined ? null : { at: 'value', message: `${JSON.stringify(bad)} cannot be a value of this fact` };
+  }
+  return fitsType(spec, value) ? null : { at: 'value', message: `${JSON.stringify(value)} cannot be a value of this fact` };
+}
+
+function fitsType(spec: FactSpec, value: unknown): boolean {
+  if (value === null) return true;
+  switch (spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'string':
+      return typeof value === 'string' && (!spec.values || spec.values.includes(value));
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value);
+  }
+}
+
+function describeType(spec: FactSpec): string {
+  return spec.values ? `a string, one of ${spec.values.join(', ')}` : `of type ${spec.type}`;
+}

@@ -1,0 +1,102 @@
+// Every JSON Schema in schemas/ is compiled once, at start, by one ajv instance.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import ajvFormats from 'ajv-formats';
+import { schemasDir } from './paths.js';
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM.
+const addFormats = ajvFormats.default;
+addFormats(ajv, ['ipv4', 'ipv6']);
+const compiled = new Map<string, ValidateFunction>();
+
+/** The compiled validator of schemas/<name>.schema.json. */
+export function schemaValidator<T>(name: string): ValidateFunction<T> {
+  let validate = compiled.get(name);
+  if (!validate) {
+    const schema = JSON.parse(readFileSync(join(schemasDir, `${name}.schema.json`), 'utf8')) as object;
+    validate = ajv.compile(schema);
+    compiled.set(name, validate);
+  }
+  return validate as ValidateFunction<T>;
+}
+
+/** Compiles a schema given as an object (plugin check options); cached by identity. */
+const bySchema = new WeakMap<object, ValidateFunction>();
+export function validatorFor(schema: object): ValidateFunction {
+  let validate = bySchema.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    bySchema.set(schema, validate);
+  }
+  return validate;
+}
+
+export interface SchemaProblem {
+  /** Path segments into the validated value. */
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * Turns ajv's errors into one problem per place, deepest places first: a failed `oneOf` reports one
+ * sentence instead of every branch's complaint.
+ */
+export function describeSchemaErrors(errors: readonly ErrorObject[], oneOfHint = 'does not match any allowed form'): SchemaProblem[] {
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const path = error.instancePath;
+    const list = byPath.get(path) ?? [];
+    list.push(error);
+    byPath.set(path, list);
+  }
+  const paths = [...byPath.keys()];
+  const deepest = paths.filter((p) => !paths.some((q) => q !== p && q.startsWith(`${p}/`)));
+  const problems: SchemaProblem[] = [];
+  for (const path of deepest) {
+    const list = byPath.get(path) ?? [];
+    const segments = path === '' ? [] : path.slice(1).split('/').map(unescapePointer);
+    if (list.some((e) => e.keyword === 'oneOf')) {
+      problems.push({ path: segments, message: oneOfHint });
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const error of list) {
+      if (error.keyword === 'if' || error.keyword === 'anyOf') continue;
+      const { path: at, message } = describeOne(error, segments);
+      const key = `${at.join('/')}|${message}`;
+      if (!seen.has(key)) problems.push({ path: at, message });
+      seen.add(key);
+    }
+  }
+  return problems;
+}
+
+function describeOne(error: ErrorObject, segments: (string | number)[]): SchemaProblem {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { path: [...segments, String(p.additionalProperty)], message: `unknown field "${String(p.additionalProperty)}"` };
+    case 'required':
+      return { path: [...segments, String(p.missingProperty)], message: 'is required' };
+    case 'format':
+      return { path: segments, message: `is not a valid ${String(p.format).toUpperCase().replace('IPV', 'IPv')} address` };
+    case 'enum':
+      return { path: segments, message: `must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}` };
+    case 'type':
+      return { path: segments, message: `must be of type ${String(p.type)}` };
+    case 'not':
+      return { path: segments, message: 'has fields that may not appear together' };
+    default:
+      return { path: segments, message: error.message ?? 'is invalid' };
+  }
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function pointer(path: readonly (string | number)[]): string {
+  return path.length === 0 ? '' : `/${path.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+}

@@ -1,0 +1,89 @@
+// Device fingerprints: an AES-256-GCM sealed token `fp1.<key id>.<base64url>` holding the project,
+// the caller's addresses, a device hash and the time it was issued. Only this service can read it;
+// a token of another project, an expired, tampered or unknown-key token is refused.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { ClientAddress } from './client-ip.js';
+
+export type FingerprintRequest = Record<string, never>;
+
+export interface DeviceSignals {
+  address: ClientAddress;
+  userAgent: string;
+  acceptLanguage: string;
+}
+
+export interface FingerprintPayload {
+  project: string;
+  ip4: string | null;
+  ip6: string | null;
+  device: string;
+  /** Unix seconds. */
+  iat: number;
+}
+
+export interface SealingKey {
+  id: string;
+  key: Buffer;
+}
+
+export class FingerprintError extends Error {}
+
+const VERSION = 'fp1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export class FingerprintSealer {
+  private readonly byId: Map<string, Buffer>;
+
+  /** The first key seals; every key opens (rotation by key id). */
+  constructor(
+    private readonly keys: readonly SealingKey[],
+    private readonly ttlSeconds: number,
+  ) {
+    if (keys.length === 0) throw new Error('a fingerprint sealer needs at least one key');
+    this.byId = new Map(keys.map((k) => [k.id, k.key]));
+  }
+
+  seal(projectId: string, signals: DeviceSignals, nowMs: number): string {
+    const payload: FingerprintPayload = {
+      project: projectId,
+      ip4: signals.address.ipv4_address,
+      ip6: signals.address.ipv6_address,
+      device: deviceHash(signals),
+      iat: Math.floor(nowMs / 1000),
+    };
+    const { id, key } = this.keys[0] as SealingKey;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(`${VERSION}.${id}`));
+    const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(payload), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${VERSION}.${id}.${sealed.toString('base64url')}`;
+  }
+
+  /** Opens a token for a project; throws FingerprintError saying why it is refused. */
+  open(token: string, projectId: string, nowMs: number): FingerprintPayload {
+    const [version, id, body] = token.split('.');
+    if (version !== VERSION || !id || !body || token.split('.').length !== 3) throw new FingerprintError('fingerprint is not a token issued by POST /v1/fingerprint');
+    const key = this.byId.get(id);
+    if (!key) throw new FingerprintError('fingerprint was sealed with a key this service no longer has; request a new one');
+    const sealed = Buffer.from(body, 'base64url');
+    if (sealed.length <= IV_BYTES + TAG_BYTES) throw new FingerprintError('fingerprint is truncated');
+    let payload: FingerprintPayload;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+      decipher.setAAD(Buffer.from(`${VERSION}.${id}`));
+      decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+      payload = JSON.parse(plain.toString('utf8')) as FingerprintPayload;
+    } catch {
+      throw new FingerprintError('fingerprint has been altered or is not valid');
+    }
+    if (payload.project !== projectId) throw new FingerprintError('fingerprint was issued for another project');
+    if (Math.floor(nowMs / 1000) - payload.iat > this.ttlSeconds) throw new FingerprintError('fingerprint has expired; request a new one');
+    return payload;
+  }
+}
+
+function deviceHash(signals: DeviceSignals): string {
+  return createHash('sha256').update(`${signals.userAgent}\n${signals.acceptLanguage}`).digest('base64url').slice(0, 22);
+}

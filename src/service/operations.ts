@@ -1,0 +1,21 @@
+// The service's operations bound to their context: what the HTTP layer calls.
+import type { PolicyRunner } from '../engine/run.js';
+import type { Project } from '../store/projects.js';
+import type { ServiceContext } from './context.js';
+import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
+import { intelligence, type IntelligenceRequest } from './intelligence.js';
+import { verify, type VerifyRequest, type VerifyResponse } from './verify.js';
+
+export interface Operations {
+  verify(project: Project, request: VerifyRequest): Promise<VerifyResponse>;
+  intelligence(project: Project, request: IntelligenceRequest): Promise<Record<string, unknown>>;
+  fingerprint(project: Project, signals: DeviceSignals): Promise<{ fingerprint: string }>;
+}
+
+export function createOperations(ctx: ServiceContext, deps: { facts: PolicyRunner; sealer: FingerprintSealer }): Operations {
+  return {
+    verify: (project, request) => verify(ctx, project, request),
+    intelligence: (project, request) => intelligence(ctx, deps, project, request),
+    fingerprint: async (project, signals) => ({ fingerprint: deps.sealer.seal(project.id, signals, ctx.now()) }),
+  };
+}

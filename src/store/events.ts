@@ -1,0 +1,256 @@
+// events: one row per verify/intelligence call, the history behind velocity. Writes are group
+// committed: every record() made in one event-loop turn goes into one transaction, and each caller's
+// promise settles with the commit that holds its row (so a response is sent only after its event is
+// durable). Reads are always scoped to one project.
+import type { Knex } from 'knex';
+import ipaddr from 'ipaddr.js';
+import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
+import { toNumber } from './sql-values.js';
+
+export interface NewEvent {
+  projectId: string;
+  /** Which operation made the call, e.g. `verify` or `intelligence`. */
+  endpoint: string;
+  /** The address as passed. */
+  email: string;
+  baseEmail: string;
+  domain?: string | null;
+  ipv4?: string | null;
+  ipv6?: string | null;
+  /** Device hash from a fingerprint. */
+  device?: string | null;
+  action: string;
+  riskScore?: number | null;
+  /** Milliseconds since the epoch; defaults to the time of record(). */
+  createdAt?: number;
+}
+
+export interface EmailOccurrence {
+  email: string;
+  baseEmail: string;
+  at: number;
+}
+
+export interface EmailVelocity {
+  /** Occurrences of the base address, newest first, at most `limit`. */
+  items: EmailOccurrence[];
+  /** All occurrences of the base address. */
+  count: number;
+}
+
+export interface Events {
+  /** Resolves once the row is committed; rejects when its commit fails. */
+  record(event: NewEvent): Promise<void>;
+  /** Velocity history of one project: it never sees another project's rows. */
+  velocityReader(projectId: string): VelocityReader;
+  byEmail(projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity>;
+  /** Deletes events created before `cutoff` (ms) in batches of `batchSize` rows; returns how many. */
+  pruneOlderThan(cutoff: number, batchSize?: number): Promise<number>;
+  /** Waits until every record() made so far has settled. */
+  flush(): Promise<void>;
+}
+
+/** Rows per commit; later arrivals wait for the next one. */
+const MAX_ROWS_PER_COMMIT = 1_000;
+/** Rows per INSERT: knex writes SQLite multi-row inserts as UNION ALL selects, capped at 500 terms. */
+const ROWS_PER_STATEMENT = 200;
+const MAX_LIMIT = 1_000;
+
+interface EventRow {
+  project_id: string;
+  endpoint: string;
+  email: string;
+  base_email: string;
+  domain: string | null;
+  ipv4: string | null;
+  ipv6: string | null;
+  device: string | null;
+  action: string;
+  risk_score: number | null;
+  created_at: number;
+}
+
+interface Pending {
+  row: EventRow;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** One spelling per address, so `2001:DB8::1` and `2001:db8:0::1` are the same IP in history. */
+export function canonicalIp(ip: string | null | undefined): string | null {
+  if (ip === null || ip === undefined) return null;
+  const trimmed = ip.trim();
+  if (trimmed === '') return null;
+  if (ipaddr.IPv6.isValid(trimmed)) return (ipaddr.IPv6.parse(trimmed) as ipaddr.IPv6).toRFC5952String();
+  return trimmed.toLowerCase();
+}
+
+function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' | 'baseEmail' | 'action'): string {
+  const value = event[field];
+  if (typeof value !== 'string' || value === '') throw new TypeError(`event.${field} must be a non-empty string`);
+  return value;
+}
+
+function optionalText(event: NewEvent, field: 'domain' | 'device'): string | null {
+  const value = event[field];
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw new TypeError(`event.${field} must be a string or null`);
+  return value;
+}
+
+/** Checks every column before queueing, so one bad row can never fail a whole group commit. */
+function toRow(event: NewEvent): EventRow {
+  const createdAt = event.createdAt ?? Date.now();
+  if (!Number.isSafeInteger(createdAt)) throw new TypeError('event.createdAt must be integer milliseconds');
+  const risk = event.riskScore ?? null;
+  if (risk !== null && !Number.isSafeInteger(risk)) throw new TypeError('event.riskScore must be an integer or null');
+  return {
+    project_id: requireText(event, 'projectId'),
+    endpoint: requireText(event, 'endpoint'),
+    email: requireText(event, 'email'),
+    base_email: requireText(event, 'baseEmail'),
+    domain: optionalText(event, 'domain'),
+    ipv4: canonicalIp(event.ipv4),
+    ipv6: canonicalIp(event.ipv6),
+    device: optionalText(event, 'device'),
+    action: requireText(event, 'action'),
+    risk_score: risk,
+    created_at: createdAt,
+  };
+}
+
+function clampLimit(limit: number): number {
+  return Number.isFinite(limit) ? Math.max(0, Math.min(MAX_LIMIT, Math.trunc(limit))) : 0;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createEvents(knex: Knex): Events {
+  const queue: Pending[] = [];
+  let scheduled = false;
+  let committing: Promise<void> | null = null;
+
+  async function insert(rows: EventRow[]): Promise<void> {
+    if (rows.length <= ROWS_PER_STATEMENT) {
+      await knex('events').insert(rows);
+      return;
+    }
+    await knex.transaction(async (trx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+        await trx('events').insert(rows.slice(i, i + ROWS_PER_STATEMENT));
+      }
+    });
+  }
+
+  async function commitQueue(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_ROWS_PER_COMMIT);
+      try {
+        await insert(batch.map((p) => p.row));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+    committing = null;
+  }
+
+  function schedule(): void {
+    if (scheduled || committing) return; // a running commit picks the queue up when it ends
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      committing = commitQueue();
+    });
+  }
+
+  // Rows of one project from either address. Each OR branch repeats project_id so that SQLite can
+  // answer each from its own (project_id, ip, created_at) index instead of scanning the project.
+  function fromIp(projectId: string, ipv4: string | null, ipv6: string | null): Knex.QueryBuilder {
+    return knex('events').where((q) => {
+      if (ipv4 !== null) q.orWhere({ project_id: projectId, ipv4 });
+      if (ipv6 !== null) q.orWhere({ project_id: projectId, ipv6 });
+    });
+  }
+
+  function velocityReader(projectId: string): VelocityReader {
+    return {
+      async byIp(query): Promise<IpVelocity> {
+        const ipv4 = canonicalIp(query.ipv4);
+        const ipv6 = canonicalIp(query.ipv6);
+        const since = query.since.map((t) => (Number.isFinite(t) ? t : 0));
+        if (ipv4 === null && ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) };
+
+        const windowSums = since.map((_, i) => `sum(case when created_at >= ? then 1 else 0 end) as since_${i}`);
+        const [emailRows, counts] = await Promise.all([
+          fromIp(projectId, ipv4, ipv6)
+            .select(knex.raw('lower(email) as email'), knex.raw('max(created_at) as last_at'))
+            .groupByRaw('lower(email)')
+            .orderBy([{ column: 'last_at', order: 'desc' }, { column: 'email' }])
+            .limit(clampLimit(query.limit)) as Promise<Array<{ email: string; last_at: unknown }>>,
+          fromIp(projectId, ipv4, ipv6)
+            .select(knex.raw(['count(*) as total', 'count(distinct lower(email)) as distinct_emails', ...windowSums].join(', '), since))
+            .first() as Promise<Record<string, unknown> | undefined>,
+        ]);
+        return {
+          emails: emailRows.map((r) => ({ email: r.email, at: toNumber(r.last_at) })),
+          distinctEmails: toNumber(counts?.distinct_emails),
+          total: toNumber(counts?.total),
+          since: since.map((_, i) => toNumber(counts?.[`since_${i}`])),
+        };
+      },
+    };
+  }
+
+  return {
+    record(event) {
+      let row: EventRow;
+      try {
+        row = toRow(event);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ row, resolve, reject });
+        schedule();
+      });
+    },
+
+    velocityReader,
+
+    async byEmail(projectId, baseEmail, limit) {
+      const ofEmail = () => knex('events').where({ project_id: projectId, base_email: baseEmail });
+      const [rows, counted] = await Promise.all([
+        ofEmail()
+          .select('email', 'base_email', 'created_at')
+          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+          .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
+        ofEmail().count({ count: '*' }).first() as Promise<{ count: unknown } | undefined>,
+      ]);
+      return {
+        items: rows.map((r) => ({ email: r.email, baseEmail: r.base_email, at: toNumber(r.created_at) })),
+        count: toNumber(counted?.count),
+      };
+    },
+
+    async pruneOlderThan(cutoff, batchSize = 1_000) {
+      const size = Math.max(1, Math.trunc(batchSize));
+      let deleted = 0;
+      for (;;) {
+        const batch = knex('events').select('id').where('created_at', '<', cutoff).limit(size);
+        const n = await knex('events').whereIn('id', batch).del();
+        deleted += n;
+        if (n < size) return deleted;
+        await turn(); // let requests' queries through between batches
+      }
+    },
+
+    async flush() {
+      while (queue.length > 0 || scheduled || committing) {
+        if (committing) await committing;
+        else await turn();
+      }
+    },
+  };
+}
+

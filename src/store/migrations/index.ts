@@ -1,0 +1,17 @@
+// Migrations are listed here in order, as code: they load the same way from src/ (vitest) and
+// dist/ (tsc), with no directory scan. A new migration is one module plus one line.
+import type { Knex } from 'knex';
+import * as initial from './0001-initial.js';
+
+interface Migration {
+  name: string;
+  module: Knex.Migration;
+}
+
+const migrations: readonly Migration[] = [{ name: '0001-initial', module: initial }];
+
+export const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration.module,
+};

@@ -1,0 +1,121 @@
+// projects: a name, a sandbox flag and the policy the project's requests are decided by.
+import type { Knex } from 'knex';
+import { isUniqueViolation, newId, toBoolean, toNumber } from './sql-values.js';
+
+export interface Project {
+  id: string;
+  name: string;
+  sandbox: boolean;
+  /** Name of a policy in `policies/`. */
+  policy: string;
+  /** YAML content when the project's policy came from a file; null otherwise. */
+  policySource: string | null;
+  createdAt: number;
+}
+
+export interface NewProject {
+  name: string;
+  policy: string;
+  sandbox?: boolean;
+  policySource?: string | null;
+}
+
+export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource'>>;
+
+export class ProjectNameTakenError extends Error {
+  constructor(readonly projectName: string) {
+    super(`a project named "${projectName}" already exists`);
+  }
+}
+
+export interface Projects {
+  create(project: NewProject, now?: number): Promise<Project>;
+  list(): Promise<Project[]>;
+  get(id: string): Promise<Project | null>;
+  getByName(name: string): Promise<Project | null>;
+  /** Changes a project's settings; returns the updated project, or null when there is none. */
+  update(id: string, changes: ProjectChanges): Promise<Project | null>;
+}
+
+interface ProjectRow {
+  id: string;
+  name: string;
+  sandbox: unknown;
+  policy: string;
+  policy_source: string | null;
+  created_at: unknown;
+}
+
+export function projectFromRow(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    sandbox: toBoolean(row.sandbox),
+    policy: row.policy,
+    policySource: row.policy_source ?? null,
+    createdAt: toNumber(row.created_at),
+  };
+}
+
+const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'created_at'];
+
+/** `onChange` is told after an update, so caches holding projects can forget them. */
+export function createProjects(knex: Knex, onChange: () => void = () => {}): Projects {
+  const table = () => knex('projects');
+
+  async function get(id: string): Promise<Project | null> {
+    const row = (await table().select(PROJECT_COLUMNS).where({ id }).first()) as ProjectRow | undefined;
+    return row ? projectFromRow(row) : null;
+  }
+
+  return {
+    async create(project, now = Date.now()) {
+      const created: Project = {
+        id: newId('prj'),
+        name: project.name,
+        sandbox: project.sandbox ?? false,
+        policy: project.policy,
+        policySource: project.policySource ?? null,
+        createdAt: now,
+      };
+      try {
+        await table().insert({
+          id: created.id,
+          name: created.name,
+          sandbox: created.sandbox,
+          policy: created.policy,
+          policy_source: created.policySource,
+          created_at: created.createdAt,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new ProjectNameTakenError(project.name);
+        throw error;
+      }
+      return created;
+    },
+
+    async list() {
+      const rows = (await table().select(PROJECT_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'name' }])) as ProjectRow[];
+      return rows.map(projectFromRow);
+    },
+
+    get,
+
+    async getByName(name) {
+      const row = (await table().select(PROJECT_COLUMNS).where({ name }).first()) as ProjectRow | undefined;
+      return row ? projectFromRow(row) : null;
+    },
+
+    async update(id, changes) {
+      const patch: Partial<ProjectRow> = {};
+      if (changes.sandbox !== undefined) patch.sandbox = changes.sandbox;
+      if (changes.policy !== undefined) patch.policy = changes.policy;
+      if (changes.policySource !== undefined) patch.policy_source = changes.policySource;
+      if (Object.keys(patch).length > 0) {
+        await table().where({ id }).update(patch);
+        onChange();
+      }
+      return get(id);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { RuleProperties } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import idn from '../../plugins/idn/index.js';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
+import { testPlugin } from '../support/plugin-tester.js';
+
+const plain = {
+  is_internationalized: false,
+  has_punycode: false,
+  has_mixed_script: false,
+  mixed_script: null,
+  punycode_email: null,
+  punycode_value: null,
+  unicode_domain: null,
+};
+
+testPlugin(idn, [
+  { email: 'user@example.com', facts: plain },
+  { name: 'digits and punctuation are Common, not a script', email: 'user-1.x_y@ex-ample1.com', facts: plain },
+  {
+    name: 'Chinese address',
+    email: '用户@例子.广告',
+    facts: {
+      is_internationalized: true,
+      has_punycode: false,
+      has_mixed_script: false,
+      mixed_script: null,
+      punycode_email: '用户@xn--fsqu00a.xn--4rr70v',
+      punycode_value: 'xn--fsqu00a.xn--4rr70v',
+      unicode_domain: '例子.广告',
+    },
+  },
+  {
+    email: 'josé@exämple.com',
+    facts: {
+      is_internationalized: true,
+      has_punycode: false,
+      has_mixed_script: false,
+      punycode_email: 'josé@xn--exmple-cua.com',
+      punycode_value: 'xn--exmple-cua.com',
+      unicode_domain: 'exämple.com',
+    },
+  },
+  {
+    name: 'non-ASCII local part only: no punycode form',
+    email: 'josé@example.com',
+    facts: { is_internationalized: true, has_punycode: false, punycode_email: null, punycode_value: null, unicode_domain: null },
+  },
+  {
+    email: 'a@xn--exmple-cua.com',
+    facts: {
+      is_internationalized: false,
+      has_punycode: true,
+      has_mixed_script: false,
+      punycode_email: 'a@xn--exmple-cua.com',
+      punycode_value: 'xn--exmple-cua.com',
+      unicode_domain: 'exämple.com',
+    },
+  },
+  {
+    name: 'Cyrillic а in a Latin label',
+    email: 'a@p\u0430ypal.com',
+    facts: {
+      is_internationalized: true,
+      has_punycode: false,
+      has_mixed_script: true,
+      mixed_script: 'Cyrillic+Latin',
+      punycode_email: 'a@xn--pypal-4ve.com',
+      punycode_value: 'xn--pypal-4ve.com',
+      unicode_domain: 'p\u0430ypal.com',
+    },
+  },
+  {
+    name: 'mixed label hidden in punycode',
+    email: 'a@xn--pypal-4ve.com',
+    facts: { is_internationalized: false, has_punycode: true, has_mixed_script: true, mixed_script: 'Cyrillic+Latin', unicode_domain: 'p\u0430ypal.com' },
+  },
+  {
+    name: 'mixed local part',
+    email: 'p\u0430ypal@example.com',
+    facts: { is_internationalized: true, has_punycode: false, has_mixed_script: true, mixed_script: 'Cyrillic+Latin', punycode_email: null },
+  },
+  { name: 'Greek omicron in a Latin label', email: 'a@g\u03bfogle.com', facts: { has_mixed_script: true, mixed_script: 'Greek+Latin' } },
+  {
+    name: 'scripts of every mixed part are reported',
+    email: '\u03b1lpha@p\u0430ypal.com',
+    facts: { has_mixed_script: true, mixed_script: 'Cyrillic+Greek+Latin' },
+  },
+  {
+    name: 'one script per label is not mixed',
+    email: 'a@пример.com',
+    facts: { is_internationalized: true, has_mixed_script: false, mixed_script: null, punycode_value: 'xn--e1afmkfd.com' },
+  },
+  { name: 'Cyrillic-only domain', email: 'почта@пример.рф', facts: { has_mixed_script: false, punycode_value: 'xn--e1afmkfd.xn--p1ai', unicode_domain: 'пример.рф' } },
+  {
+    name: 'Japanese Han+Hiragana+Katakana is one writing system',
+    email: 'たろう@日本のドメイン.jp',
+    facts: { is_internationalized: true, has_mixed_script: false, mixed_script: null, punycode_value: 'xn--u9jxfoe1dzd2589ao4b.jp' },
+  },
+  { name: 'Japanese with Latin', email: 'taro@abcの会社.jp', facts: { has_mixed_script: false } },
+  { name: 'Japanese long vowel mark is Common', email: 'a@コーヒー.jp', facts: { has_mixed_script: false } },
+  { name: 'Korean Hangul+Han', email: 'a@한국漢字.kr', facts: { has_mixed_script: false } },
+  { name: 'Hangul with Hiragana is not one system', email: 'a@한국の.kr', facts: { has_mixed_script: true, mixed_script: 'Hangul+Hiragana' } },
+  { name: 'Cyrillic with Han is not one system', email: 'a@д中.com', facts: { has_mixed_script: true, mixed_script: 'Cyrillic+Han' } },
+  { name: 'combining accent is Inherited', email: 'a@cafe\u0301.com', facts: { is_internationalized: true, has_mixed_script: false, punycode_value: 'xn--caf-dma.com' } },
+  {
+    name: 'invalid punycode',
+    email: 'a@xn--zz.com',
+    facts: { is_internationalized: false, has_punycode: true, has_mixed_script: false, punycode_email: null, punycode_value: null, unicode_domain: null },
+  },
+  { name: 'upper-case punycode prefix', email: 'a@XN--EXMPLE-CUA.com', facts: { has_punycode: true, unicode_domain: 'exämple.com' } },
+  { name: 'xn-- inside a label is not punycode', email: 'a@abcxn--d.com', facts: { has_punycode: false } },
+  {
+    name: 'IPv4 literal: only local-part facts',
+    email: 'a@[192.168.0.1]',
+    facts: { ...plain, has_punycode: null },
+  },
+  {
+    name: 'IPv4 literal with an internationalised local part',
+    email: 'josé@[192.168.0.1]',
+    facts: { is_internationalized: true, has_punycode: null, has_mixed_script: false, punycode_email: null, unicode_domain: null },
+  },
+  {
+    name: 'no @',
+    email: 'plainaddress',
+    facts: Object.fromEntries(Object.keys(plain).map((fact) => [fact, null])),
+  },
+]);
+
+/** Codes of the idn checks that fire for `email`, run as rules through the real runner. */
+async function firedChecks(email: string): Promise<string[]> {
+  const rules = Object.entries(idn.checks).map(([name, check]) => ({
+    name,
+    conditions: { all: [typeof check.when === 'function' ? check.when(check.defaults ?? {}) : check.when] },
+    event: { type: check.code },
+  }));
+  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
+  const outcome = await runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
+    options: {},
+    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
+  });
+  return outcome.events.map((event) => event.type).sort();
+}
+
+describe('idn checks', () => {
+  it.each([
+    ['user@example.com', []],
+    ['josé@exämple.com', ['email_is_internationalized']],
+    ['a@xn--exmple-cua.com', ['email_contains_punycode']],
+    ['a@xn--pypal-4ve.com', ['email_contains_punycode', 'email_is_mixed_script']],
+    ['a@p\u0430ypal.com', ['email_is_internationalized', 'email_is_mixed_script']],
+    ['たろう@日本のドメイン.jp', ['email_is_internationalized']],
+    ['a@[192.168.0.1]', []],
+    ['plainaddress', []],
+  ])('%s fires %j', async (email, codes) => {
+    expect(await firedChecks(email)).toEqual(codes);
+  });
+});

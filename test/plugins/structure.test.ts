@@ -1,0 +1,209 @@
+import { Engine } from 'json-rules-engine';
+import type { TopLevelCondition } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import type { CheckOptions, Condition, FactValues, Plugin } from '../../src/engine/plugin.js';
+import domainForm from '../../plugins/domain-form/index.js';
+import length from '../../plugins/length/index.js';
+import localPart from '../../plugins/local-part/index.js';
+import structure from '../../plugins/structure/index.js';
+import { parseAddress } from '../../plugins/structure/parse.js';
+import { computeFacts, testPlugin } from '../support/plugin-tester.js';
+
+const longDots = 'a.'.repeat(50_000); // 100k characters
+
+function valid(email: string, local: string, domain: string, literal: string | null = null, name?: string) {
+  return {
+    name: name ?? `valid: ${email}`,
+    email,
+    facts: { valid_address_format: true, local_part: local, domain, domain_literal: literal },
+  };
+}
+
+function invalid(email: string, local: string | null, domain: string | null, name?: string) {
+  return {
+    name: name ?? `invalid: ${JSON.stringify(email)}`,
+    email,
+    facts: { valid_address_format: false, local_part: local, domain, domain_literal: null },
+  };
+}
+
+testPlugin(structure, [
+  // dot-atom local parts
+  valid('john@example.com', 'john', 'example.com'),
+  valid('john.doe@example.com', 'john.doe', 'example.com'),
+  valid('John.Doe@Example.COM', 'John.Doe', 'example.com', null, 'local part kept as written, domain lower-cased'),
+  valid('user+tag@example.com', 'user+tag', 'example.com'),
+  valid("!#$%&'*+-/=?^_`{|}~@example.com", "!#$%&'*+-/=?^_`{|}~", 'example.com', null, 'every atext symbol'),
+  valid('a@b', 'a', 'b', null, 'single-label domain is syntax, not structure'),
+  valid('x@123.456', 'x', '123.456', null, 'numeric labels are LDH'),
+  valid('x@a-b.c-d.com', 'x', 'a-b.c-d.com'),
+  valid('x@xn--mnchen-3ya.de', 'x', 'xn--mnchen-3ya.de'),
+  // quoted local parts
+  valid('"john doe"@example.com', '"john doe"', 'example.com'),
+  valid('"john@doe"@example.com', '"john@doe"', 'example.com', null, 'an @ inside quotes does not split'),
+  valid('"a\\"b"@example.com', '"a\\"b"', 'example.com', null, 'escaped quote'),
+  valid('"a\\\\"@example.com', '"a\\\\"', 'example.com', null, 'escaped backslash'),
+  valid('"john..doe"@example.com', '"john..doe"', 'example.com', null, 'dots are free inside quotes'),
+  valid('""@example.com', '""', 'example.com', null, 'empty quoted string (local_empty flags it)'),
+  valid('"(x),[y]"@example.com', '"(x),[y]"', 'example.com'),
+  // internationalised (RFC 6531, IDN)
+  valid('josé@example.com', 'josé', 'example.com'),
+  valid('用户@例子.广告', '用户', '例子.广告'),
+  valid('user@MÜNCHEN.de', 'user', 'münchen.de', null, 'Unicode lower-casing of the domain'),
+  valid('δοκιμή@παράδειγμα.δοκιμή', 'δοκιμή', 'παράδειγμα.δοκιμή'),
+  valid('😀@example.com', '😀', 'example.com', null, 'astral-plane character'),
+  valid('"用户 名"@example.com', '"用户 名"', 'example.com', null, 'non-ASCII inside quotes'),
+  // address literals
+  valid('x@[192.168.0.1]', 'x', '[192.168.0.1]', 'ipv4'),
+  valid('x@[IPv6:2001:db8::1]', 'x', '[ipv6:2001:db8::1]', 'ipv6'),
+  valid('x@[ipv6:::1]', 'x', '[ipv6:::1]', 'ipv6', 'lower-case tag'),
+  valid('x@[IPv6:::ffff:192.0.2.1]', 'x', '[ipv6:::ffff:192.0.2.1]', 'ipv6', 'IPv4-mapped IPv6'),
+  // no @
+  invalid('', null, null, 'empty input'),
+  invalid('john.example.com', null, null),
+  invalid('"a"', null, null, 'quoted string alone'),
+  // the local part
+  invalid('@example.com', '', 'example.com', 'empty local part'),
+  invalid('.john@example.com', '.john', 'example.com'),
+  invalid('john.@example.com', 'john.', 'example.com'),
+  invalid('john..doe@example.com', 'john..doe', 'example.com'),
+  invalid('john doe@example.com', 'john doe', 'example.com'),
+  invalid('john,doe@example.com', 'john,doe', 'example.com'),
+  invalid('[john]@example.com', '[john]', 'example.com'),
+  invalid('john\\doe@example.com', 'john\\doe', 'example.com', 'backslash outside quotes'),
+  invalid('a@b@example.com', 'a@b', 'example.com', 'split at the last @'),
+  invalid('john(comment)@example.com', 'john(comment)', 'example.com', 'comments are not accepted'),
+  invalid('(comment)john@example.com', '(comment)john', 'example.com', 'leading comment'),
+  invalid('jo\u0000hn@example.com', 'jo\u0000hn', 'example.com', 'NUL'),
+  invalid('jo\thn@example.com', 'jo\thn', 'example.com', 'tab'),
+  invalid('jo\u007fhn@example.com', 'jo\u007fhn', 'example.com', 'DEL'),
+  invalid('jo\u0085hn@example.com', 'jo\u0085hn', 'example.com', 'C1 control'),
+  invalid('jo\u00a0hn@example.com', 'jo\u00a0hn', 'example.com', 'no-break space'),
+  invalid('jo\ud800hn@example.com', 'jo\ud800hn', 'example.com', 'unpaired surrogate'),
+  invalid('"a"b"@example.com', '"a"b"', 'example.com', 'unescaped quote inside quotes'),
+  invalid('"a\\"@example.com', '"a\\"', 'example.com', 'escaped closing quote leaves it unclosed'),
+  invalid('"abc@example.com', '"abc', 'example.com', 'unclosed quote'),
+  invalid('"a".b@example.com', '"a".b', 'example.com', 'obsolete mixed quoted and atom'),
+  invalid('"a\tb"@example.com', '"a\tb"', 'example.com', 'tab inside quotes'),
+  invalid('"a\\\u00e9"@example.com', '"a\\\u00e9"', 'example.com', 'quoted-pair of a non-ASCII character'),
+  // spaces around
+  invalid(' john@example.com', ' john', 'example.com', 'leading space'),
+  invalid('john@example.com ', 'john', 'example.com ', 'trailing space'),
+  // the domain
+  invalid('john@', 'john', '', 'empty domain'),
+  invalid('john@example.com.', 'john', 'example.com.', 'trailing dot'),
+  invalid('john@.example.com', 'john', '.example.com'),
+  invalid('john@example..com', 'john', 'example..com'),
+  invalid('john@-example.com', 'john', '-example.com'),
+  invalid('john@example-.com', 'john', 'example-.com'),
+  invalid('john@ex_ample.com', 'john', 'ex_ample.com', 'underscore is not LDH'),
+  invalid('john@exa mple.com', 'john', 'exa mple.com'),
+  invalid('john@example.com,x.com', 'john', 'example.com,x.com'),
+  invalid('john@ex[ample].com', 'john', 'ex[ample].com', 'brackets outside a literal'),
+  invalid('john@例子。广告', 'john', '例子。广告', 'ideographic full stop'),
+  // address literals
+  invalid('x@[256.1.1.1]', 'x', '[256.1.1.1]'),
+  invalid('x@[1.2.3]', 'x', '[1.2.3]'),
+  invalid('x@[01.2.3.4]', 'x', '[01.2.3.4]', 'leading zero'),
+  invalid('x@[IPv6:1::2::3]', 'x', '[ipv6:1::2::3]'),
+  invalid('x@[IPv6:fe80::1%eth0]', 'x', '[ipv6:fe80::1%eth0]', 'zone id'),
+  invalid('x@[2001:db8::1]', 'x', '[2001:db8::1]', 'IPv6 without its tag'),
+  invalid('x@[IPv6:1.2.3.4]', 'x', '[ipv6:1.2.3.4]', 'IPv4 under the IPv6 tag'),
+  invalid('x@[tag:content]', 'x', '[tag:content]', 'general literal'),
+  invalid('x@[1.2.3.4', 'x', '[1.2.3.4', 'unclosed literal'),
+  invalid('x@[1.2.3.4].com', 'x', '[1.2.3.4].com'),
+  { name: 'valid literal with an invalid local part', email: 'a..b@[1.2.3.4]', facts: { valid_address_format: false, domain_literal: 'ipv4' } },
+  // pathological long inputs: the parser is linear, these finish at once
+  valid(`${longDots}a@example.com`, `${longDots}a`, 'example.com', null, '100k characters of "a." in the local part'),
+  invalid(`${longDots}@example.com`, longDots, 'example.com', '100k characters of "a." ending with a dot'),
+  valid(`x@${longDots}com`, 'x', `${longDots}com`, null, '100k characters of "a." in the domain'),
+  invalid('@'.repeat(100_000), '@'.repeat(99_999), '', '100k @'),
+  invalid('"'.repeat(100_001), null, null, '100k quotes and no @'),
+  invalid(`${'"'.repeat(100_001)}@x.com`, '"'.repeat(100_001), 'x.com', '100k quotes, unbalanced'),
+  invalid(`"${'\\'.repeat(100_000)}@x.com`, `"${'\\'.repeat(100_000)}`, 'x.com', '100k backslashes in quotes'),
+  invalid(`x@[IPv6:${'1:'.repeat(50_000)}]`, 'x', `[ipv6:${'1:'.repeat(50_000)}]`, '100k characters of IPv6 literal'),
+]);
+
+describe('parseAddress', () => {
+  it('is exported for its own tests and agrees with the plugin', () => {
+    expect(parseAddress('"john doe"@[IPv6:::1]')).toEqual({
+      valid: true,
+      localPart: '"john doe"',
+      domain: '[ipv6:::1]',
+      domainLiteral: 'ipv6',
+    });
+    expect(parseAddress('no-at-sign')).toEqual({ valid: false, localPart: null, domain: null, domainLiteral: null });
+  });
+});
+
+// One example per check of structure, local-part, length and domain-form: the facts its condition reads.
+const firing: Record<string, Record<string, { email: string; facts: FactValues }>> = {
+  structure: {
+    structure: { email: 'john..doe@example.com', facts: { valid_address_format: false } },
+  },
+  'local-part': {
+    local_plus: { email: 'john+tag@example.com', facts: { has_plus_addressing: true } },
+    local_dot: { email: 'john.doe@example.com', facts: { has_dot_variation: true } },
+    local_hyphen: { email: 'john-doe@example.com', facts: { has_hyphen: true } },
+    local_underscore: { email: 'john_doe@example.com', facts: { has_underscore: true } },
+    local_numeric: { email: '12345@example.com', facts: { local_is_numeric: true } },
+    local_quoted: { email: '"john doe"@example.com', facts: { is_quoted: true } },
+    local_special_chars: { email: "o'brien@example.com", facts: { has_special_characters: true } },
+    local_empty: { email: '""@example.com', facts: { local_is_empty: true } },
+    catch_all_wildcard: { email: '*@example.com', facts: { has_catch_all_wildcard: true } },
+  },
+  length: {
+    local_part_max_length: { email: `${'a'.repeat(65)}@example.com`, facts: { local_part_length: 65 } },
+    domain_max_length: { email: `x@${['a', 'b', 'c', 'd'].map((c) => c.repeat(63)).join('.')}`, facts: { domain_length: 255 } },
+    total_address_length: {
+      email: `${'a'.repeat(64)}@${'b'.repeat(61)}.${'c'.repeat(61)}.${'d'.repeat(62)}.com`,
+      facts: { total_length: 255, local_part_length: 64, domain_length: 190 },
+    },
+    label_max_length: { email: `x@${'a'.repeat(64)}.com`, facts: { longest_label_length: 64 } },
+  },
+  'domain-form': {
+    domain_ipv4: { email: 'john@[192.168.0.1]', facts: { is_ipv4: true } },
+    domain_ipv6: { email: 'john@[IPv6:2001:db8::1]', facts: { is_ipv6: true } },
+    domain_single_label: { email: 'john@localhost', facts: { is_single_label: true } },
+    domain_numeric_only: { email: 'john@123.456', facts: { is_only_numeric: true } },
+  },
+};
+
+/** Evaluates a check's condition (with its default options) over the facts through json-rules-engine. */
+async function fires(plugin: Plugin, check: string, facts: FactValues): Promise<boolean> {
+  const spec = plugin.checks[check];
+  if (!spec) throw new Error(`${plugin.id} has no check ${check}`);
+  const condition: Condition = typeof spec.when === 'function' ? spec.when((spec.defaults ?? {}) as CheckOptions) : spec.when;
+  const engine = new Engine([], { allowUndefinedFacts: false });
+  engine.addRule({ conditions: { all: [condition] } as TopLevelCondition, event: { type: check } });
+  const { events } = await engine.run(facts);
+  return events.length > 0;
+}
+
+describe('every check of structure, local-part, length and domain-form fires on an example', () => {
+  const plugins = [structure, localPart, length, domainForm];
+  for (const plugin of plugins) {
+    it(`${plugin.id}: one example per check`, () => {
+      expect(Object.keys(firing[plugin.id] ?? {}).sort()).toEqual(Object.keys(plugin.checks).sort());
+      expect([...plugin.steps].sort()).toEqual(Object.keys(plugin.checks).sort());
+    });
+    for (const [check, example] of Object.entries(firing[plugin.id] ?? {})) {
+      it(`${plugin.id}/${check}: ${example.email.slice(0, 40)}`, async () => {
+        const facts = await computeFacts(plugin, { email: example.email });
+        expect(Object.fromEntries(Object.keys(example.facts).map((k) => [k, facts[k]]))).toEqual(example.facts);
+        expect(await fires(plugin, check, facts)).toBe(true);
+      });
+    }
+    it(`${plugin.id}: no check fires on john@example.com`, async () => {
+      const facts = await computeFacts(plugin, { email: 'john@example.com' });
+      for (const check of Object.keys(plugin.checks)) expect(await fires(plugin, check, facts), check).toBe(false);
+    });
+    it(`${plugin.id}: no check fires when the facts are unknown (no @)`, async () => {
+      const facts = await computeFacts(plugin, { email: 'no-at-sign' });
+      for (const check of Object.keys(plugin.checks)) {
+        if (plugin.id === 'structure') continue; // structure knows: no @ is invalid
+        expect(await fires(plugin, check, facts), check).toBe(false);
+      }
+    });
+  }
+});

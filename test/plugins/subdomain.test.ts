@@ -1,0 +1,138 @@
+import type { RuleProperties } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import subdomain from '../../plugins/subdomain/index.js';
+import { registry } from '../../plugins/index.js';
+import type { CheckOptions } from '../../src/engine/plugin.js';
+import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
+import { testPlugin } from '../support/plugin-tester.js';
+
+const noSubdomain = {
+  subdomain_count: 0,
+  nesting_depth: 0,
+  subdomain_has_wildcard: false,
+  subdomain_has_hyphen: false,
+  subdomain_has_numeric: false,
+  subdomain_has_uuid: false,
+  subdomain_entropy: 'none',
+  subdomain_entropy_bits: 0,
+  random_subdomain_signal: 'none',
+  deep_nesting_risk_signal: 'none',
+  uuid_subdomain_risk_signal: 'none',
+};
+
+const unknown = Object.fromEntries(Object.keys(noSubdomain).map((fact) => [fact, null]));
+
+testPlugin(subdomain, [
+  { email: 'a@example.com', facts: noSubdomain },
+  { email: 'a@example.co.uk', facts: noSubdomain },
+  {
+    email: 'a@mail.example.com',
+    facts: {
+      ...noSubdomain,
+      subdomain_count: 1,
+      nesting_depth: 1,
+      subdomain_entropy: 'low',
+      subdomain_entropy_bits: 2,
+    },
+  },
+  { email: 'a@x.y.example.co.uk', facts: { subdomain_count: 2, nesting_depth: 2, deep_nesting_risk_signal: 'none' } },
+  { email: 'a@a.b.c.example.com', facts: { subdomain_count: 3, deep_nesting_risk_signal: 'none', subdomain_entropy: 'low' } },
+  { email: 'a@a.b.c.d.example.com', facts: { subdomain_count: 4, nesting_depth: 4, deep_nesting_risk_signal: 'detected' } },
+  { email: 'a@a.b.c.d.e.f.example.com', facts: { subdomain_count: 6, deep_nesting_risk_signal: 'detected' } },
+  {
+    name: 'min_depth 5 raises the deep-nesting threshold',
+    email: 'a@a.b.c.d.example.com',
+    options: { subdomain_deeply_nested: { min_depth: 5 } },
+    facts: { subdomain_count: 4, deep_nesting_risk_signal: 'none' },
+  },
+  {
+    name: 'min_depth 3 lowers it',
+    email: 'a@a.b.c.example.com',
+    options: { subdomain_deeply_nested: { min_depth: 3 } },
+    facts: { deep_nesting_risk_signal: 'detected' },
+  },
+  {
+    name: 'UUID label',
+    email: 'a@550e8400-e29b-41d4-a716-446655440000.example.com',
+    facts: {
+      subdomain_count: 1,
+      subdomain_has_uuid: true,
+      subdomain_has_hyphen: true,
+      uuid_subdomain_risk_signal: 'detected',
+      random_subdomain_signal: 'none',
+      subdomain_entropy: 'medium',
+      subdomain_entropy_bits: 3.391,
+    },
+  },
+  { name: 'md5 label', email: 'a@d41d8cd98f00b204e9800998ecf8427e.example.com', facts: { subdomain_has_uuid: true, uuid_subdomain_risk_signal: 'detected' } },
+  { name: 'UUID in capitals (structure lower-cases)', email: 'a@550E8400-E29B-41D4-A716-446655440000.mail.example.com', facts: { subdomain_count: 2, subdomain_has_uuid: true } },
+  { name: '15 hex characters is not a hash', email: 'a@d41d8cd98f00b20.example.com', facts: { subdomain_has_uuid: false } },
+  { name: 'all-digit 16 characters is numeric, not a hash', email: 'a@1234567890123456.example.com', facts: { subdomain_has_uuid: false, subdomain_has_numeric: true } },
+  {
+    name: 'random token label',
+    email: 'a@x7kq2m9vz3p8.example.com',
+    facts: { random_subdomain_signal: 'detected', subdomain_entropy: 'high', subdomain_entropy_bits: 3.585, subdomain_has_uuid: false },
+  },
+  { name: 'consonant soup', email: 'a@bcdfghjkmn.example.com', facts: { random_subdomain_signal: 'detected', subdomain_entropy: 'medium' } },
+  { name: 'random label below others', email: 'a@x7kq2m9vz3p8.mail.example.com', facts: { subdomain_count: 2, random_subdomain_signal: 'detected' } },
+  { name: 'a word is not random', email: 'a@marketing.example.com', facts: { random_subdomain_signal: 'none', subdomain_entropy: 'medium' } },
+  { name: 'host name with a number is not random', email: 'a@smtp-relay01.example.com', facts: { random_subdomain_signal: 'none', subdomain_has_hyphen: true } },
+  { name: 'short mixed label is not random', email: 'a@x7k2.example.com', facts: { random_subdomain_signal: 'none' } },
+  { email: 'a@k8s-cluster-01.example.com', facts: { random_subdomain_signal: 'none', subdomain_has_numeric: false } },
+  { email: 'a@123.example.com', facts: { subdomain_has_numeric: true, subdomain_count: 1 } },
+  { email: 'a@mail2.example.com', facts: { subdomain_has_numeric: false } },
+  { email: 'a@my-host.example.com', facts: { subdomain_has_hyphen: true, subdomain_has_wildcard: false } },
+  { name: 'hyphen in the registrable domain is not a subdomain trait', email: 'a@mail.my-company.com', facts: { subdomain_has_hyphen: false } },
+  { email: 'a@*.example.com', facts: { subdomain_has_wildcard: true, subdomain_count: 1 } },
+  { email: 'a@mx*.example.com', facts: { subdomain_has_wildcard: true } },
+  { name: 'ICANN only: github.io is not a public suffix', email: 'a@user.github.io', facts: { subdomain_count: 1, nesting_depth: 1 } },
+  { name: 'IDN label judged in Unicode (no xn-- hyphen)', email: 'a@xn--bcher-kva.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, random_subdomain_signal: 'none' } },
+  { name: 'Unicode subdomain', email: 'a@bücher.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, subdomain_entropy_bits: 2.585 } },
+  { name: 'IDN registrable domain', email: 'a@mail.exämple.com', facts: { subdomain_count: 1 } },
+  { name: 'unknown TLD still splits', email: 'a@mail.corp.invalidtld', facts: { subdomain_count: 1 } },
+  { name: 'domain is a public suffix: unknown', email: 'a@co.uk', facts: unknown },
+  { name: 'single label: unknown', email: 'a@localhost', facts: unknown },
+  { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: unknown },
+  { name: 'no @', email: 'plainaddress', facts: unknown },
+]);
+
+/** Codes of the subdomain checks that fire for `email`, run as rules through the real runner. */
+async function firedChecks(email: string, options: Record<string, CheckOptions> = {}): Promise<string[]> {
+  const merged: Record<string, CheckOptions> = {};
+  const rules = Object.entries(subdomain.checks).map(([name, check]) => {
+    merged[name] = { ...check.defaults, ...options[name] };
+    const when = typeof check.when === 'function' ? check.when(merged[name]) : check.when;
+    return { name, conditions: { all: [when] }, event: { type: check.code } };
+  });
+  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
+  const outcome = await runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
+    options: merged,
+    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
+  });
+  return outcome.events.map((event) => event.type).sort();
+}
+
+describe('subdomain checks', () => {
+  it.each<[string, Record<string, CheckOptions>, string[]]>([
+    ['a@example.com', {}, []],
+    ['a@mail.example.com', {}, ['subdomain_single']],
+    ['a@x.y.example.co.uk', {}, ['subdomain_double']],
+    ['a@a.b.c.example.com', {}, ['subdomain_triple']],
+    ['a@a.b.c.example.com', { subdomain_deeply_nested: { min_depth: 3 } }, ['subdomain_deeply_nested', 'subdomain_triple']],
+    ['a@a.b.c.d.example.com', {}, ['subdomain_deeply_nested']],
+    ['a@a.b.c.d.example.com', { subdomain_deeply_nested: { min_depth: 5 } }, []],
+    ['a@*.example.com', {}, ['subdomain_contains_wildcard', 'subdomain_single']],
+    ['a@my-host.example.com', {}, ['subdomain_contains_hyphen', 'subdomain_single']],
+    ['a@123.example.com', {}, ['subdomain_is_numeric', 'subdomain_single']],
+    [
+      'a@550e8400-e29b-41d4-a716-446655440000.example.com',
+      {},
+      ['subdomain_contains_hyphen', 'subdomain_contains_uuid_hash', 'subdomain_single'],
+    ],
+    ['a@[192.168.0.1]', {}, []],
+    ['plainaddress', {}, []],
+  ])('%s with %j fires %j', async (email, options, codes) => {
+    expect(await firedChecks(email, options)).toEqual(codes);
+  });
+});

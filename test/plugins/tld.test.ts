@@ -1,0 +1,78 @@
+import type { RuleProperties } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import tld from '../../plugins/tld/index.js';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
+import { testPlugin } from '../support/plugin-tester.js';
+
+const none = { has_valid_tld: null, tld: null, public_suffix: null, registrable_domain: null };
+
+testPlugin(tld, [
+  { email: 'user@example.com', facts: { has_valid_tld: true, tld: 'com', public_suffix: 'com', registrable_domain: 'example.com' } },
+  { email: 'a@mail.example.com', facts: { has_valid_tld: true, tld: 'com', registrable_domain: 'example.com' } },
+  { email: 'a@example.co.uk', facts: { has_valid_tld: true, tld: 'uk', public_suffix: 'co.uk', registrable_domain: 'example.co.uk' } },
+  { email: 'a@x.y.example.co.uk', facts: { public_suffix: 'co.uk', registrable_domain: 'example.co.uk' } },
+  { email: 'Bob@EXAMPLE.ORG', facts: { has_valid_tld: true, tld: 'org', registrable_domain: 'example.org' } },
+  {
+    name: 'ICANN section only: github.io is not a public suffix',
+    email: 'a@user.github.io',
+    facts: { has_valid_tld: true, tld: 'io', public_suffix: 'io', registrable_domain: 'github.io' },
+  },
+  { email: 'a@bucket.s3.amazonaws.com', facts: { public_suffix: 'com', registrable_domain: 'amazonaws.com' } },
+  {
+    name: 'unknown TLD: default rule makes the last label the suffix',
+    email: 'a@example.invalidtld',
+    facts: { has_valid_tld: false, tld: 'invalidtld', public_suffix: 'invalidtld', registrable_domain: 'example.invalidtld' },
+  },
+  { email: 'a@localhost', facts: { has_valid_tld: false, tld: 'localhost', public_suffix: 'localhost', registrable_domain: null } },
+  { email: 'a@printer.local', facts: { has_valid_tld: false, tld: 'local', registrable_domain: 'printer.local' } },
+  { email: 'a@example.123', facts: { has_valid_tld: false, tld: '123' } },
+  { name: 'the domain is itself a public suffix', email: 'a@co.uk', facts: { has_valid_tld: true, public_suffix: 'co.uk', registrable_domain: null } },
+  { name: 'wildcard rule *.ck', email: 'a@foo.ck', facts: { has_valid_tld: true, tld: 'ck', public_suffix: 'foo.ck', registrable_domain: null } },
+  { name: 'exception rule !www.ck', email: 'a@www.ck', facts: { tld: 'ck', public_suffix: 'ck', registrable_domain: 'www.ck' } },
+  {
+    name: 'IDN domain is judged in ASCII form',
+    email: 'josé@exämple.com',
+    facts: { has_valid_tld: true, tld: 'com', registrable_domain: 'xn--exmple-cua.com' },
+  },
+  {
+    name: 'IDN TLD',
+    email: 'a@例子.中国',
+    facts: { has_valid_tld: true, tld: 'xn--fiqs8s', public_suffix: 'xn--fiqs8s', registrable_domain: 'xn--fsqu00a.xn--fiqs8s' },
+  },
+  { name: 'undecodable punycode label still has a TLD', email: 'a@xn--zz.com', facts: { has_valid_tld: true, tld: 'com', registrable_domain: 'xn--zz.com' } },
+  { name: 'wildcard label does not hide the TLD', email: 'a@*.example.com', facts: { has_valid_tld: true, registrable_domain: 'example.com' } },
+  { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: none },
+  { name: 'IPv6 literal', email: 'a@[IPv6:2001:db8::1]', facts: none },
+  { name: 'bare IPv4 address is not a name', email: 'a@192.168.0.1', facts: none },
+  { name: 'no @', email: 'plainaddress', facts: none },
+  { name: 'empty domain', email: 'a@', facts: none },
+]);
+
+/** Checks of the tld plugin that fire for `email`, run as rules through the real runner. */
+async function firedChecks(email: string): Promise<string[]> {
+  const rules = Object.entries(tld.checks).map(([name, check]) => ({
+    name,
+    conditions: { all: [typeof check.when === 'function' ? check.when(check.defaults ?? {}) : check.when] },
+    event: { type: check.code },
+  }));
+  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
+  const outcome = await runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
+    options: {},
+    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
+  });
+  return outcome.events.map((event) => event.type);
+}
+
+describe('tld check', () => {
+  it.each([
+    ['a@example.invalidtld', ['invalid_tld']],
+    ['a@localhost', ['invalid_tld']],
+    ['a@example.com', []],
+    ['a@[192.168.0.1]', []],
+    ['plainaddress', []],
+  ])('%s fires %j', async (email, codes) => {
+    expect(await firedChecks(email)).toEqual(codes);
+  });
+});

@@ -1,0 +1,100 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
+import { testDatabases } from '../support/databases.js';
+
+describe('parseDatabaseUrl', () => {
+  it.each([
+    ['sqlite:./data/email-trust.sqlite', { client: 'sqlite', filename: './data/email-trust.sqlite' }],
+    ['sqlite:/var/lib/et.sqlite', { client: 'sqlite', filename: '/var/lib/et.sqlite' }],
+    ['sqlite::memory:', { client: 'sqlite', filename: ':memory:' }],
+    ['  sqlite:x.db ', { client: 'sqlite', filename: 'x.db' }],
+    ['postgres://u:p@db:5432/et', { client: 'postgres', url: 'postgres://u:p@db:5432/et' }],
+    ['postgresql://db/et', { client: 'postgres', url: 'postgresql://db/et' }],
+  ])('accepts %s', (url, target) => {
+    expect(parseDatabaseUrl(url)).toEqual(target);
+  });
+
+  it.each(['', '   ', 'sqlite:', 'mysql://u:secret@h/db', './data/x.sqlite', 'postgres://[bad'])(
+    'refuses %j naming DATABASE_URL and the accepted forms',
+    (url) => {
+      expect(() => parseDatabaseUrl(url)).toThrow(/DATABASE_URL .*accepted forms: sqlite:<path>.*sqlite::memory:.*postgres:\/\//);
+    },
+  );
+
+  it('does not echo a password from a refused URL', () => {
+    expect(() => parseDatabaseUrl('mysql://u:secret@h/db')).toThrow(/unsupported scheme "mysql:"/);
+    expect(() => parseDatabaseUrl('mysql://u:secret@h/db')).not.toThrow(/secret/);
+  });
+});
+
+describe('SQLite connection setup', () => {
+  let dir: string;
+  let store: Store;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'email-trust-db-'));
+    store = await openDatabase(`sqlite:${join(dir, 'nested', 'deeper', 'et.sqlite')}`);
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the parent folder and the file', async () => {
+    expect((await stat(join(dir, 'nested', 'deeper', 'et.sqlite'))).isFile()).toBe(true);
+  });
+
+  it('sets the pragmas on the connection', async () => {
+    const pragma = async (name: string) => Object.values((await store.knex.raw(`PRAGMA ${name}`))[0] as object)[0];
+    expect(await pragma('journal_mode')).toBe('wal');
+    expect(await pragma('synchronous')).toBe(1); // NORMAL
+    expect(await pragma('foreign_keys')).toBe(1);
+    expect(await pragma('busy_timeout')).toBe(5000);
+  });
+
+  it('enforces foreign keys', async () => {
+    await expect(store.keys.create('prj_missing', 'access_token')).rejects.toThrow(/FOREIGN KEY/);
+  });
+
+  it('works in memory', async () => {
+    const memory = await openDatabase('sqlite::memory:');
+    try {
+      await memory.migrate();
+      const project = await memory.projects.create({ name: 'm', policy: 'default' });
+      expect(await memory.projects.get(project.id)).toEqual(project);
+    } finally {
+      await memory.close();
+    }
+  });
+});
+
+describe.each(testDatabases)('migrations on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it('creates every table', async () => {
+    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage']) {
+      expect(await store.knex.schema.hasTable(table), table).toBe(true);
+    }
+  });
+
+  it('is idempotent and records the migration by name', async () => {
+    await store.migrate();
+    const done = (await store.knex('knex_migrations').select('name')) as Array<{ name: string }>;
+    expect(done.map((m) => m.name)).toEqual(['0001-initial']);
+  });
+
+  it('rolls back cleanly', async () => {
+    await store.knex.migrate.rollback({ migrationSource: (await import('../../src/store/migrations/index.js')).migrationSource }, true);
+    expect(await store.knex.schema.hasTable('events')).toBe(false);
+    await store.migrate();
+    expect(await store.knex.schema.hasTable('events')).toBe(true);
+  });
+});

@@ -1,0 +1,311 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/database.js';
+import { canonicalIp, type NewEvent } from '../../src/store/events.js';
+import { openSqliteTestStore, testDatabases } from '../support/databases.js';
+
+const NOW = 1_800_000_000_000;
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+function event(overrides: Partial<NewEvent> & Pick<NewEvent, 'projectId' | 'email'>): NewEvent {
+  return {
+    endpoint: 'verify',
+    baseEmail: overrides.email.toLowerCase(),
+    action: 'allow',
+    createdAt: NOW,
+    ...overrides,
+  };
+}
+
+/** Counts INSERT statements into events while `work` runs. */
+async function countInserts(store: Store, work: () => Promise<unknown>): Promise<number> {
+  let inserts = 0;
+  const listener = (q: { sql: string }) => {
+    if (/^insert into ["`]?events/i.test(q.sql)) inserts += 1;
+  };
+  store.knex.on('query', listener);
+  try {
+    await work();
+  } finally {
+    store.knex.removeListener('query', listener);
+  }
+  return inserts;
+}
+
+describe('canonicalIp', () => {
+  it.each([
+    ['2001:DB8:0:0::1', '2001:db8::1'],
+    [' 203.0.113.7 ', '203.0.113.7'],
+    ['', null],
+    [null, null],
+    [undefined, null],
+    ['not-an-ip', 'not-an-ip'],
+  ])('%j → %j', (input, expected) => {
+    expect(canonicalIp(input)).toBe(expected);
+  });
+});
+
+describe.each(testDatabases)('events on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it('stores every column once the promise resolves', async () => {
+    await store.events.record({
+      projectId: 'prj_rows',
+      endpoint: 'intelligence',
+      email: 'Jo.Doe+x@Example.com',
+      baseEmail: 'jodoe@example.com',
+      domain: 'example.com',
+      ipv4: '198.51.100.2',
+      ipv6: '2001:DB8::0:7',
+      device: 'dev_hash',
+      action: 'block',
+      riskScore: 87,
+      createdAt: NOW,
+    });
+    const rows = await store.knex('events').where({ project_id: 'prj_rows' });
+    expect(rows).toHaveLength(1);
+    expect({ ...rows[0], id: undefined, created_at: Number(rows[0].created_at) }).toEqual({
+      id: undefined,
+      project_id: 'prj_rows',
+      endpoint: 'intelligence',
+      email: 'Jo.Doe+x@Example.com',
+      base_email: 'jodoe@example.com',
+      domain: 'example.com',
+      ipv4: '198.51.100.2',
+      ipv6: '2001:db8::7',
+      device: 'dev_hash',
+      action: 'block',
+      risk_score: 87,
+      created_at: NOW,
+    });
+  });
+
+  it('stores absent optional columns as null and defaults the time to now', async () => {
+    const before = Date.now();
+    await store.events.record({ projectId: 'prj_nulls', endpoint: 'verify', email: 'a@b.c', baseEmail: 'a@b.c', action: 'allow' });
+    const row = await store.knex('events').where({ project_id: 'prj_nulls' }).first();
+    expect(row).toMatchObject({ domain: null, ipv4: null, ipv6: null, device: null, risk_score: null });
+    expect(Number(row.created_at)).toBeGreaterThanOrEqual(before);
+    expect(Number(row.created_at)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it.each([
+    ['a missing email', { email: '' }, /event.email/],
+    ['a fractional time', { createdAt: 1.5 }, /event.createdAt/],
+    ['a fractional risk score', { riskScore: 3.2 }, /event.riskScore/],
+    ['a non-string device', { device: 7 as unknown as string }, /event.device/],
+  ])('rejects %s alone, leaving its neighbours to commit', async (_label, bad, message) => {
+    const good = event({ projectId: 'prj_bad_neighbour', email: `n${Math.random()}@x.io` });
+    const results = await Promise.allSettled([
+      store.events.record(good),
+      store.events.record({ ...event({ projectId: 'prj_bad', email: 'b@x.io' }), ...bad }),
+    ]);
+    expect(results[0].status).toBe('fulfilled');
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(message) } });
+    expect(await store.knex('events').where({ project_id: 'prj_bad' })).toHaveLength(0);
+  });
+
+  it('group-commits 100 concurrent records in one INSERT, every promise resolved', async () => {
+    const settled: string[] = [];
+    const inserts = await countInserts(store, () =>
+      Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          store.events.record(event({ projectId: 'prj_group', email: `u${i}@x.io`, createdAt: NOW + i })).then(() => settled.push(`u${i}`)),
+        ),
+      ),
+    );
+    expect(inserts).toBe(1);
+    expect(settled).toHaveLength(100);
+    const [{ n }] = (await store.knex('events').where({ project_id: 'prj_group' }).count({ n: '*' })) as [{ n: unknown }];
+    expect(Number(n)).toBe(100);
+  });
+
+  it('commits a large tick in bounded statements and bounded commits', async () => {
+    const inserts = await countInserts(store, () =>
+      Promise.all(Array.from({ length: 1_250 }, (_, i) => store.events.record(event({ projectId: 'prj_big', email: `u${i}@x.io` })))),
+    );
+    // 1,000 rows in the first commit (5 statements of 200), 250 in the next (2 statements).
+    expect(inserts).toBe(7);
+    const [{ n }] = (await store.knex('events').where({ project_id: 'prj_big' }).count({ n: '*' })) as [{ n: unknown }];
+    expect(Number(n)).toBe(1_250);
+  });
+
+  it('rejects every caller of a commit that fails, and recovers afterwards', async () => {
+    await store.knex.schema.renameTable('events', 'events_hidden');
+    const results = await Promise.allSettled([1, 2, 3].map((i) => store.events.record(event({ projectId: 'prj_fail', email: `f${i}@x.io` }))));
+    await store.knex.schema.renameTable('events_hidden', 'events');
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    await store.events.record(event({ projectId: 'prj_fail', email: 'after@x.io' }));
+    expect(await store.knex('events').where({ project_id: 'prj_fail' }).pluck('email')).toEqual(['after@x.io']);
+  });
+
+  it('flush waits for records in flight', async () => {
+    let done = 0;
+    for (let i = 0; i < 5; i++) void store.events.record(event({ projectId: 'prj_flush', email: `u${i}@x.io` })).then(() => (done += 1));
+    await store.events.flush();
+    await Promise.resolve();
+    expect(done).toBe(5);
+  });
+});
+
+describe.each(testDatabases)('velocity history on $name', (db) => {
+  let store: Store;
+  const IP4 = '203.0.113.7';
+  const IP6 = '2001:db8::1';
+
+  beforeAll(async () => {
+    store = await db.open();
+    const at = (ago: number) => NOW - ago;
+    await Promise.all([
+      store.events.record(event({ projectId: 'prj_a', email: 'a@x.io', ipv4: IP4, createdAt: at(1 * MIN) })),
+      store.events.record(event({ projectId: 'prj_a', email: 'B@x.io', ipv4: IP4, createdAt: at(5 * MIN) })), // on the 5-minute boundary
+      store.events.record(event({ projectId: 'prj_a', email: 'b@x.io', ipv4: IP4, createdAt: at(20 * MIN) })),
+      store.events.record(event({ projectId: 'prj_a', email: 'c@x.io', ipv4: IP4, createdAt: at(30 * MIN + 1) })), // just outside 30 minutes
+      store.events.record(event({ projectId: 'prj_a', email: 'a@x.io', ipv4: IP4, createdAt: at(3 * HOUR + 1) })),
+      store.events.record(event({ projectId: 'prj_a', email: 'e@x.io', ipv4: IP4, ipv6: IP6, createdAt: at(3 * MIN) })),
+      store.events.record(event({ projectId: 'prj_a', email: 'd@x.io', ipv6: IP6, createdAt: at(2 * MIN) })),
+      store.events.record(event({ projectId: 'prj_a', email: 'other-ip@x.io', ipv4: '198.51.100.1', createdAt: at(MIN) })),
+      store.events.record(event({ projectId: 'prj_b', email: 'z@x.io', ipv4: IP4, ipv6: IP6, createdAt: at(MIN) })),
+    ]);
+  });
+  afterAll(() => store.close());
+
+  const since = [NOW - 5 * MIN, NOW - 30 * MIN, NOW - 3 * HOUR];
+
+  it('by IPv4: distinct addresses newest first (case-folded), totals and inclusive windows', async () => {
+    const v = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: null, since, limit: 10 });
+    expect(v).toEqual({
+      emails: [
+        { email: 'a@x.io', at: NOW - MIN },
+        { email: 'e@x.io', at: NOW - 3 * MIN },
+        { email: 'b@x.io', at: NOW - 5 * MIN },
+        { email: 'c@x.io', at: NOW - 30 * MIN - 1 },
+      ],
+      distinctEmails: 4,
+      total: 6,
+      since: [3, 4, 5],
+    });
+  });
+
+  it('by IPv6, written any way', async () => {
+    const v = await store.events.velocityReader('prj_a').byIp({ ipv4: null, ipv6: '2001:DB8:0::1', since, limit: 10 });
+    expect(v).toEqual({
+      emails: [
+        { email: 'd@x.io', at: NOW - 2 * MIN },
+        { email: 'e@x.io', at: NOW - 3 * MIN },
+      ],
+      distinctEmails: 2,
+      total: 2,
+      since: [2, 2, 2],
+    });
+  });
+
+  it('by IPv4 or IPv6: a row matching both counts once', async () => {
+    const v = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10 });
+    expect(v.emails.map((e) => e.email)).toEqual(['a@x.io', 'd@x.io', 'e@x.io', 'b@x.io', 'c@x.io']);
+    expect([v.distinctEmails, v.total, v.since]).toEqual([5, 7, [4, 5, 6]]);
+  });
+
+  it('limits the list but not the counts', async () => {
+    const v = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: null, since: [], limit: 2 });
+    expect(v).toEqual({
+      emails: [
+        { email: 'a@x.io', at: NOW - MIN },
+        { email: 'e@x.io', at: NOW - 3 * MIN },
+      ],
+      distinctEmails: 4,
+      total: 6,
+      since: [],
+    });
+  });
+
+  it('never shows another project’s rows', async () => {
+    const b = await store.events.velocityReader('prj_b').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10 });
+    expect(b).toEqual({ emails: [{ email: 'z@x.io', at: NOW - MIN }], distinctEmails: 1, total: 1, since: [1, 1, 1] });
+    const none = await store.events.velocityReader('prj_c').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10 });
+    expect(none).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0, 0, 0] });
+  });
+
+  it('answers empty without a query when no IP is given', async () => {
+    const queries: string[] = [];
+    const listener = (q: { sql: string }) => queries.push(q.sql);
+    store.knex.on('query', listener);
+    const v = await store.events.velocityReader('prj_a').byIp({ ipv4: null, ipv6: null, since, limit: 10 });
+    store.knex.removeListener('query', listener);
+    expect(v).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0, 0, 0] });
+    expect(queries).toEqual([]);
+  });
+
+  it('uses two queries per lookup', async () => {
+    const queries: string[] = [];
+    const listener = (q: { sql: string }) => queries.push(q.sql);
+    store.knex.on('query', listener);
+    await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10 });
+    store.knex.removeListener('query', listener);
+    expect(queries).toHaveLength(2);
+    expect(queries.every((sql) => sql.includes('project_id'))).toBe(true);
+  });
+
+  it('byEmail: occurrences of a base address in one project, newest first', async () => {
+    const v = await store.events.byEmail('prj_a', 'a@x.io', 10);
+    expect(v).toEqual({
+      items: [
+        { email: 'a@x.io', baseEmail: 'a@x.io', at: NOW - MIN },
+        { email: 'a@x.io', baseEmail: 'a@x.io', at: NOW - 3 * HOUR - 1 },
+      ],
+      count: 2,
+    });
+    expect(await store.events.byEmail('prj_a', 'a@x.io', 1)).toMatchObject({ items: [{ at: NOW - MIN }], count: 2 });
+    expect(await store.events.byEmail('prj_b', 'a@x.io', 10)).toEqual({ items: [], count: 0 });
+  });
+});
+
+describe.each(testDatabases)('pruning on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it('deletes events older than the cutoff in bounded batches', async () => {
+    await Promise.all(
+      Array.from({ length: 25 }, (_, i) => store.events.record(event({ projectId: i % 2 ? 'prj_a' : 'prj_b', email: `u${i}@x.io`, createdAt: NOW + i }))),
+    );
+    const deletes: string[] = [];
+    const listener = (q: { sql: string }) => {
+      if (/^delete/i.test(q.sql)) deletes.push(q.sql);
+    };
+    store.knex.on('query', listener);
+    const deleted = await store.events.pruneOlderThan(NOW + 20, 6);
+    store.knex.removeListener('query', listener);
+    expect(deleted).toBe(20);
+    expect(deletes).toHaveLength(4); // 6 + 6 + 6 + 2
+    const left = (await store.knex('events').pluck('created_at')).map(Number).sort((a, b) => a - b);
+    expect(left).toEqual([NOW + 20, NOW + 21, NOW + 22, NOW + 23, NOW + 24]);
+    expect(await store.events.pruneOlderThan(NOW + 20, 6)).toBe(0);
+  });
+});
+
+describe('velocity query plan on sqlite', () => {
+  it('reads each address through its own index, not the whole project', async () => {
+    const store = await openSqliteTestStore();
+    try {
+      const queries: Array<{ sql: string; bindings: unknown[] }> = [];
+      const listener = (q: { sql: string; bindings: unknown[] }) => queries.push(q);
+      store.knex.on('query', listener);
+      await store.events.velocityReader('prj_a').byIp({ ipv4: '203.0.113.7', ipv6: '2001:db8::1', since: [NOW], limit: 10 });
+      store.knex.removeListener('query', listener);
+      for (const q of queries) {
+        const plan = ((await store.knex.raw(`explain query plan ${q.sql}`, q.bindings)) as Array<{ detail: string }>).map((r) => r.detail);
+        expect(plan).toContain('SEARCH events USING INDEX events_project_id_ipv4_created_at_index (project_id=? AND ipv4=?)');
+        expect(plan).toContain('SEARCH events USING INDEX events_project_id_ipv6_created_at_index (project_id=? AND ipv6=?)');
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import crypto from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Store } from '../../src/store/database.js';
+import { generateKey, hashToken, KEY_KINDS } from '../../src/store/keys.js';
+import type { Project } from '../../src/store/projects.js';
+import { openSecondStore, testDatabases } from '../support/databases.js';
+
+describe('generateKey', () => {
+  it.each([
+    ['access_token', 'etv_at_'],
+    ['private_key', 'etv_sk_'],
+    ['public_key', 'etv_pk_'],
+  ] as const)('%s tokens start with %s and carry 32 random bytes', (kind, prefix) => {
+    const a = generateKey(kind);
+    const b = generateKey(kind);
+    expect(a.startsWith(prefix)).toBe(true);
+    expect(a).toMatch(/^etv_(at|sk|pk)_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a.slice(prefix.length), 'base64url')).toHaveLength(32);
+    expect(a).not.toBe(b);
+  });
+
+  it('hashes with SHA-256 hex', () => {
+    expect(hashToken('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+/** Every text value in every table, to prove the plain token was stored nowhere. */
+async function everyStoredValue(store: Store): Promise<string> {
+  const parts: string[] = [];
+  for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage']) {
+    for (const row of (await store.knex(table).select('*')) as object[]) parts.push(JSON.stringify(Object.values(row)));
+  }
+  return parts.join('\n');
+}
+
+describe.each(testDatabases)('keys on $name', (db) => {
+  let store: Store;
+  let project: Project;
+  let other: Project;
+
+  beforeAll(async () => {
+    store = await db.open();
+    project = await store.projects.create({ name: 'keys', policy: 'default' });
+    other = await store.projects.create({ name: 'other', policy: 'default' });
+  });
+  afterAll(() => store.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
+
+  it('returns the token once and stores only its SHA-256 and a 12-character hint', async () => {
+    const { key, token } = await store.keys.create(project.id, 'access_token', 1_700_000_000_000);
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-f]{24}$/),
+      projectId: project.id,
+      kind: 'access_token',
+      hint: token.slice(0, 12),
+      createdAt: 1_700_000_000_000,
+      revokedAt: null,
+    });
+    const row = await store.knex('api_keys').where({ id: key.id }).first();
+    expect(row.hash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
+    const everything = await everyStoredValue(store);
+    expect(everything).toContain(row.hash);
+    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(token.slice(12));
+  });
+
+  it('authenticates a live key of the right kind, through a constant-time comparison', async () => {
+    const { key, token } = await store.keys.create(project.id, 'private_key');
+    const compare = vi.spyOn(crypto, 'timingSafeEqual');
+    expect(await store.keys.authenticate(token, 'private_key')).toEqual({ project, keyId: key.id });
+    expect(compare).toHaveBeenCalledTimes(1);
+    const [stored, given] = compare.mock.calls[0] as [Buffer, Buffer];
+    expect(stored.toString('hex')).toBe(hashToken(token));
+    expect(given.toString('hex')).toBe(hashToken(token));
+  });
+
+  it.each(KEY_KINDS)('refuses a %s used as another kind', async (kind) => {
+    const { token } = await store.keys.create(project.id, kind);
+    for (const asKind of KEY_KINDS) {
+      const result = await store.keys.authenticate(token, asKind);
+      if (asKind === kind) expect(result?.project.id).toBe(project.id);
+      else expect(result, `${kind} as ${asKind}`).toBeNull();
+    }
+  });
+
+  it.each([
+    ['an unknown token', () => generateKey('access_token')],
+    ['an empty token', () => ''],
+    ['a tampered token', () => 'etv_at_' + 'A'.repeat(43)],
+    ['an overlong token', () => 'etv_at_' + 'A'.repeat(500)],
+  ])('refuses %s', async (_label, token) => {
+    expect(await store.keys.authenticate(token(), 'access_token')).toBeNull();
+  });
+
+  it('refuses a revoked key at once in this process, and revokes only once', async () => {
+    const { key, token } = await store.keys.create(project.id, 'access_token');
+    expect(await store.keys.authenticate(token, 'access_token')).not.toBeNull(); // now cached
+    expect(await store.keys.revoke(key.id, 1_700_000_100_000)).toBe(true);
+    expect(await store.keys.authenticate(token, 'access_token')).toBeNull();
+    expect(await store.keys.revoke(key.id)).toBe(false);
+    expect(await store.keys.revoke('key_missing')).toBe(false);
+    const listed = await store.keys.list(project.id);
+    expect(listed.find((k) => k.id === key.id)?.revokedAt).toBe(1_700_000_100_000);
+  });
+
+  it('lists a project’s keys with hint, kind and dates, never another project’s', async () => {
+    const { key } = await store.keys.create(other.id, 'public_key', 1_700_000_000_500);
+    expect(await store.keys.list(other.id)).toEqual([key]);
+    const mine = await store.keys.list(project.id);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((k) => k.projectId === project.id)).toBe(true);
+    expect(mine.every((k) => !('hash' in k))).toBe(true);
+  });
+
+  it('sees a revocation made by another process within 5 s (the cache lifetime)', async () => {
+    const elsewhere = await openSecondStore(store);
+    try {
+      const { key, token } = await store.keys.create(project.id, 'access_token');
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_800_000_000_000);
+      expect(await store.keys.authenticate(token, 'access_token')).not.toBeNull();
+      await elsewhere.keys.revoke(key.id);
+      vi.setSystemTime(1_800_000_004_000);
+      expect(await store.keys.authenticate(token, 'access_token')).not.toBeNull(); // still cached
+      vi.setSystemTime(1_800_000_005_001);
+      expect(await store.keys.authenticate(token, 'access_token')).toBeNull();
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('forgets cached projects when a project changes', async () => {
+    const { token } = await store.keys.create(project.id, 'access_token');
+    expect((await store.keys.authenticate(token, 'access_token'))?.project.policy).toBe('default');
+    await store.projects.update(project.id, { policy: 'strict' });
+    expect((await store.keys.authenticate(token, 'access_token'))?.project.policy).toBe('strict');
+    await store.projects.update(project.id, { policy: 'default' });
+  });
+});

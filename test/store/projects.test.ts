@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/database.js';
+import { ProjectNameTakenError } from '../../src/store/projects.js';
+import { testDatabases } from '../support/databases.js';
+
+describe.each(testDatabases)('projects on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it('creates a project and stores its row', async () => {
+    const project = await store.projects.create({ name: 'shop', policy: 'default' }, 1_700_000_000_123);
+    expect(project).toEqual({
+      id: expect.stringMatching(/^prj_[0-9a-f]{24}$/),
+      name: 'shop',
+      sandbox: false,
+      policy: 'default',
+      policySource: null,
+      createdAt: 1_700_000_000_123,
+    });
+    const row = await store.knex('projects').where({ id: project.id }).first();
+    expect(row).toMatchObject({ name: 'shop', policy: 'default', policy_source: null });
+    expect(Number(row.created_at)).toBe(1_700_000_000_123);
+  });
+
+  it('gets by id and by name; null when absent', async () => {
+    const project = await store.projects.create({ name: 'lab', policy: 'strict', sandbox: true, policySource: 'version: "1.0"\n' });
+    expect(await store.projects.get(project.id)).toEqual(project);
+    expect(await store.projects.getByName('lab')).toEqual(project);
+    expect(project.sandbox).toBe(true);
+    expect(await store.projects.get('prj_nope')).toBeNull();
+    expect(await store.projects.getByName('nope')).toBeNull();
+  });
+
+  it('refuses a second project with the same name', async () => {
+    await store.projects.create({ name: 'twin', policy: 'default' });
+    await expect(store.projects.create({ name: 'twin', policy: 'default' })).rejects.toBeInstanceOf(ProjectNameTakenError);
+  });
+
+  it('lists projects oldest first', async () => {
+    const names = (await store.projects.list()).map((p) => p.name);
+    expect(names.slice(0, 1)).toEqual(['shop']);
+    expect(names).toEqual(expect.arrayContaining(['shop', 'lab', 'twin']));
+    expect(names).toHaveLength(3);
+  });
+
+  it('updates policy and sandbox', async () => {
+    const project = await store.projects.create({ name: 'mutable', policy: 'default' });
+    const updated = await store.projects.update(project.id, { policy: 'strict', policySource: 'x: 1\n', sandbox: true });
+    expect(updated).toEqual({ ...project, policy: 'strict', policySource: 'x: 1\n', sandbox: true });
+    expect(await store.projects.get(project.id)).toEqual(updated);
+    expect(await store.projects.update('prj_nope', { policy: 'x' })).toBeNull();
+  });
+});
