@@ -17,6 +17,9 @@ const PARSE_OPTIONS = {
 // Nontransitional UTS #46 with the WHATWG URL settings; lengths are the length plugin's business.
 const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
 
+/** Characters of a host name, plus the underscore and wildcard that real (if invalid) addresses carry. */
+const HOST_CHARACTERS = /^[a-z0-9._*-]+$/;
+
 /** The ASCII (punycode) form of a domain; an ASCII domain is kept as written so a bad xn-- label still has a TLD. */
 function asciiDomain(domain: string): string | null {
   if (isAscii(domain)) return domain.toLowerCase();
@@ -55,7 +58,7 @@ const plugin: Plugin = {
     const literal = await ctx.fact<string>('domain_literal');
     if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
     const ascii = asciiDomain(domain);
-    if (ascii === null) return {};
+    if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};
     const parsed = parse(ascii, PARSE_OPTIONS);
     if (parsed.isIp === true || !parsed.publicSuffix) return {};
     return {

@@ -1,12 +1,10 @@
 // The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact.
 // A plugin runs the first time one of its facts is asked for, once per request (the almanac
 // caches the promise), so a request pays only for the checks its rules or its caller ask about.
-import jre from 'json-rules-engine';
-import type { Almanac, Event, RuleProperties, RuleResult } from 'json-rules-engine';
+import { Engine, type Almanac, type Event, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { CheckOptions, FactValues, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
 
-const { Engine } = jre;
-type EngineT = InstanceType<typeof Engine>;
+type EngineT = Engine;
 
 /** Runtime fact holding the per-request context; not a valid plugin fact name (those are snake_case). */
 const REQUEST_FACT = '$request';

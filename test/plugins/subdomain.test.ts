@@ -89,6 +89,7 @@ testPlugin(subdomain, [
   { name: 'IDN label judged in Unicode (no xn-- hyphen)', email: 'a@xn--bcher-kva.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, random_subdomain_signal: 'none' } },
   { name: 'Unicode subdomain', email: 'a@bücher.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, subdomain_entropy_bits: 2.585 } },
   { name: 'IDN registrable domain', email: 'a@mail.exämple.com', facts: { subdomain_count: 1 } },
+  { name: 'trailing root dot', email: 'a@mail.example.com.', facts: { subdomain_count: 1 } },
   { name: 'unknown TLD still splits', email: 'a@mail.corp.invalidtld', facts: { subdomain_count: 1 } },
   { name: 'domain is a public suffix: unknown', email: 'a@co.uk', facts: unknown },
   { name: 'single label: unknown', email: 'a@localhost', facts: unknown },

@@ -45,6 +45,9 @@ testPlugin(tld, [
   { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: none },
   { name: 'IPv6 literal', email: 'a@[IPv6:2001:db8::1]', facts: none },
   { name: 'bare IPv4 address is not a name', email: 'a@192.168.0.1', facts: none },
+  { name: 'a space is no host name', email: 'a@exa mple.com', facts: none },
+  { name: 'a path is no host name', email: 'a@example.com/x', facts: none },
+  { name: 'trailing root dot', email: 'a@example.com.', facts: { has_valid_tld: true, tld: 'com', registrable_domain: 'example.com' } },
   { name: 'no @', email: 'plainaddress', facts: none },
   { name: 'empty domain', email: 'a@', facts: none },
 ]);

@@ -34,7 +34,10 @@ function classify(caught: unknown): { status: number; message: string } {
   const e = (caught ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode ?? 500;
   if (status === 413 || e.type === 'entity.too.large') return { status: 413, message: 'request body is larger than 16384 bytes' };
-  if (e.type === 'entity.parse.failed') return { status: 400, message: 'request body is not valid JSON' };
+  if (e.type === 'entity.parse.failed' || (caught instanceof SyntaxError && status === 400)) {
+    return { status: 400, message: `request body is not valid JSON: ${e.message ?? 'parse error'}` };
+  }
+  if (status === 400 && /only supports object and array/.test(e.message ?? '')) return { status: 400, message: 'request body must be a JSON object' };
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return { status: 415, message: e.message ?? 'unsupported encoding' };
   if (status >= 400 && status < 500 && e.expose !== false) return { status, message: e.message ?? 'bad request' };
   return { status: 500, message: 'unexpected error' };

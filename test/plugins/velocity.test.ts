@@ -1,0 +1,256 @@
+import Ajv from 'ajv';
+import { Engine } from 'json-rules-engine';
+import type { TopLevelCondition } from 'json-rules-engine';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CheckOptions, Condition, FactValues, VelocityReader } from '../../src/engine/plugin.js';
+import type { Store } from '../../src/store/database.js';
+import type { NewEvent } from '../../src/store/events.js';
+import velocity from '../../plugins/velocity/index.js';
+import { createdTime } from '../../plugins/velocity/windows.js';
+import { openSqliteTestStore } from '../support/databases.js';
+import { computeFacts, testPlugin } from '../support/plugin-tester.js';
+
+const NOW = Date.UTC(2026, 10, 22, 3, 9, 1, 123); // 2026-11-22T03:09:01.123Z
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const now = () => NOW;
+
+const IP4 = '203.0.113.7';
+const IP6 = '2001:db8::42';
+const CROWDED_IP = '192.0.2.50';
+
+let store: Store;
+
+/** Reads the store opened in beforeAll; bound to one project as the service binds it. */
+function reader(projectId: string): VelocityReader {
+  return { byIp: (query) => store.events.velocityReader(projectId).byIp(query) };
+}
+
+function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string }): NewEvent {
+  return { projectId, endpoint: 'verify', email, baseEmail: email.toLowerCase(), action: 'allow', createdAt: NOW - ago, ...ip };
+}
+
+beforeAll(async () => {
+  store = await openSqliteTestStore();
+  await Promise.all(
+    [
+      seen('prj_a', 'alice@x.io', 1 * MIN, { ipv4: IP4 }),
+      seen('prj_a', 'bob@x.io', 5 * MIN, { ipv4: IP4 }), // exactly on the 5-minute boundary: inside
+      seen('prj_a', 'Carol@x.io', 5 * MIN + 1, { ipv4: IP4 }), // just outside 5 minutes
+      seen('prj_a', 'bob@x.io', 2 * HOUR, { ipv4: IP4 }), // exactly on the 2-hour boundary: inside
+      seen('prj_a', 'dave@x.io', 3 * HOUR + 1, { ipv4: IP4 }), // outside every window, still in total
+      seen('prj_a', 'erin@x.io', 30 * MIN, { ipv6: IP6 }),
+      seen('prj_b', 'zed@x.io', 1 * MIN, { ipv4: IP4, ipv6: IP6 }),
+      ...Array.from({ length: 30 }, (_, i) => seen('prj_a', `user${i}@x.io`, (i + 1) * 1000, { ipv4: CROWDED_IP })),
+    ].map((e) => store.events.record(e)),
+  );
+});
+afterAll(() => store.close());
+
+const entry = (email: string, ago: number) => ({ email_address: email, created_time: createdTime(NOW - ago) });
+
+const nullFacts = Object.fromEntries(Object.keys(velocity.facts).map((name) => [name, null]));
+
+testPlugin(
+  velocity,
+  [
+    {
+      name: 'a new address from an IPv4 with three earlier addresses: history plus this request',
+      email: 'new@x.io',
+      ipv4: IP4,
+      facts: {
+        has_multiple_emails_in_ip: true,
+        distinct_emails_in_ip: 5,
+        emails_in_ip: [
+          { email_address: 'new@x.io', created_time: '2026-11-22T03:09:01.123+00:00' },
+          entry('alice@x.io', 1 * MIN),
+          entry('bob@x.io', 5 * MIN),
+          entry('carol@x.io', 5 * MIN + 1),
+          entry('dave@x.io', 3 * HOUR + 1),
+        ],
+        total_email_in_ip: 6,
+        emails_in_ip_last_5_minutes: 3,
+        emails_in_ip_last_10_minutes: 4,
+        emails_in_ip_last_15_minutes: 4,
+        emails_in_ip_last_30_minutes: 4,
+        emails_in_ip_last_2_hour: 5,
+        emails_in_ip_last_3_hour: 5,
+        distinct_emails_in_ip_last_5_minutes: 3,
+        distinct_emails_in_ip_last_10_minutes: 4,
+        distinct_emails_in_ip_last_15_minutes: 4,
+        distinct_emails_in_ip_last_30_minutes: 4,
+        distinct_emails_in_ip_last_2_hour: 4,
+        distinct_emails_in_ip_last_3_hour: 4,
+      },
+    },
+    {
+      name: 'an address seen before (any case) is counted once and listed once, first',
+      email: 'ALICE@x.io',
+      ipv4: IP4,
+      facts: {
+        has_multiple_emails_in_ip: true,
+        distinct_emails_in_ip: 4,
+        emails_in_ip: [
+          { email_address: 'alice@x.io', created_time: '2026-11-22T03:09:01.123+00:00' },
+          entry('bob@x.io', 5 * MIN),
+          entry('carol@x.io', 5 * MIN + 1),
+          entry('dave@x.io', 3 * HOUR + 1),
+        ],
+        total_email_in_ip: 6,
+        emails_in_ip_last_5_minutes: 3,
+        distinct_emails_in_ip_last_5_minutes: 2,
+        distinct_emails_in_ip_last_3_hour: 3,
+      },
+    },
+    {
+      name: 'IPv6 history, whatever its spelling; the 30-minute boundary is inside',
+      email: 'x@x.io',
+      ipv6: '2001:DB8:0::42',
+      facts: {
+        has_multiple_emails_in_ip: true,
+        distinct_emails_in_ip: 2,
+        emails_in_ip: [{ email_address: 'x@x.io', created_time: createdTime(NOW) }, entry('erin@x.io', 30 * MIN)],
+        total_email_in_ip: 2,
+        emails_in_ip_last_15_minutes: 1,
+        emails_in_ip_last_30_minutes: 2,
+        distinct_emails_in_ip_last_15_minutes: 1,
+        distinct_emails_in_ip_last_30_minutes: 2,
+      },
+    },
+    {
+      name: 'IPv4 and IPv6 together: either address matches',
+      email: 'x@x.io',
+      ipv4: IP4,
+      ipv6: IP6,
+      facts: { distinct_emails_in_ip: 6, total_email_in_ip: 7, emails_in_ip_last_30_minutes: 5 },
+    },
+    {
+      name: 'an IP never seen: only this request',
+      email: 'solo@x.io',
+      ipv4: '198.51.100.200',
+      facts: {
+        has_multiple_emails_in_ip: false,
+        distinct_emails_in_ip: 1,
+        emails_in_ip: [{ email_address: 'solo@x.io', created_time: createdTime(NOW) }],
+        total_email_in_ip: 1,
+        emails_in_ip_last_5_minutes: 1,
+        emails_in_ip_last_3_hour: 1,
+        distinct_emails_in_ip_last_5_minutes: 1,
+      },
+    },
+    { name: 'no IP: every fact unknown', email: 'new@x.io', facts: nullFacts },
+    { name: 'empty IP strings: every fact unknown', email: 'new@x.io', ipv4: '', ipv6: '', facts: nullFacts },
+  ],
+  { velocity: reader('prj_a'), now },
+);
+
+describe('velocity plugin against the store', () => {
+  it('another project sees none of this project’s history', async () => {
+    const facts = await computeFacts(velocity, { email: 'new@x.io', ipv4: IP4 }, { velocity: reader('prj_b'), now });
+    expect(facts).toMatchObject({
+      distinct_emails_in_ip: 2,
+      total_email_in_ip: 2,
+      emails_in_ip: [{ email_address: 'new@x.io', created_time: createdTime(NOW) }, entry('zed@x.io', MIN)],
+    });
+    const empty = await computeFacts(velocity, { email: 'new@x.io', ipv4: IP4 }, { velocity: reader('prj_c'), now });
+    expect(empty).toMatchObject({ has_multiple_emails_in_ip: false, distinct_emails_in_ip: 1, total_email_in_ip: 1 });
+  });
+
+  it('lists at most 20 addresses, this request first, newest first; counts stay whole', async () => {
+    const facts = await computeFacts(velocity, { email: 'late@x.io', ipv4: CROWDED_IP }, { velocity: reader('prj_a'), now });
+    const list = facts.emails_in_ip as Array<{ email_address: string }>;
+    expect(list).toHaveLength(20);
+    expect(list.map((e) => e.email_address)).toEqual(['late@x.io', ...Array.from({ length: 19 }, (_, i) => `user${i}@x.io`)]);
+    expect(facts).toMatchObject({ distinct_emails_in_ip: 31, total_email_in_ip: 31, distinct_emails_in_ip_last_5_minutes: 31 });
+  });
+
+  it('renders created_time as ISO 8601 with a +00:00 offset', () => {
+    expect(createdTime(NOW)).toBe('2026-11-22T03:09:01.123+00:00');
+    expect(createdTime(0)).toBe('1970-01-01T00:00:00.000+00:00');
+  });
+
+  it('gives up on history after its time budget; the runner then reports the error', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const stuck: VelocityReader = { byIp: () => new Promise(() => {}) };
+      const pending = computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: stuck, now });
+      const settled = expect(pending).rejects.toThrow(/did not answer within 2000 ms/);
+      await vi.advanceTimersByTimeAsync(2_000);
+      await settled;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+/** Does the check fire on these facts, through json-rules-engine, as a policy would compile it? */
+async function fires(options: CheckOptions, facts: FactValues): Promise<boolean> {
+  const check = velocity.checks.ip_duplication;
+  if (!check || typeof check.when !== 'function') throw new Error('ip_duplication takes options');
+  const condition: Condition = check.when({ ...check.defaults, ...options });
+  const engine = new Engine([], { allowUndefinedFacts: false });
+  engine.addRule({ conditions: { all: [condition] } as TopLevelCondition, event: { type: 'ip_duplication' } });
+  const { events } = await engine.run(facts);
+  return events.length > 0;
+}
+
+describe('check ip_duplication', () => {
+  it('declares its code, checked type, step and defaults', () => {
+    expect(velocity.steps).toEqual(['ip_duplication']);
+    expect(velocity.checks.ip_duplication).toMatchObject({
+      code: 'multiple_accounts_detected',
+      checkedType: 'multiple_emails_in_ip',
+      defaults: { threshold: 3, window: 'total' },
+    });
+    expect(velocity.io).toBe(true);
+    expect(velocity.needs).toEqual([]);
+  });
+
+  it('exposes the spec’s velocity fields and the flag, nothing else', () => {
+    const exposed = Object.fromEntries(Object.entries(velocity.facts).flatMap(([name, spec]) => (spec.expose ? [[name, spec.expose]] : [])));
+    expect(exposed).toEqual({
+      has_multiple_emails_in_ip: 'flag',
+      emails_in_ip: 'analyzed_data',
+      total_email_in_ip: 'analyzed_data',
+      emails_in_ip_last_5_minutes: 'analyzed_data',
+      emails_in_ip_last_10_minutes: 'analyzed_data',
+      emails_in_ip_last_15_minutes: 'analyzed_data',
+      emails_in_ip_last_30_minutes: 'analyzed_data',
+      emails_in_ip_last_2_hour: 'analyzed_data',
+      emails_in_ip_last_3_hour: 'analyzed_data',
+    });
+  });
+
+  // From the store: 'new@x.io' on IP4 has 5 distinct addresses in total, 3 in the last 5 minutes,
+  // 4 in the last 10; validations (not addresses) in the last 2 hours are 5.
+  it.each([
+    [{}, true],
+    [{ threshold: 5 }, true],
+    [{ threshold: 6 }, false],
+    [{ window: '5_minutes' }, true],
+    [{ window: '5_minutes', threshold: 4 }, false],
+    [{ window: '10_minutes', threshold: 4 }, true],
+    [{ window: '2_hour', threshold: 5 }, false], // 5 validations but only 4 distinct addresses
+    [{ window: '3_hour', threshold: 4 }, true],
+  ])('options %j on a crowded IP → %s', async (options, expected) => {
+    const facts = await computeFacts(velocity, { email: 'new@x.io', ipv4: IP4 }, { velocity: reader('prj_a'), now });
+    expect(await fires(options, facts)).toBe(expected);
+  });
+
+  it('does not fire for a single address, nor when facts are unknown', async () => {
+    const solo = await computeFacts(velocity, { email: 'solo@x.io', ipv4: '198.51.100.200' }, { velocity: reader('prj_a'), now });
+    expect(await fires({ threshold: 2 }, solo)).toBe(false);
+    const unknown = await computeFacts(velocity, { email: 'new@x.io' }, { velocity: reader('prj_a'), now });
+    for (const window of ['total', '5_minutes', '3_hour']) expect(await fires({ threshold: 2, window }, unknown)).toBe(false);
+  });
+
+  it('validates its options', () => {
+    const schema = velocity.checks.ip_duplication?.options;
+    const validate = new Ajv.default({ strict: true }).compile(schema ?? {});
+    expect(validate({ threshold: 3, window: 'total' })).toBe(true);
+    expect(validate({ threshold: 100, window: '3_hour' })).toBe(true);
+    for (const bad of [{ threshold: 1 }, { threshold: 101 }, { threshold: 2.5 }, { window: '1_day' }, { extra: true }]) {
+      expect(validate(bad), JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
