@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, type NewEvent } from '../../src/store/events.js';
@@ -294,8 +295,8 @@ describe('velocity query plan on sqlite', () => {
   it('reads each address through its own index, not the whole project', async () => {
     const store = await openSqliteTestStore();
     try {
-      const queries: Array<{ sql: string; bindings: unknown[] }> = [];
-      const listener = (q: { sql: string; bindings: unknown[] }) => queries.push(q);
+      const queries: Array<{ sql: string; bindings: readonly Knex.RawBinding[] }> = [];
+      const listener = (q: { sql: string; bindings: readonly Knex.RawBinding[] }) => queries.push(q);
       store.knex.on('query', listener);
       await store.events.velocityReader('prj_a').byIp({ ipv4: '203.0.113.7', ipv6: '2001:db8::1', since: [NOW], limit: 10 });
       store.knex.removeListener('query', listener);

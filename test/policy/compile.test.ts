@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/run.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { decide } from '../../src/policy/decide.js';
+import { PolicyError } from '../../src/policy/errors.js';
+import { parsePolicy } from '../../src/policy/load.js';
+
+const catalog = new FactCatalog(registry);
+const noHistory = { byIp: async ({ since }: { since: number[] }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }) };
+
+function compile(yaml: string) {
+  return compilePolicy('t', parsePolicy('t.yaml', yaml), catalog);
+}
+
+function problemsOf(yaml: string) {
+  try {
+    compile(yaml);
+  } catch (error) {
+    if (error instanceof PolicyError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected the policy to be refused');
+}
+
+async function decideFor(yaml: string, email: string) {
+  const policy = compile(yaml);
+  const outcome = await policy.runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
+    options: policy.options,
+    services: { velocity: noHistory, now: Date.now },
+  });
+  return { policy, outcome, decision: decide(policy, outcome.events) };
+}
+
+describe('compiling a policy', () => {
+  it('compiles one rule per enabled check and nothing for disabled ones', () => {
+    const policy = compile('version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_dot: { enabled: false }\n');
+    expect(policy.ruleCount).toBe(1);
+    expect(policy.checks.map((c) => c.name)).toEqual(['local_plus']);
+    expect(policy.enabledPlugins.map((p) => p.id)).toEqual(['local-part']);
+  });
+
+  it('adds a rule for on_unknown other than ignore', () => {
+    expect(compile('version: "1"\nchecks:\n  tld: { on_unknown: block }\n').ruleCount).toBe(2);
+  });
+
+  it('refuses an unknown check with its position', () => {
+    const [p] = problemsOf('version: "1"\nchecks:\n  local_pluss: { mode: hard }\n');
+    expect(p).toMatchObject({ line: 3, path: '/checks/local_pluss' });
+    expect(p!.message).toMatch(/unknown check "local_pluss"; known checks: .*local_plus/);
+  });
+
+  it('validates check options against the check schema', () => {
+    const [p] = problemsOf('version: "1"\nchecks:\n  local_part_max_length: { options: { max: "64" } }\n');
+    expect(p).toMatchObject({ path: '/checks/local_part_max_length/options/max', message: 'must be of type integer', line: 3 });
+  });
+
+  it('refuses options on a check that takes none', () => {
+    const [p] = problemsOf('version: "1"\nchecks:\n  local_plus: { options: { x: 1 } }\n');
+    expect(p!.message).toBe('check local_plus takes no options');
+  });
+
+  it('refuses unknown facts in free rules', () => {
+    const [p] = problemsOf(
+      'version: "1"\nrules:\n  - name: r\n    action: block\n    conditions: { all: [ { fact: domain_agee, operator: equal, value: 1 } ] }\n',
+    );
+    expect(p).toMatchObject({ path: '/rules/0/conditions/all/0/fact', message: 'unknown fact "domain_agee"', line: 5 });
+  });
+
+  it.each([
+    ['a numeric operator on a boolean fact', '{ fact: has_plus_addressing, operator: greaterThan, value: 1 }', /operator greaterThan needs a numeric fact/],
+    ['a string for a boolean fact', '{ fact: has_plus_addressing, operator: equal, value: "yes" }', /"yes" cannot be a value of this fact/],
+    ['a value outside a closed set', '{ fact: subdomain_entropy, operator: equal, value: extreme }', /"extreme" cannot be a value/],
+    ['in without a list', '{ fact: subdomain_count, operator: in, value: 3 }', /needs a list value/],
+    ['contains on a scalar fact', '{ fact: subdomain_count, operator: contains, value: 3 }', /needs an array fact/],
+    ['a number compared with a string', '{ fact: subdomain_count, operator: lessThan, value: "3" }', /needs a number value/],
+  ])('refuses %s', (_name, condition, message) => {
+    const problems = problemsOf(`version: "1"\nrules:\n  - name: r\n    action: block\n    conditions: ${condition}\n`);
+    expect(problems[0]!.message).toMatch(message);
+  });
+
+  it('refuses two free rules with one name', () => {
+    const rule = '  - { name: r, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }\n';
+    expect(problemsOf(`version: "1"\nrules:\n${rule}${rule}`)[0]!.message).toBe('rule name "r" is used twice');
+  });
+
+  it('lists every problem, sorted by position', () => {
+    const problems = problemsOf('version: "1"\nchecks:\n  nope_one: {}\n  nope_two: {}\n');
+    expect(problems.map((p) => p.line)).toEqual([3, 4]);
+  });
+});
+
+describe('deciding', () => {
+  it('hard mode: the code goes to errors and the action is the check action', async () => {
+    const { decision } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'a+b@example.com');
+    expect(decision).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'], warnings: [] });
+  });
+
+  it('soft mode: the code goes to warnings and the action defaults to allow', async () => {
+    const { decision } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: soft }\n', 'a+b@example.com');
+    expect(decision).toMatchObject({ action: 'allow', errors: [], warnings: ['local_contains_plus_symbol'] });
+  });
+
+  it('the most severe fired action wins', async () => {
+    const yaml = 'version: "1"\nchecks:\n  local_plus: { mode: soft, action: challenge }\n  local_numeric: { mode: soft, action: warn }\n  tld: { mode: hard, action: quarantine }\n';
+    const { decision } = await decideFor(yaml, '123+4@example.notatld');
+    expect(decision.action).toBe('quarantine');
+    expect(decision.errors).toEqual(['invalid_tld']);
+    expect(decision.warnings).toEqual(['local_contains_plus_symbol']);
+  });
+
+  it('default_action when rules ran and none fired; none when nothing is enabled', async () => {
+    expect((await decideFor('version: "1"\ndefault_action: allow_with_review\nchecks:\n  local_plus: {}\n', 'ab@example.com')).decision.action).toBe('allow_with_review');
+    expect((await decideFor('version: "1"\ndefault_action: block\n', 'a+b@example.com')).decision.action).toBe('none');
+  });
+
+  it('free rules contribute their action and their code', async () => {
+    const yaml = [
+      'version: "1"',
+      'rules:',
+      '  - name: deep-and-numeric',
+      '    action: challenge',
+      '    warning: suspicious_shape',
+      '    conditions: { all: [ { fact: subdomain_count, operator: greaterThanInclusive, value: 2 }, { fact: has_numeric, operator: equal, value: true } ] }',
+    ].join('\n');
+    expect((await decideFor(yaml, 'a1@x.y.example.com')).decision).toMatchObject({ action: 'challenge', warnings: ['suspicious_shape'] });
+    expect((await decideFor(yaml, 'a@x.y.example.com')).decision).toMatchObject({ action: 'allow', warnings: [] });
+  });
+
+  it('a check whose facts are unknown does not fire; on_unknown decides', async () => {
+    const ignore = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'no-at-sign');
+    expect(ignore.decision).toMatchObject({ action: 'allow', errors: [] });
+    const block = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: soft, on_unknown: block }\n', 'no-at-sign');
+    expect(block.decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  });
+
+  it('runs only the plugins the rules need', async () => {
+    const { outcome } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'a+b@example.com');
+    expect(outcome.pluginsRan).toEqual(['structure', 'local-part']);
+  });
+});
