@@ -1,7 +1,7 @@
 // The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact.
 // A plugin runs the first time one of its facts is asked for, once per request (the almanac
 // caches the promise), so a request pays only for the checks its rules or its caller ask about.
-import { Engine, type Almanac, type Event, type RuleProperties, type RuleResult } from 'json-rules-engine';
+import { Engine, Fact, type Almanac, type DynamicFactCallback, type Event, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { CheckOptions, FactValues, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
 
 type EngineT = Engine;
@@ -118,16 +118,18 @@ export class PolicyRunner {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
     for (const plugin of this.catalog.plugins.values()) {
-      engine.addFact(pluginFactId(plugin.id), (_params, almanac) => runPlugin(plugin, almanac), { cache: true });
+      engine.addFact(cachedFact(pluginFactId(plugin.id), (_params, almanac) => runPlugin(plugin, almanac), CHEAP_FACT_PRIORITY));
       const priority = plugin.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
       for (const name of Object.keys(plugin.facts)) {
         engine.addFact(
-          name,
-          async (_params, almanac) => {
-            const values = (await almanac.factValue(pluginFactId(plugin.id))) as FactValues;
-            return values[name] ?? null;
-          },
-          { cache: true, priority },
+          cachedFact(
+            name,
+            async (_params, almanac) => {
+              const values = (await almanac.factValue(pluginFactId(plugin.id))) as FactValues;
+              return values[name] ?? null;
+            },
+            priority,
+          ),
         );
       }
     }
@@ -137,6 +139,16 @@ export class PolicyRunner {
     });
     return engine;
   }
+}
+
+/**
+ * A fact computed once per run. Our facts take no params, so the fact id is its cache key: this spares
+ * json-rules-engine hashing {id, params} on every read (a fifth of a run's time when it did).
+ */
+function cachedFact(id: string, calculate: DynamicFactCallback, priority: number): Fact {
+  const fact = new Fact(id, calculate, { cache: true, priority });
+  (fact as unknown as { getCacheKey(): string }).getCacheKey = () => id;
+  return fact;
 }
 
 function pluginFactId(id: string): string {

@@ -8,6 +8,7 @@ import { createEvents, type Events } from './events.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjects, type Projects } from './projects.js';
+import { openSqliteReads } from './sqlite-reads.js';
 import { createUsage, type Usage } from './usage.js';
 
 export interface Store {
@@ -94,7 +95,9 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const config = target.client === 'sqlite' ? await sqliteConfig(target.filename) : postgresConfig(target.url, options);
   const knex = knexFactory(config);
   const keys = createKeys(knex);
-  const events = createEvents(knex);
+  // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
+  const fastReads = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? openSqliteReads(target.filename) : null;
+  const events = createEvents(knex, fastReads ?? undefined);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -107,6 +110,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     },
     async close() {
       await events.flush();
+      await fastReads?.close();
       await knex.destroy();
     },
   };

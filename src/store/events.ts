@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import ipaddr from 'ipaddr.js';
 import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
+import { countsStatement, emailsStatement, ipVelocityFrom, type IpQuery, type Statement } from './velocity-queries.js';
 
 export interface NewEvent {
   projectId: string;
@@ -125,7 +126,25 @@ function clampLimit(limit: number): number {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export function createEvents(knex: Knex): Events {
+/** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
+export interface Reads {
+  all(statement: Statement): Promise<Array<Record<string, unknown>>>;
+  get(statement: Statement): Promise<Record<string, unknown> | undefined>;
+}
+
+export function knexReads(knex: Knex): Reads {
+  return {
+    all: async ({ sql, bindings }) => rowsOf(await knex.raw(sql, bindings as Knex.RawBinding[])),
+    get: async ({ sql, bindings }) => rowsOf(await knex.raw(sql, bindings as Knex.RawBinding[]))[0],
+  };
+}
+
+/** knex.raw answers with an array of rows on SQLite and a result object holding them on PostgreSQL. */
+function rowsOf(result: unknown): Array<Record<string, unknown>> {
+  return (Array.isArray(result) ? result : (result as { rows: Array<Record<string, unknown>> }).rows) ?? [];
+}
+
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
@@ -164,40 +183,19 @@ export function createEvents(knex: Knex): Events {
     });
   }
 
-  // Rows of one project from either address. Each OR branch repeats project_id so that SQLite can
-  // answer each from its own (project_id, ip, created_at) index instead of scanning the project.
-  function fromIp(projectId: string, ipv4: string | null, ipv6: string | null): Knex.QueryBuilder {
-    return knex('events').where((q) => {
-      if (ipv4 !== null) q.orWhere({ project_id: projectId, ipv4 });
-      if (ipv6 !== null) q.orWhere({ project_id: projectId, ipv6 });
-    });
-  }
-
   function velocityReader(projectId: string): VelocityReader {
     return {
       async byIp(query): Promise<IpVelocity> {
-        const ipv4 = canonicalIp(query.ipv4);
-        const ipv6 = canonicalIp(query.ipv6);
-        const since = query.since.map((t) => (Number.isFinite(t) ? t : 0));
-        if (ipv4 === null && ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) };
-
-        const windowSums = since.map((_, i) => `sum(case when created_at >= ? then 1 else 0 end) as since_${i}`);
-        const [emailRows, counts] = await Promise.all([
-          fromIp(projectId, ipv4, ipv6)
-            .select(knex.raw('lower(email) as email'), knex.raw('max(created_at) as last_at'))
-            .groupByRaw('lower(email)')
-            .orderBy([{ column: 'last_at', order: 'desc' }, { column: 'email' }])
-            .limit(clampLimit(query.limit)) as Promise<Array<{ email: string; last_at: unknown }>>,
-          fromIp(projectId, ipv4, ipv6)
-            .select(knex.raw(['count(*) as total', 'count(distinct lower(email)) as distinct_emails', ...windowSums].join(', '), since))
-            .first() as Promise<Record<string, unknown> | undefined>,
-        ]);
-        return {
-          emails: emailRows.map((r) => ({ email: r.email, at: toNumber(r.last_at) })),
-          distinctEmails: toNumber(counts?.distinct_emails),
-          total: toNumber(counts?.total),
-          since: since.map((_, i) => toNumber(counts?.[`since_${i}`])),
+        const q: IpQuery = {
+          projectId,
+          ipv4: canonicalIp(query.ipv4),
+          ipv6: canonicalIp(query.ipv6),
+          since: query.since.map((t) => (Number.isFinite(t) ? t : 0)),
+          limit: clampLimit(query.limit),
         };
+        if (q.ipv4 === null && q.ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: q.since.map(() => 0) };
+        const [emailRows, counts] = await Promise.all([reads.all(emailsStatement(q)), reads.get(countsStatement(q))]);
+        return ipVelocityFrom(q, emailRows, counts);
       },
     };
   }

@@ -1,0 +1,137 @@
+// `npm run bench`: starts the service in a child process on a temporary SQLite database, loads it with
+// autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
+// as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { packageRoot } from '../src/paths.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const DISTINCT_IPS = 1000;
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  accessToken: string;
+}
+
+interface Figures {
+  requests_per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  non_2xx: number;
+  errors: number;
+}
+
+async function startService(databaseFile: string): Promise<Started> {
+  const child = spawn(process.execPath, [join(packageRoot, 'bin/email-trust.js'), 'serve'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_VERIFY: '0',
+      RATE_LIMIT_IP: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let accessToken = '';
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const match = /^\s+access_token\s+(\S+)/.exec(line);
+    if (match) accessToken = match[1]!;
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the service did not start within 20 s')), 20_000);
+    child.once('exit', (code) => reject(new Error(`the service exited with code ${code} before listening`)));
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (!line.startsWith('{')) return process.stderr.write(`${line}\n`);
+      const entry = JSON.parse(line) as { msg?: string; base?: string; level?: number };
+      if (entry.msg === 'email-trust is listening' && entry.base) {
+        clearTimeout(timer);
+        resolve(entry.base);
+      } else if ((entry.level ?? 0) >= 50) process.stderr.write(`${line}\n`);
+    });
+  });
+  for (let i = 0; i < 50 && !accessToken; i++) await new Promise((r) => setTimeout(r, 20));
+  if (!accessToken) throw new Error('the service did not print the demo project access token');
+  return { child, base, accessToken };
+}
+
+function figures(result: autocannon.Result): Figures {
+  return {
+    requests_per_second: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function load(title: string, options: autocannon.Options): Promise<Figures> {
+  process.stdout.write(`${title}: ${SECONDS} s, ${CONNECTIONS} connections … `);
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const f = figures(result);
+  console.log(`${f.requests_per_second} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms${f.non_2xx ? `, ${f.non_2xx} non-2xx` : ''}`);
+  return f;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const service = await startService(join(dir, 'bench.sqlite'));
+  try {
+    const ip = { url: `${service.base}/v1/public/ip`, method: 'POST' as const, headers: { 'content-type': 'application/json' } };
+    let n = 0;
+    const verify = {
+      url: `${service.base}/v1/public/verify`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
+      requests: [
+        {
+          setupRequest: (request: autocannon.Request) => {
+            n += 1;
+            const host = n % DISTINCT_IPS;
+            request.body = JSON.stringify({
+              email_address: `user.${n}+tag@example.com`,
+              ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`,
+              show_results: true,
+            });
+            return request;
+          },
+        },
+      ],
+    };
+    await autocannon({ ...ip, connections: CONNECTIONS, duration: 2 });
+    await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
+
+    const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
+    const verifyFigures = await load('POST /v1/public/verify (default policy, IPv4, event stored)', verify);
+    const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
+    const results = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      database: 'sqlite (temporary file)',
+      endpoints: { ip: ipFigures, verify: verifyFigures },
+      ratio_verify_to_ip: ratio,
+      target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
+    };
+    writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5); written to bench/results.json`);
+  } finally {
+    service.child.kill('SIGTERM');
+    await new Promise((r) => service.child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,321 @@
+// The `email-trust` command in-process, through main(argv): what a person at the terminal sees
+// (stdout, stderr, exit code) and what lands in the database (DATABASE_URL, a temporary SQLite file).
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { openDatabase } from '../../src/store/database.js';
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/policies/${name}.yaml`, import.meta.url));
+const shippedPolicy = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs main(args), capturing console.* and direct writes (commander writes help and errors itself). */
+async function run(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true)),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true)),
+  ];
+  try {
+    const code = await main(args);
+    return { code, out: out.join(''), err: err.join('') };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+const saved = { DATABASE_URL: process.env.DATABASE_URL, PORT: process.env.PORT };
+let dir: string;
+let databaseUrl: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-cli-'));
+  databaseUrl = `sqlite:${join(dir, 'cli.sqlite')}`;
+  process.env.DATABASE_URL = databaseUrl;
+  delete process.env.PORT;
+});
+afterEach(() => {
+  process.env.DATABASE_URL = databaseUrl;
+  delete process.env.PORT;
+});
+afterAll(async () => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function withStore<T>(work: (store: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const store = await openDatabase(databaseUrl);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function createdJson(r: Run) {
+  expect(r.code).toBe(0);
+  const lines = r.out.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0] ?? '') as {
+    project: { id: string; name: string; sandbox: boolean; policy: string };
+    keys: { access_token: string; private_key: string; public_key: string };
+  };
+}
+
+describe('project create', () => {
+  it('--name acme --json prints one JSON object: the project and its three keys', async () => {
+    const r = await run('project', 'create', '--name', 'acme', '--json');
+    const created = createdJson(r);
+    expect(r.err).toBe('');
+    expect(created.project).toEqual({ id: expect.stringMatching(/^prj_/), name: 'acme', sandbox: false, policy: 'default' });
+    expect(created.keys.access_token).toMatch(/^etv_at_[A-Za-z0-9_-]{43}$/);
+    expect(created.keys.private_key).toMatch(/^etv_sk_[A-Za-z0-9_-]{43}$/);
+    expect(created.keys.public_key).toMatch(/^etv_pk_[A-Za-z0-9_-]{43}$/);
+    const auth = await withStore((store) => store.keys.authenticate(created.keys.access_token, 'access_token'));
+    expect(auth?.project.name).toBe('acme');
+  });
+
+  it('without --json prints the keys for a person, once', async () => {
+    const r = await run('project', 'create', '--name', 'human', '--sandbox');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Created sandbox project "human"/);
+    expect(r.out).toMatch(/access_token\s+etv_at_/);
+    expect(r.out).toMatch(/private_key\s+etv_sk_/);
+    expect(r.out).toMatch(/public_key\s+etv_pk_/);
+  });
+
+  it('refuses a duplicate name with a one-line reason', async () => {
+    const r = await run('project', 'create', '--name', 'acme', '--json');
+    expect(r.code).not.toBe(0);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/acme.*already exists/);
+  });
+
+  it.each([['-starts-with-dash'], ['has space'], ['a'.repeat(65)], ['slash/name'], ['']])('refuses the name %j with exit 2', async (name) => {
+    const r = await run('project', 'create', '--name', name);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/name/);
+  });
+
+  it('--policy <file> stores the file content with the project', async () => {
+    const file = fixture('plus-soft');
+    const created = createdJson(await run('project', 'create', '--name', 'from-file', '--policy', file, '--json'));
+    expect(created.project.policy).toBe('plus-soft');
+    const row = await withStore((store) => store.projects.getByName('from-file'));
+    expect(row?.policySource).toBe(await readFile(file, 'utf8'));
+  });
+
+  it('--policy <name> of a shipped policy stores only the name', async () => {
+    const created = createdJson(await run('project', 'create', '--name', 'by-name', '--policy', 'default', '--json'));
+    expect(created.project.policy).toBe('default');
+    expect((await withStore((store) => store.projects.getByName('by-name')))?.policySource).toBeNull();
+  });
+
+  it('--policy that is neither a policy nor a file exits 2', async () => {
+    const r = await run('project', 'create', '--name', 'nowhere', '--policy', 'no-such-policy');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--policy.*no-such-policy/);
+  });
+
+  it('--policy <invalid file> exits 3, lists file:line:column, and creates nothing', async () => {
+    const file = fixture('invalid-mode');
+    const r = await run('project', 'create', '--name', 'invalid-policy', '--policy', file);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(`${resolve(file)}:6:23: /checks/local_plus/mode`);
+    expect(await withStore((store) => store.projects.getByName('invalid-policy'))).toBeNull();
+  });
+});
+
+describe('project list', () => {
+  it('--json prints the projects as a JSON array', async () => {
+    const r = await run('project', 'list', '--json');
+    expect(r.code).toBe(0);
+    const projects = JSON.parse(r.out) as Array<Record<string, unknown>>;
+    const byName = new Map(projects.map((p) => [p.name, p]));
+    expect(byName.get('acme')).toEqual({
+      id: expect.stringMatching(/^prj_/),
+      name: 'acme',
+      sandbox: false,
+      policy: 'default',
+      policy_from_file: false,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    expect(byName.get('human')).toMatchObject({ sandbox: true });
+    expect(byName.get('from-file')).toMatchObject({ policy: 'plus-soft', policy_from_file: true });
+    expect(byName.has('invalid-policy')).toBe(false);
+  });
+
+  it('prints one line per project without --json', async () => {
+    const r = await run('project', 'list');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^prj_\S+ {2}acme {2}policy=default$/m);
+    expect(r.out).toMatch(/human {2}\(sandbox\)/);
+    expect(r.out).toMatch(/from-file .*\(from file\)/);
+  });
+});
+
+describe('keys', () => {
+  let publicKey: { id: string; token: string };
+
+  it('key create --project acme --kind public_key prints a new public key', async () => {
+    const r = await run('key', 'create', '--project', 'acme', '--kind', 'public_key', '--json');
+    expect(r.code).toBe(0);
+    const created = JSON.parse(r.out) as { id: string; kind: string; project_id: string; token: string };
+    expect(created).toEqual({ id: expect.stringMatching(/^key_/), kind: 'public_key', project_id: expect.stringMatching(/^prj_/), token: expect.stringMatching(/^etv_pk_/) });
+    publicKey = created;
+    const plain = await run('key', 'create', '--project', 'acme', '--kind', 'public_key');
+    expect(plain.code).toBe(0);
+    expect(plain.out).toMatch(/created public_key key_\S+ \(shown once, keep it\):\n\s+etv_pk_\S+/);
+  });
+
+  it('key create takes a project id as well as a name', async () => {
+    const [acme] = await withStore(async (store) => [await store.projects.getByName('acme')]);
+    const r = await run('key', 'create', '--project', acme?.id ?? '', '--kind', 'access_token', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).project_id).toBe(acme?.id);
+  });
+
+  it.each([
+    ['an unknown project', ['key', 'create', '--project', 'nobody', '--kind', 'public_key'], /nobody/],
+    ['an unknown kind', ['key', 'create', '--project', 'acme', '--kind', 'secret'], /secret/],
+    ['no --kind', ['key', 'create', '--project', 'acme'], /--kind/],
+    ['no --project', ['key', 'list'], /--project/],
+  ])('exits 2 for %s', async (_label, args, message) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+
+  it('key list shows hints, never tokens', async () => {
+    const r = await run('key', 'list', '--project', 'acme');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(publicKey.id);
+    expect(r.out).toContain(`${publicKey.token.slice(0, 12)}…`);
+    expect(r.out).not.toContain(publicKey.token);
+    expect(r.out).not.toMatch(/etv_(at|sk|pk)_[A-Za-z0-9_-]{20,}/);
+    const json = await run('key', 'list', '--project', 'acme', '--json');
+    const keys = JSON.parse(json.out) as Array<Record<string, unknown>>;
+    expect(keys.length).toBeGreaterThanOrEqual(5);
+    for (const key of keys) {
+      expect(String(key.hint)).toHaveLength(12);
+      expect(key).not.toHaveProperty('hash');
+      expect(key).not.toHaveProperty('token');
+    }
+    expect(json.out).not.toContain(publicKey.token);
+  });
+
+  it('key revoke <id> makes the token stop authenticating, and says so in key list', async () => {
+    expect(await withStore((store) => store.keys.authenticate(publicKey.token, 'public_key'))).not.toBeNull();
+    const r = await run('key', 'revoke', publicKey.id);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`revoked ${publicKey.id}`);
+    expect(await withStore((store) => store.keys.authenticate(publicKey.token, 'public_key'))).toBeNull();
+    expect((await run('key', 'list', '--project', 'acme')).out).toMatch(new RegExp(`${publicKey.id} .*REVOKED`));
+  });
+
+  it('key revoke of an unknown or already revoked key exits 2', async () => {
+    expect((await run('key', 'revoke', publicKey.id)).code).toBe(2);
+    const r = await run('key', 'revoke', 'key_nope');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/key_nope/);
+  });
+});
+
+describe('policy check', () => {
+  it('exits 0 on the shipped policies (no arguments)', async () => {
+    const r = await run('policy', 'check');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^ok: \d+ policies in .*\(.*default.*\)/);
+  });
+
+  it('exits 0 on valid files, one ok line each', async () => {
+    const r = await run('policy', 'check', shippedPolicy, fixture('plus-hard'), fixture('empty'));
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n')).toHaveLength(3);
+    expect(r.out).toMatch(/ok: .*plus-hard\.yaml \(1 checks, 1 rules, revision [0-9a-f]{16}\)/);
+  });
+
+  it.each([
+    ['invalid-mode', ':6:23: /checks/local_plus/mode: must be one of: hard, soft'],
+    ['unknown-check', ':5:18: /checks/no_such_check: unknown check "no_such_check"'],
+  ])('exits 3 on %s, naming file, line and column', async (name, problem) => {
+    const file = fixture(name);
+    const r = await run('policy', 'check', fixture('plus-soft'), file);
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/ok: .*plus-soft\.yaml/);
+    expect(r.err).toContain(`${file}${problem}`);
+    expect(r.err).toMatch(/invalid policy: 1 problem\(s\)/);
+  });
+
+  it('exits 2 for a file that does not exist', async () => {
+    const r = await run('policy', 'check', join(dir, 'missing.yaml'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('missing.yaml');
+  });
+});
+
+describe('usage and configuration', () => {
+  it.each([[['bogus']], [['project', 'bogus']], [['project', 'create']], [['key', 'revoke']], [['project', 'list', '--unknown-option']]])(
+    'exits 2 for %j',
+    async (args) => {
+      const r = await run(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/error: /);
+      expect(r.err).toMatch(/--help/);
+    },
+  );
+
+  it.each([
+    [[], 'email-trust [options] [command]'],
+    [['serve'], 'email-trust serve'],
+    [['migrate'], 'email-trust migrate'],
+    [['project'], 'email-trust project'],
+    [['project', 'create'], 'email-trust project create'],
+    [['project', 'list'], 'email-trust project list'],
+    [['key'], 'email-trust key'],
+    [['key', 'create'], 'email-trust key create'],
+    [['key', 'list'], 'email-trust key list'],
+    [['key', 'revoke'], 'email-trust key revoke'],
+    [['policy'], 'email-trust policy'],
+    [['policy', 'check'], 'email-trust policy check'],
+  ])('%j --help exits 0 and prints usage', async (args, usage) => {
+    const r = await run(...args, '--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`Usage: ${usage}`);
+  });
+
+  it('migrate brings the database up to date', async () => {
+    const r = await run('migrate');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/is up to date/);
+  });
+
+  it('serve with PORT=abc exits 2 naming PORT, before opening anything', async () => {
+    process.env.PORT = 'abc';
+    const r = await run('serve');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^configuration error: PORT: "abc" is not a whole number/);
+  });
+
+  it('a DATABASE_URL of an unknown kind exits 2 naming DATABASE_URL', async () => {
+    process.env.DATABASE_URL = 'mysql://localhost/db';
+    const r = await run('project', 'list');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/DATABASE_URL/);
+  });
+});

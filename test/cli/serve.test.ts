@@ -1,0 +1,94 @@
+// End to end: `node bin/email-trust.js serve` on a fresh database prints the demo project's keys and
+// a curl line; that request answers 200; SIGTERM stops the process with exit code 0.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let dir: string;
+let child: ChildProcess | undefined;
+
+beforeAll(async () => {
+  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
+  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-serve-'));
+});
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first. */
+function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        stream.off('data', onData);
+        resolve(text);
+      }
+    };
+    stream.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
+  });
+}
+
+it('serves the demo project printed at start, then stops cleanly on SIGTERM', async () => {
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'serve.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const [stdout, stderr] = await Promise.all([
+    waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
+    waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t)),
+  ]);
+
+  const listening = stderr
+    .split('\n')
+    .filter((line) => line.includes('email-trust is listening'))
+    .map((line) => JSON.parse(line) as { base: string; level: number; policies: string[] })[0];
+  expect(listening?.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(listening?.base).not.toMatch(/:0$/);
+  expect(listening?.policies).toContain('default');
+
+  expect(stdout).toMatch(/Created sandbox project "demo"/);
+  const keys = Object.fromEntries([...stdout.matchAll(/^\s+(access_token|private_key|public_key)\s+(etv_\S+)/gm)].map((m) => [m[1], m[2]]));
+  expect(keys.access_token).toMatch(/^etv_at_/);
+  expect(keys.private_key).toMatch(/^etv_sk_/);
+  expect(keys.public_key).toMatch(/^etv_pk_/);
+
+  // The printed curl line, run as it is written.
+  const curl = /curl -s -X POST (\S+) -H '([^']+)' -H '([^']+)' -d '([^']+)'/.exec(stdout);
+  expect(curl).not.toBeNull();
+  const [, url, ...rest] = curl as unknown as string[];
+  const body = rest.pop() as string;
+  expect(url).toBe(`${listening?.base}/v1/public/verify`);
+  const headers = Object.fromEntries(rest.map((h) => [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 1).trim()]));
+  expect(headers.Authorization).toBe(`Bearer ${keys.access_token}`);
+  const res = await fetch(url as string, { method: 'POST', headers, body });
+  expect(res.status).toBe(200);
+  const answer = (await res.json()) as Record<string, unknown>;
+  expect(answer).toMatchObject({ action: 'allow', warnings: ['local_contains_plus_symbol'], errors: [] });
+  expect(answer.steps).toEqual(expect.arrayContaining(['structure', 'ip_duplication']));
+
+  // The other two keys work on their operations.
+  const fp = await fetch(`${listening?.base}/v1/fingerprint`, { method: 'POST', headers: { 'x-api-key': keys.public_key ?? '', 'content-type': 'application/json' }, body: '{}' });
+  expect(fp.status).toBe(200);
+  const intel = await fetch(`${listening?.base}/v1/intelligence`, {
+    method: 'POST',
+    headers: { 'x-api-key': keys.private_key ?? '', 'content-type': 'application/json' },
+    body: JSON.stringify({ email_address: 'jane.doe+test@example.com', fingerprint: ((await fp.json()) as { fingerprint: string }).fingerprint }),
+  });
+  expect(intel.status).toBe(200);
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  proc.kill('SIGTERM');
+  expect(await exited).toEqual({ code: 0, signal: null });
+});

@@ -1,0 +1,174 @@
+// POST /v1/fingerprint and POST /v1/intelligence: sealed device fingerprints, the analysis shape in
+// both documented forms, velocity by email, and custom_policy (sandbox projects only).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/cli/projects.js';
+import { apiKey, post, startService, type Reply, type TestServer } from '../support/server.js';
+import { expectPlainError } from './contract.js';
+
+let server: TestServer;
+let project: CreatedProject;
+let other: CreatedProject;
+let sandbox: CreatedProject;
+
+beforeAll(async () => {
+  server = await startService();
+  project = await server.createProject({ name: 'intel' });
+  other = await server.createProject({ name: 'intel-other' });
+  sandbox = await server.createProject({ name: 'intel-sandbox', sandbox: true });
+});
+afterAll(() => server.close());
+
+const intelligence = (p: CreatedProject, body: unknown, srv: TestServer = server): Promise<Reply> =>
+  post(srv.url, '/v1/intelligence', body, apiKey(p.keys.private_key));
+const fingerprint = (p: CreatedProject, headers: Record<string, string> = {}): Promise<Reply> =>
+  post(server.url, '/v1/fingerprint', {}, { ...apiKey(p.keys.public_key), ...headers });
+
+const FINGERPRINT = /^fp1\.[A-Za-z0-9]+\.[A-Za-z0-9_-]+$/;
+
+describe('fingerprint', () => {
+  it('answers {fingerprint: "fp1.…"} for {} and the public key', async () => {
+    const res = await fingerprint(project);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ fingerprint: expect.stringMatching(FINGERPRINT) });
+  });
+
+  it('issues a new opaque value on every call (nothing readable inside)', async () => {
+    const a = (await fingerprint(project, { 'user-agent': 'Mozilla/5.0 Test' })).body.fingerprint as string;
+    const b = (await fingerprint(project, { 'user-agent': 'Mozilla/5.0 Test' })).body.fingerprint as string;
+    expect(a).not.toBe(b);
+    const payload = Buffer.from(a.split('.')[2] ?? '', 'base64url').toString('latin1');
+    expect(payload).not.toContain('127.0.0.1');
+    expect(payload).not.toContain(project.project.id);
+  });
+
+  it('is accepted by intelligence of the same project, whose event then carries the device and IP', async () => {
+    const fp = (await fingerprint(project)).body.fingerprint as string;
+    const res = await intelligence(project, { email_address: 'device@example.com', fingerprint: fp });
+    expect(res.status).toBe(200);
+    const rows = await server.service.store.knex('events').where({ project_id: project.project.id, email: 'device@example.com' });
+    expect(rows).toEqual([expect.objectContaining({ endpoint: 'intelligence', ipv4: '127.0.0.1', device: expect.any(String) })]);
+  });
+
+  it('is refused (400 naming fingerprint) by intelligence of another project', async () => {
+    const fp = (await fingerprint(project)).body.fingerprint as string;
+    const res = await intelligence(other, { email_address: 'device@example.com', fingerprint: fp });
+    expectPlainError(res, 400);
+    expect(res.body.error).toMatch(/^fingerprint/);
+    expect(res.body.error).toMatch(/another project/);
+  });
+
+  it.each([
+    ['a flipped character', (fp: string) => flipMiddle(fp)],
+    ['a truncated value', (fp: string) => fp.slice(0, 20)],
+    ['an unknown key id', (fp: string) => fp.replace(/^fp1\.[^.]+\./, 'fp1.zz9.')],
+    ['another version', (fp: string) => fp.replace(/^fp1\./, 'fp2.')],
+    ['not a token at all', () => 'hello'],
+  ])('is refused (400 naming fingerprint) when tampered: %s', async (_label, tamper) => {
+    const fp = (await fingerprint(project)).body.fingerprint as string;
+    const res = await intelligence(project, { email_address: 'device@example.com', fingerprint: tamper(fp) });
+    expectPlainError(res, 400);
+    expect(res.body.error).toMatch(/^fingerprint/);
+  });
+});
+
+function flipMiddle(fp: string): string {
+  const parts = fp.split('.');
+  const body = parts[2] ?? '';
+  const i = Math.floor(body.length / 2);
+  parts[2] = `${body.slice(0, i)}${body[i] === 'A' ? 'B' : 'A'}${body.slice(i + 1)}`;
+  return parts.join('.');
+}
+
+describe('intelligence (form B, the default)', () => {
+  it('answers the full shape, with null IP intelligence and empty velocity_by_ip without a fingerprint', async () => {
+    const res = await intelligence(project, { email_address: 'Jane.Doe+news@Example.com' });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['action', 'email', 'ip', 'velocity_by_email', 'velocity_by_ip']);
+    expect(['allow', 'block', 'ignore']).toContain(res.body.action);
+    expect(res.body.ip).toEqual({ is_datacenter: null, is_tor: null, is_vpn: null });
+    expect(res.body.velocity_by_ip).toEqual({ items: [], count: 0 });
+    expect(res.body.velocity_by_email).toEqual({ items: [], count: 0 });
+
+    const { normalized, details } = res.body.email;
+    expect(Object.keys(normalized).sort()).toEqual(['base', 'without_dot_variations', 'without_plus_addressing', 'without_punycode', 'without_typo_mismatch']);
+    for (const value of Object.values(normalized)) expect(value === null || typeof value === 'string').toBe(true);
+    expect(normalized.base).toBe('jane.doe+news@example.com');
+    expect(['deliverable', 'undeliverable', 'unknown']).toContain(details.deliverability);
+    expect(details.local).toMatchObject({ has_plus_addressing: true, has_dot_variation: true, has_numeric: false, has_hyphen: false, has_underscore: false, is_quoted: false });
+    expect(Object.keys(details.local).sort()).toEqual(
+      ['fraud_pattern', 'has_dot_variation', 'has_fraud_pattern', 'has_hyphen', 'has_mixed_script', 'has_numeric', 'has_plus_addressing', 'has_special_characters', 'has_underscore', 'is_quoted', 'mixed_script'].sort(),
+    );
+    expect(['business', 'free', 'education', 'government', 'disposable', 'unknown']).toContain(details.domain.category);
+    expect(details.domain).toMatchObject({ has_valid_tld: true, has_punycode: false, is_ipv4: false, is_ipv6: false, is_only_numeric: false, is_single_label: false });
+    for (const field of ['free_provider', 'punycode_value', 'has_website', 'has_typo_mismatch']) expect(details.domain).toHaveProperty(field);
+    expect(details.domain.subdomain).toEqual({ count: 0, has_hyphen: false, has_numeric: false, has_uuid: false, has_wildcard: false });
+  });
+
+  it('has a null base for an address that is not valid', async () => {
+    const res = await intelligence(project, { email_address: 'not an address' });
+    expect(res.status).toBe(200);
+    expect(res.body.email.normalized.base).toBeNull();
+  });
+
+  it('shows an earlier call for the same address in velocity_by_email, newest first', async () => {
+    await intelligence(project, { email_address: 'repeat@example.com' });
+    const second = await intelligence(project, { email_address: 'Repeat@Example.com' });
+    expect(second.body.velocity_by_email.count).toBe(1);
+    expect(second.body.velocity_by_email.items).toEqual([{ passed_email: 'repeat@example.com', created_at: expect.any(Number) }]);
+    const [item] = second.body.velocity_by_email.items;
+    expect(Number.isInteger(item.created_at)).toBe(true);
+    expect(Math.abs(item.created_at - Date.now() / 1000)).toBeLessThan(60);
+
+    const third = await intelligence(project, { email_address: 'repeat@example.com' });
+    expect(third.body.velocity_by_email.count).toBe(2);
+    expect(third.body.velocity_by_email.items.map((i: { passed_email: string }) => i.passed_email)).toEqual(['Repeat@Example.com', 'repeat@example.com']);
+    // Another project has no history of it.
+    const elsewhere = await intelligence(other, { email_address: 'repeat@example.com' });
+    expect(elsewhere.body.velocity_by_email).toEqual({ items: [], count: 0 });
+  });
+
+  it('refuses custom_policy on a non-sandbox project (400 naming custom_policy)', async () => {
+    const res = await intelligence(project, { email_address: 'a@example.com', custom_policy: { version: '1.0', parent_rules: [] } });
+    expectPlainError(res, 400);
+    expect(res.body.error).toContain('custom_policy');
+  });
+
+  it('accepts custom_policy on a sandbox project', async () => {
+    const res = await intelligence(sandbox, {
+      email_address: 'a@example.com',
+      custom_policy: { version: '1.0.0', stop_on_block: true, parent_rules: [{ field: 'domain_disposable', operator: '==', target: { bool: true }, action: 'block' }] },
+    });
+    expect(res.status).toBe(200);
+    expect(['allow', 'block', 'ignore']).toContain(res.body.action);
+  });
+
+  it.each([
+    ['an unknown operator', { parent_rules: [{ field: 'domain_free', operator: '~', target: { bool: true }, action: 'block' }] }, 'operator'],
+    ['an unknown action', { parent_rules: [{ field: 'domain_free', operator: '==', target: { bool: true }, action: 'quarantine' }] }, 'action'],
+    ['a target that is not {bool}', { parent_rules: [{ field: 'domain_free', operator: '==', target: true, action: 'block' }] }, 'target'],
+    ['a bad version', { version: 'one' }, 'version'],
+  ])('refuses an invalid custom_policy (%s) with 400 naming it', async (_label, customPolicy, field) => {
+    const res = await intelligence(sandbox, { email_address: 'a@example.com', custom_policy: customPolicy });
+    expectPlainError(res, 400);
+    expect(res.body.error).toContain('custom_policy');
+    expect(res.body.error).toContain(field);
+  });
+});
+
+describe('intelligence form A (INTELLIGENCE_FORM=A)', () => {
+  let formA: TestServer;
+  let p: CreatedProject;
+  beforeAll(async () => {
+    formA = await startService({ env: { INTELLIGENCE_FORM: 'A' } });
+    p = await formA.createProject({ name: 'form-a' });
+  });
+  afterAll(() => formA.close());
+
+  it('has no ip and no velocity_by_ip, and base_email items', async () => {
+    const first = await intelligence(p, { email_address: 'Form.A@example.com' }, formA);
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(['action', 'email', 'velocity_by_email']);
+    const second = await intelligence(p, { email_address: 'form.a@example.com' }, formA);
+    expect(second.body.velocity_by_email).toEqual({ items: [{ base_email: 'form.a@example.com', created_at: expect.any(Number) }], count: 1 });
+  });
+});

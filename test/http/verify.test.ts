@@ -1,0 +1,260 @@
+// POST /v1/public/verify over HTTP against the real service: response shapes, stored events,
+// policy behaviour and IP velocity.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/cli/projects.js';
+import { bearer, post, startService, type Reply, type TestServer } from '../support/server.js';
+import { ACTIONS, CHECKED_TYPES, CREATED_TIME, STEP_IDS, VELOCITY_ANALYZED, fixturePolicy } from './contract.js';
+
+let server: TestServer;
+let demo: CreatedProject;
+
+beforeAll(async () => {
+  server = await startService();
+  demo = await server.createProject({ name: 'verify-demo' });
+});
+afterAll(() => server.close());
+
+function verify(project: CreatedProject, body: Record<string, unknown>): Promise<Reply> {
+  return post(server.url, '/v1/public/verify', body, bearer(project.keys.access_token));
+}
+
+function eventsOf(project: CreatedProject) {
+  return server.service.store.knex('events').where({ project_id: project.project.id }).orderBy('id');
+}
+
+describe('response shape', () => {
+  it('answers only action (and the enabled flags) without show_results or show_steps', async () => {
+    const res = await verify(demo, { email_address: 'jane.doe@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ action: 'allow', has_multiple_emails_in_ip: false });
+  });
+
+  it('adds errors, warnings, checked_types and analyzed_data with show_results, and no steps', async () => {
+    const res = await verify(demo, { email_address: 'jane+news@example.com', ipv4_address: '198.51.100.10', show_results: true });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['action', 'analyzed_data', 'checked_types', 'errors', 'has_multiple_emails_in_ip', 'warnings']);
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: ['local_contains_plus_symbol'], has_multiple_emails_in_ip: false });
+    expect(res.body.checked_types).toContain('address_format');
+    expect(res.body.checked_types).toContain('multiple_emails_in_ip');
+    for (const type of res.body.checked_types) expect(CHECKED_TYPES, `checked type ${type}`).toContain(type);
+    expect(new Set(res.body.checked_types).size).toBe(res.body.checked_types.length);
+  });
+
+  it('adds steps only with show_steps, each a spec step id', async () => {
+    const res = await verify(demo, { email_address: 'jane@example.com', ipv4_address: '198.51.100.11', show_steps: true });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['action', 'has_multiple_emails_in_ip', 'steps']);
+    expect(res.body.steps).toEqual(expect.arrayContaining(['structure', 'local_plus', 'tld', 'ip_duplication']));
+    for (const step of res.body.steps) expect(STEP_IDS, `step ${step}`).toContain(step);
+    // The default policy does not enable local_dot: its step is not reported as executed.
+    expect(res.body.steps).not.toContain('local_dot');
+  });
+
+  it('renders every analyzed_data scalar as a string; emails_in_ip is an array of {email_address (lower-cased), created_time}', async () => {
+    const res = await verify(demo, { email_address: 'Jane.Doe+x@Example.COM', ipv4_address: '198.51.100.12', show_results: true });
+    const analyzed = res.body.analyzed_data as Record<string, unknown>;
+    expect(Object.keys(analyzed)).toEqual(expect.arrayContaining(VELOCITY_ANALYZED));
+    for (const [name, value] of Object.entries(analyzed)) {
+      if (name === 'emails_in_ip') continue;
+      expect(typeof value, `analyzed_data.${name}`).toBe('string');
+    }
+    expect(analyzed.emails_in_ip).toEqual([{ email_address: 'jane.doe+x@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
+    expect(analyzed.total_email_in_ip).toBe('1');
+  });
+
+  it('blocks a broken address with invalid_address_format in errors', async () => {
+    const res = await verify(demo, { email_address: 'jane.doe@@example.com', show_results: true });
+    expect(res.status).toBe(200);
+    expect(res.body.action).toBe('block');
+    expect(res.body.errors).toContain('invalid_address_format');
+    expect(ACTIONS).toContain(res.body.action);
+  });
+});
+
+describe('stored events', () => {
+  it('stores one row per call (project, email, ipv4, action), committed before the response arrives', async () => {
+    const project = await server.createProject({ name: 'events-rows' });
+    const first = await verify(project, { email_address: 'Row.One@example.com', ipv4_address: '192.0.2.44' });
+    // No flush, no wait: the row must already be there when the response has been read.
+    expect(await eventsOf(project)).toEqual([
+      expect.objectContaining({
+        project_id: project.project.id,
+        endpoint: 'verify',
+        email: 'Row.One@example.com',
+        ipv4: '192.0.2.44',
+        ipv6: null,
+        action: first.body.action,
+      }),
+    ]);
+    const second = await verify(project, { email_address: 'bad@@example.com' });
+    expect(second.body.action).toBe('block');
+    const rows = await eventsOf(project);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatchObject({ email: 'bad@@example.com', ipv4: null, action: 'block' });
+  });
+
+  it('stores the canonical spelling of an IPv6 address', async () => {
+    const project = await server.createProject({ name: 'events-v6' });
+    await verify(project, { email_address: 'v6@example.com', ipv6_address: '2001:DB8:0:0::7' });
+    expect(await eventsOf(project)).toEqual([expect.objectContaining({ ipv4: null, ipv6: '2001:db8::7', email: 'v6@example.com' })]);
+  });
+
+  it('still stores the event with soft_check', async () => {
+    const project = await server.createProject({ name: 'events-soft' });
+    const res = await verify(project, { email_address: 'soft@example.com', ipv4_address: '192.0.2.45', soft_check: true });
+    expect(res.status).toBe(200);
+    expect(res.body.action).toBe('allow');
+    expect(await eventsOf(project)).toEqual([expect.objectContaining({ email: 'soft@example.com', ipv4: '192.0.2.45', action: 'allow' })]);
+  });
+
+  it('never writes a row for a refused request', async () => {
+    const project = await server.createProject({ name: 'events-refused' });
+    const res = await verify(project, { email_address: 'x@example.com', ipv4_address: '999.1.1.1' });
+    expect(res.status).toBe(400);
+    expect(await eventsOf(project)).toEqual([]);
+  });
+});
+
+describe('policy behaviour', () => {
+  let hard: CreatedProject;
+  let soft: CreatedProject;
+
+  beforeAll(async () => {
+    hard = await server.createProject({ name: 'plus-hard', policyYaml: fixturePolicy('plus-hard') });
+    soft = await server.createProject({ name: 'plus-soft', policyYaml: fixturePolicy('plus-soft') });
+  });
+
+  it('hard local_plus blocks a+b@example.com with local_contains_plus_symbol in errors', async () => {
+    const res = await verify(hard, { email_address: 'a+b@example.com', show_results: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'], warnings: [], checked_types: ['address_format'] });
+  });
+
+  it('soft local_plus allows a+b@example.com with the warning', async () => {
+    const res = await verify(soft, { email_address: 'a+b@example.com', show_results: true });
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: ['local_contains_plus_symbol'] });
+  });
+
+  it('the same policy allows an address without plus, with nothing in errors or warnings', async () => {
+    const res = await verify(hard, { email_address: 'ab@example.com', show_results: true });
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: [] });
+  });
+
+  it('reports only the enabled check among the local-part steps', async () => {
+    const res = await verify(hard, { email_address: 'a+b@example.com', show_steps: true });
+    expect(res.body.steps).toContain('local_plus');
+    expect(res.body.steps).not.toContain('local_dot');
+    expect(res.body.steps).not.toContain('ip_duplication');
+  });
+
+  it('has no has_multiple_emails_in_ip flag when the policy does not enable the velocity check', async () => {
+    const res = await verify(hard, { email_address: 'a@example.com', ipv4_address: '203.0.113.50', show_results: true });
+    expect(res.body).not.toHaveProperty('has_multiple_emails_in_ip');
+    expect(res.body.checked_types).not.toContain('multiple_emails_in_ip');
+    for (const name of VELOCITY_ANALYZED) expect(res.body.analyzed_data).not.toHaveProperty(name);
+  });
+
+  it.each(['nothing', 'empty'])('a policy enabling nothing (%s) answers none', async (fixture) => {
+    const project = await server.createProject({ name: `enables-${fixture}`, policyYaml: fixturePolicy(fixture) });
+    const res = await verify(project, { email_address: 'a+b@example.com', show_results: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ action: 'none', errors: [], warnings: [], checked_types: [], analyzed_data: {} });
+  });
+
+  it('uses default_action when rules ran and none fired, the fired action otherwise', async () => {
+    const project = await server.createProject({ name: 'review-default', policyYaml: fixturePolicy('review-by-default') });
+    const quiet = await verify(project, { email_address: 'ab@example.com', show_results: true });
+    expect(quiet.body).toMatchObject({ action: 'allow_with_review', errors: [], warnings: [] });
+    const fired = await verify(project, { email_address: 'a+b@example.com', show_results: true });
+    expect(fired.body).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'] });
+  });
+});
+
+describe('IP velocity', () => {
+  it('counts three addresses from one IPv4 and warns multiple_accounts_detected on the third (threshold 3)', async () => {
+    const project = await server.createProject({ name: 'velocity-v4' });
+    const other = await server.createProject({ name: 'velocity-v4-other' });
+    const ip = '203.0.113.7';
+    const emails = ['one@example.com', 'two@example.com', 'three@example.com'];
+    const replies: Reply[] = [];
+    for (const email of emails) replies.push(await verify(project, { email_address: email, ipv4_address: ip, show_results: true }));
+
+    const [first, second, third] = replies.map((r) => r.body);
+    expect(first).toMatchObject({ has_multiple_emails_in_ip: false, warnings: [] });
+    expect(first.analyzed_data.total_email_in_ip).toBe('1');
+    expect(second).toMatchObject({ has_multiple_emails_in_ip: true, warnings: [] });
+    expect(second.analyzed_data.total_email_in_ip).toBe('2');
+
+    expect(third.has_multiple_emails_in_ip).toBe(true);
+    expect(third.warnings).toEqual(['multiple_accounts_detected']);
+    expect(third.action).toBe('challenge');
+    expect(third.analyzed_data.total_email_in_ip).toBe('3');
+    expect(third.analyzed_data.emails_in_ip_last_5_minutes).toBe('3');
+    expect(third.analyzed_data.emails_in_ip.map((e: { email_address: string }) => e.email_address)).toEqual([
+      'three@example.com',
+      'two@example.com',
+      'one@example.com',
+    ]);
+    for (const entry of third.analyzed_data.emails_in_ip) expect(entry.created_time).toMatch(CREATED_TIME);
+
+    // Another project never sees this project's history.
+    const elsewhere = await verify(other, { email_address: 'four@example.com', ipv4_address: ip, show_results: true });
+    expect(elsewhere.body.has_multiple_emails_in_ip).toBe(false);
+    expect(elsewhere.body.warnings).toEqual([]);
+    expect(elsewhere.body.analyzed_data.total_email_in_ip).toBe('1');
+    expect(elsewhere.body.analyzed_data.emails_in_ip).toEqual([{ email_address: 'four@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
+  });
+
+  it('counts repeated calls of one address without calling it multiple accounts', async () => {
+    const project = await server.createProject({ name: 'velocity-same' });
+    let last: Reply | undefined;
+    for (let i = 0; i < 3; i++) last = await verify(project, { email_address: 'same@example.com', ipv4_address: '203.0.113.8', show_results: true });
+    expect(last?.body.has_multiple_emails_in_ip).toBe(false);
+    expect(last?.body.warnings).toEqual([]);
+    expect(last?.body.analyzed_data.total_email_in_ip).toBe('3');
+  });
+
+  it('counts one address written in different cases as one address, non-ASCII letters included', async () => {
+    const project = await server.createProject({ name: 'velocity-case' });
+    const ip = '203.0.113.9';
+    const replies: Reply[] = [];
+    for (const email of ['Ärger.Jane@example.com', 'ärger.jane@EXAMPLE.com', 'ÄRGER.JANE@example.com']) {
+      replies.push(await verify(project, { email_address: email, ipv4_address: ip, show_results: true }));
+    }
+    for (const reply of replies) expect(reply.body.has_multiple_emails_in_ip).toBe(false);
+    const third = replies[2]?.body;
+    expect(third.analyzed_data.total_email_in_ip).toBe('3');
+    expect(third.warnings).not.toContain('multiple_accounts_detected');
+    expect(third.analyzed_data.emails_in_ip).toEqual([{ email_address: 'ärger.jane@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
+  });
+
+  it('treats differently written IPv6 addresses as one IP', async () => {
+    const project = await server.createProject({ name: 'velocity-v6' });
+    const spellings = ['2001:db8::42', '2001:DB8:0:0:0:0:0:42', '2001:db8:0::42'];
+    const replies: Reply[] = [];
+    for (const [i, ip] of spellings.entries()) {
+      replies.push(await verify(project, { email_address: `v6-${i}@example.com`, ipv6_address: ip, show_results: true }));
+    }
+    const third = replies[2]?.body;
+    expect(third.has_multiple_emails_in_ip).toBe(true);
+    expect(third.warnings).toEqual(['multiple_accounts_detected']);
+    expect(third.analyzed_data.total_email_in_ip).toBe('3');
+    expect(third.analyzed_data.emails_in_ip.map((e: { email_address: string }) => e.email_address)).toEqual([
+      'v6-2@example.com',
+      'v6-1@example.com',
+      'v6-0@example.com',
+    ]);
+  });
+
+  it('has no velocity data without an IP (the flag stays false)', async () => {
+    const project = await server.createProject({ name: 'velocity-none' });
+    let last: Reply | undefined;
+    for (const email of ['n1@example.com', 'n2@example.com', 'n3@example.com']) {
+      last = await verify(project, { email_address: email, show_results: true });
+    }
+    expect(last?.body.has_multiple_emails_in_ip).toBe(false);
+    expect(last?.body.warnings).toEqual([]);
+    for (const name of VELOCITY_ANALYZED) expect(last?.body.analyzed_data).not.toHaveProperty(name);
+  });
+});
