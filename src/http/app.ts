@@ -11,7 +11,6 @@ import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Operations } from '../service/operations.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
-import { ApiError } from './errors.js';
 import { requireKey } from './middleware/auth.js';
 import { handleErrors } from './middleware/errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -75,12 +74,6 @@ export function createApp(deps: AppDeps): Koa {
     }),
   );
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new ApiError(405, 'method not allowed: use POST'),
-      notImplemented: () => new ApiError(501, 'not implemented'),
-    }),
-  );
+  app.use(router.allowedMethods());
   return app;
 }

@@ -34,8 +34,10 @@ export function openSqliteReads(filename: string): SqliteReads {
   return {
     all: ({ sql, bindings }) =>
       new Promise((resolve, reject) => statement(sql).all(bindings, (err, rows) => (err ? reject(err) : resolve(rows as Array<Record<string, unknown>>)))),
+    // Statement.get leaves the statement open, and with it a read snapshot that would hide later
+    // commits; `all` runs every statement to its end, which releases the snapshot.
     get: ({ sql, bindings }) =>
-      new Promise((resolve, reject) => statement(sql).get(bindings, (err, row) => (err ? reject(err) : resolve(row as Record<string, unknown> | undefined)))),
+      new Promise((resolve, reject) => statement(sql).all(bindings, (err, rows) => (err ? reject(err) : resolve(rows[0] as Record<string, unknown> | undefined)))),
     close: () =>
       new Promise((resolve, reject) => {
         if (!db) return resolve();

@@ -1,6 +1,7 @@
 // The two statements behind VelocityReader.byIp, written once as SQL that SQLite and PostgreSQL both
 // run. Every branch repeats project_id, so each is answered from its own (project_id, ip, created_at)
-// index and a project never reads another's rows.
+// index and a project never reads another's rows. Addresses are told apart by base_email, which the
+// service writes in its normalised form (SQLite's lower() folds ASCII letters only).
 import type { IpVelocity } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
 
@@ -36,7 +37,7 @@ function ipFilter(q: IpQuery): Statement {
 export function emailsStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   return {
-    sql: `select lower(email) as email, max(created_at) as last_at from events where ${where.sql} group by lower(email) order by last_at desc, email limit ?`,
+    sql: `select base_email as email, max(created_at) as last_at from events where ${where.sql} group by base_email order by last_at desc, base_email limit ?`,
     bindings: [...where.bindings, q.limit],
   };
 }
@@ -46,7 +47,7 @@ export function countsStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   const windows = q.since.map((_, i) => `, sum(case when created_at >= ? then 1 else 0 end) as since_${i}`).join('');
   return {
-    sql: `select count(*) as total, count(distinct lower(email)) as distinct_emails${windows} from events where ${where.sql}`,
+    sql: `select count(*) as total, count(distinct base_email) as distinct_emails${windows} from events where ${where.sql}`,
     bindings: [...q.since, ...where.bindings],
   };
 }

@@ -17,7 +17,9 @@ export function handleErrors(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined && ctx.status === 404) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
+      if (ctx.body === undefined && ctx.status === 405) throw new ApiError(405, `method ${ctx.method} is not allowed here: use ${ctx.response.get('Allow')}`);
+      if (ctx.body === undefined && ctx.status === 501) throw new ApiError(501, `method ${ctx.method} is not implemented`);
     } catch (caught) {
       const { status, message } = classify(caught);
       const id = randomUUID();
@@ -34,10 +36,10 @@ function classify(caught: unknown): { status: number; message: string } {
   const e = (caught ?? {}) as HttpishError;
   const status = e.status ?? e.statusCode ?? 500;
   if (status === 413 || e.type === 'entity.too.large') return { status: 413, message: 'request body is larger than 16384 bytes' };
+  if (status === 400 && /only supports object and array/.test(e.message ?? '')) return { status: 400, message: 'request body must be a JSON object' };
   if (e.type === 'entity.parse.failed' || (caught instanceof SyntaxError && status === 400)) {
     return { status: 400, message: `request body is not valid JSON: ${e.message ?? 'parse error'}` };
   }
-  if (status === 400 && /only supports object and array/.test(e.message ?? '')) return { status: 400, message: 'request body must be a JSON object' };
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return { status: 415, message: e.message ?? 'unsupported encoding' };
   if (status >= 400 && status < 500 && e.expose !== false) return { status, message: e.message ?? 'bad request' };
   return { status: 500, message: 'unexpected error' };
