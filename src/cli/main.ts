@@ -8,17 +8,18 @@ import { registry } from '../../plugins/index.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { FactCatalog } from '../engine/run.js';
 import { PolicyBook } from '../policy/book.js';
-import { compilePolicy } from '../policy/compile.js';
+import { compilePolicy, type CompiledPolicy } from '../policy/compile.js';
 import { PolicyError, formatProblem } from '../policy/errors.js';
 import { parsePolicy } from '../policy/load.js';
 import { policiesDir } from '../paths.js';
+import { runPolicyTests } from '../service/policy-tests.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { KEY_KINDS, type KeyKind } from '../store/keys.js';
 import { ProjectNameTakenError, type Project } from '../store/projects.js';
 import { composeService } from './compose.js';
 import { createProjectWithKeys, ensureDemoProject, printCreated, type CreatedProject } from './projects.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3, testsFailed: 4 } as const;
 
 /** An error whose message is meant for the person at the terminal, with its exit code. */
 class CliError extends Error {
@@ -191,6 +192,33 @@ export function buildProgram(): Command {
         }
       });
       if (problems.length > 0) throw new PolicyError(problems);
+    });
+
+  policy
+    .command('test')
+    .description('run the tests written in policies (default: every file in policies/); exit 4 when one fails')
+    .argument('[files...]', 'policy files to test')
+    .action(async (files: string[]) => {
+      const catalog = new FactCatalog(registry);
+      const policies =
+        files.length === 0
+          ? (() => {
+              const book = PolicyBook.load(policiesDir, catalog);
+              return book.names().map((name) => book.byName(name) as CompiledPolicy);
+            })()
+          : files.map((file) => compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog));
+      let failed = 0;
+      let total = 0;
+      for (const compiled of policies) {
+        for (const result of await runPolicyTests(compiled)) {
+          total += 1;
+          console.log(`${result.passed ? 'PASS' : 'FAIL'}  ${compiled.name}: ${result.test.name}`);
+          for (const failure of result.failures) console.log(`      ${failure}`);
+          if (!result.passed) failed += 1;
+        }
+      }
+      console.log(`${total - failed} passed, ${failed} failed`);
+      if (failed > 0) throw new CliError(`${failed} policy test(s) failed`, EXIT.testsFailed);
     });
 
   return program;
