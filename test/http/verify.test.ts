@@ -206,6 +206,21 @@ describe('IP velocity', () => {
     expect(elsewhere.body.analyzed_data.emails_in_ip).toEqual([{ email_address: 'four@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
   });
 
+  it('sees every earlier call whatever the mix of IPv4 and IPv6 callers before it (no stale read snapshot)', async () => {
+    // A read of one statement once left a snapshot open that hid every later commit from other statements.
+    const project = await server.createProject({ name: 'velocity-mixed' });
+    await verify(project, { email_address: 'mixed-0@example.com', ipv6_address: '2001:db8::77' });
+    let last: Reply | undefined;
+    for (const email of ['mixed-1@example.com', 'mixed-2@example.com', 'mixed-3@example.com']) {
+      last = await verify(project, { email_address: email, ipv4_address: '192.0.2.77', show_results: true });
+    }
+    expect(last?.body.analyzed_data.total_email_in_ip).toBe('3');
+    expect(last?.body.warnings).toEqual(['multiple_accounts_detected']);
+    const v6 = await verify(project, { email_address: 'mixed-4@example.com', ipv6_address: '2001:db8::77', show_results: true });
+    expect(v6.body.analyzed_data.total_email_in_ip).toBe('2');
+    expect(v6.body.has_multiple_emails_in_ip).toBe(true);
+  });
+
   it('counts repeated calls of one address without calling it multiple accounts', async () => {
     const project = await server.createProject({ name: 'velocity-same' });
     let last: Reply | undefined;
