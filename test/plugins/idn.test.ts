@@ -1,9 +1,6 @@
-import type { RuleProperties } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import idn from '../../plugins/idn/index.js';
-import { registry } from '../../plugins/index.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../support/plugin-tester.js';
 
 const plain = {
   is_internationalized: false,
@@ -128,21 +125,6 @@ testPlugin(idn, [
   },
 ]);
 
-/** Codes of the idn checks that fire for `email`, run as rules through the real runner. */
-async function firedChecks(email: string): Promise<string[]> {
-  const rules = Object.entries(idn.checks).map(([name, check]) => ({
-    name,
-    conditions: { all: [typeof check.when === 'function' ? check.when(check.defaults ?? {}) : check.when] },
-    event: { type: check.code },
-  }));
-  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
-  const outcome = await runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: {},
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
-  });
-  return outcome.events.map((event) => event.type).sort();
-}
 
 describe('idn checks', () => {
   it.each([
@@ -155,6 +137,6 @@ describe('idn checks', () => {
     ['a@[192.168.0.1]', []],
     ['plainaddress', []],
   ])('%s fires %j', async (email, codes) => {
-    expect(await firedChecks(email)).toEqual(codes);
+    expect(await firedCodes(idn, email)).toEqual(codes);
   });
 });

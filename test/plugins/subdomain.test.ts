@@ -1,10 +1,7 @@
-import type { RuleProperties } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import subdomain from '../../plugins/subdomain/index.js';
-import { registry } from '../../plugins/index.js';
 import type { CheckOptions } from '../../src/engine/plugin.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../support/plugin-tester.js';
 
 const noSubdomain = {
   subdomain_count: 0,
@@ -97,22 +94,6 @@ testPlugin(subdomain, [
   { name: 'no @', email: 'plainaddress', facts: unknown },
 ]);
 
-/** Codes of the subdomain checks that fire for `email`, run as rules through the real runner. */
-async function firedChecks(email: string, options: Record<string, CheckOptions> = {}): Promise<string[]> {
-  const merged: Record<string, CheckOptions> = {};
-  const rules = Object.entries(subdomain.checks).map(([name, check]) => {
-    merged[name] = { ...check.defaults, ...options[name] };
-    const when = typeof check.when === 'function' ? check.when(merged[name]) : check.when;
-    return { name, conditions: { all: [when] }, event: { type: check.code } };
-  });
-  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
-  const outcome = await runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: merged,
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
-  });
-  return outcome.events.map((event) => event.type).sort();
-}
 
 describe('subdomain checks', () => {
   it.each<[string, Record<string, CheckOptions>, string[]]>([
@@ -134,6 +115,6 @@ describe('subdomain checks', () => {
     ['a@[192.168.0.1]', {}, []],
     ['plainaddress', {}, []],
   ])('%s with %j fires %j', async (email, options, codes) => {
-    expect(await firedChecks(email, options)).toEqual(codes);
+    expect(await firedCodes(subdomain, email, options)).toEqual(codes);
   });
 });

@@ -1,9 +1,6 @@
-import type { RuleProperties } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import tld from '../../plugins/tld/index.js';
-import { registry } from '../../plugins/index.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../support/plugin-tester.js';
 
 const none = { has_valid_tld: null, tld: null, public_suffix: null, registrable_domain: null };
 
@@ -52,21 +49,6 @@ testPlugin(tld, [
   { name: 'empty domain', email: 'a@', facts: none },
 ]);
 
-/** Checks of the tld plugin that fire for `email`, run as rules through the real runner. */
-async function firedChecks(email: string): Promise<string[]> {
-  const rules = Object.entries(tld.checks).map(([name, check]) => ({
-    name,
-    conditions: { all: [typeof check.when === 'function' ? check.when(check.defaults ?? {}) : check.when] },
-    event: { type: check.code },
-  }));
-  const runner = new PolicyRunner(new FactCatalog(registry), rules as RuleProperties[]);
-  const outcome = await runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: {},
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
-  });
-  return outcome.events.map((event) => event.type);
-}
 
 describe('tld check', () => {
   it.each([
@@ -76,6 +58,6 @@ describe('tld check', () => {
     ['a@[192.168.0.1]', []],
     ['plainaddress', []],
   ])('%s fires %j', async (email, codes) => {
-    expect(await firedChecks(email)).toEqual(codes);
+    expect(await firedCodes(tld, email)).toEqual(codes);
   });
 });

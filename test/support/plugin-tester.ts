@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { CheckOptions, FactValues, Plugin, VelocityReader } from '../../src/engine/plugin.js';
 import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
 import { registry } from '../../plugins/index.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/load.js';
 
 export interface PluginCase {
   /** Optional label; defaults to the email. */
@@ -65,4 +68,19 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
       });
     }
   });
+}
+
+/**
+ * Codes of a plugin's checks that fire for `email`, sorted: every check of the plugin enabled in hard
+ * mode (with `options` per check), compiled by the real policy compiler and decided by `decide`.
+ */
+export async function firedCodes(plugin: Plugin, email: string, options: Record<string, CheckOptions> = {}): Promise<string[]> {
+  const checks = Object.fromEntries(Object.keys(plugin.checks).map((name) => [name, { mode: 'hard', ...(options[name] ? { options: options[name] } : {}) }]));
+  const policy = compilePolicy(`${plugin.id}-checks`, parsePolicy(`${plugin.id}-checks.json`, JSON.stringify({ version: '1', checks })), new FactCatalog(registry));
+  const outcome = await policy.runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
+    options: policy.options,
+    services: { velocity: noVelocity, now: Date.now },
+  });
+  return decide(policy, outcome.events).errors.sort();
 }
