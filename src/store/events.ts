@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import ipaddr from 'ipaddr.js';
 import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
-import { countsStatement, emailsStatement, ipVelocityFrom, type IpQuery, type Statement } from './velocity-queries.js';
+import { countsStatement, ipVelocityFrom, isWholeHistory, recentStatement, type IpQuery, type Statement } from './velocity-queries.js';
 
 export interface NewEvent {
   projectId: string;
@@ -194,8 +194,8 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
           limit: clampLimit(query.limit),
         };
         if (q.ipv4 === null && q.ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: q.since.map(() => 0) };
-        const [emailRows, counts] = await Promise.all([reads.all(emailsStatement(q)), reads.get(countsStatement(q))]);
-        return ipVelocityFrom(q, emailRows, counts);
+        const recent = await reads.all(recentStatement(q));
+        return ipVelocityFrom(q, recent, isWholeHistory(recent) ? undefined : await reads.get(countsStatement(q)));
       },
     };
   }

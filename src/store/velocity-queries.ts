@@ -1,7 +1,10 @@
-// The two statements behind VelocityReader.byIp, written once as SQL that SQLite and PostgreSQL both
-// run. Every branch repeats project_id, so each is answered from its own (project_id, ip, created_at)
-// index and a project never reads another's rows. Addresses are told apart by base_email, which the
-// service writes in its normalised form (SQLite's lower() folds ASCII letters only).
+// The statements behind VelocityReader.byIp, written once as SQL that SQLite and PostgreSQL both run.
+// Every branch repeats project_id, so each is answered from its own (project_id, ip, created_at) index
+// and a project never reads another's rows. Addresses are told apart by base_email, which the service
+// writes in its normalised form (SQLite's lower() folds ASCII letters only).
+//
+// One statement reads the IP's newest rows in index order; the list, the distinct count and the window
+// counts are taken from them. Only an IP with more rows than that reads its totals with a second one.
 import type { IpVelocity } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
 
@@ -19,6 +22,9 @@ export interface Statement {
   bindings: unknown[];
 }
 
+/** Rows of one IP read by the first statement; past this the totals come from a second one. */
+export const RECENT_ROWS = 2_000;
+
 function ipFilter(q: IpQuery): Statement {
   const branches: string[] = [];
   const bindings: unknown[] = [];
@@ -33,25 +39,16 @@ function ipFilter(q: IpQuery): Statement {
   return { sql: branches.join(' or '), bindings };
 }
 
-/** Rows of an IP read for its address list: the newest ones, enough for any list we show. */
-export const EMAIL_SCAN_ROWS = 10_000;
-
-/**
- * Distinct addresses from the IP, newest first, each with its latest time. The rows are picked in a
- * subquery first: grouped directly, SQLite prefers the base_email index and reads the whole project.
- */
-export function emailsStatement(q: IpQuery): Statement {
+/** The IP's newest rows, newest first. */
+export function recentStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   return {
-    sql:
-      `select base_email as email, max(created_at) as last_at from ` +
-      `(select base_email, created_at from events where ${where.sql} order by created_at desc limit ?) as recent ` +
-      `group by base_email order by last_at desc, base_email limit ?`,
-    bindings: [...where.bindings, EMAIL_SCAN_ROWS, q.limit],
+    sql: `select base_email, created_at from events where ${where.sql} order by created_at desc limit ?`,
+    bindings: [...where.bindings, RECENT_ROWS],
   };
 }
 
-/** Total rows, distinct addresses and rows since each window start. */
+/** Total rows, distinct addresses and rows since each window start, over the IP's whole history. */
 export function countsStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   const windows = q.since.map((_, i) => `, sum(case when created_at >= ? then 1 else 0 end) as since_${i}`).join('');
@@ -61,11 +58,47 @@ export function countsStatement(q: IpQuery): Statement {
   };
 }
 
-export function ipVelocityFrom(q: IpQuery, emailRows: Array<Record<string, unknown>>, counts: Record<string, unknown> | undefined): IpVelocity {
+/** Whether the recent rows are the IP's whole history (then no second statement is needed). */
+export function isWholeHistory(rows: readonly unknown[]): boolean {
+  return rows.length < RECENT_ROWS;
+}
+
+/**
+ * Velocity from the newest rows (newest first), and from the counts statement when the rows are not the
+ * whole history. The address list is exact either way: the newest distinct addresses are in the newest rows.
+ */
+export function ipVelocityFrom(q: IpQuery, recent: ReadonlyArray<Record<string, unknown>>, counts?: Record<string, unknown>): IpVelocity {
+  const latest = new Map<string, number>();
+  for (const row of recent) {
+    const email = String(row.base_email);
+    if (!latest.has(email)) latest.set(email, toNumber(row.created_at));
+  }
+  const emails = [...latest].slice(0, q.limit).map(([email, at]) => ({ email, at }));
+  if (counts) {
+    return {
+      emails,
+      distinctEmails: toNumber(counts.distinct_emails),
+      total: toNumber(counts.total),
+      since: q.since.map((_, i) => toNumber(counts[`since_${i}`])),
+    };
+  }
+  const times = recent.map((row) => toNumber(row.created_at));
   return {
-    emails: emailRows.map((r) => ({ email: String(r.email), at: toNumber(r.last_at) })),
-    distinctEmails: toNumber(counts?.distinct_emails),
-    total: toNumber(counts?.total),
-    since: q.since.map((_, i) => toNumber(counts?.[`since_${i}`])),
+    emails,
+    distinctEmails: latest.size,
+    total: recent.length,
+    since: q.since.map((start) => countAtOrAfter(times, start)),
   };
+}
+
+/** Rows at or after `start` in times sorted newest first. */
+function countAtOrAfter(times: readonly number[], start: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((times[mid] as number) >= start) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

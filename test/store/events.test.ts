@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
-import { countsStatement, emailsStatement } from '../../src/store/velocity-queries.js';
+import { RECENT_ROWS, countsStatement, recentStatement } from '../../src/store/velocity-queries.js';
 import { openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 const NOW = 1_800_000_000_000;
@@ -302,7 +302,7 @@ describe('velocity query plan on sqlite', () => {
       ];
       for (const { uses, ...ips } of cases) {
         const query = { projectId: 'prj_a', ...ips, since: [NOW], limit: 10 };
-        for (const statement of [emailsStatement(query), countsStatement(query)]) {
+        for (const statement of [recentStatement(query), countsStatement(query)]) {
           const plan = ((await store.knex.raw(`explain query plan ${statement.sql}`, statement.bindings as Knex.RawBinding[])) as Array<{ detail: string }>).map((r) => r.detail);
           for (const index of uses) expect(plan).toContain(index);
           expect(plan.join('\n')).not.toMatch(/base_email_created_at_index|SCAN events/);
@@ -311,5 +311,38 @@ describe('velocity query plan on sqlite', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe.each(testDatabases)('velocity of a busy IP on $name', (db) => {
+  let store: Store;
+  const IP = '198.51.100.77';
+  const ROWS = RECENT_ROWS + 10;
+
+  beforeAll(async () => {
+    store = await db.open();
+    // Oldest first: 30 distinct addresses, each used ROWS / 30 times; the newest 10 rows in the last minute.
+    await Promise.all(
+      Array.from({ length: ROWS }, (_, i) =>
+        store.events.record(event({ projectId: 'prj_busy', email: `user${i % 30}@x.io`, ipv4: IP, createdAt: NOW - (ROWS - i) * 1000 })),
+      ),
+    );
+  });
+  afterAll(() => store.close());
+
+  it('counts the whole history, past the rows read for the list', async () => {
+    const v = await store.events.velocityReader('prj_busy').byIp({ ipv4: IP, ipv6: null, since: [NOW - 10_000, 0], limit: 5 });
+    expect(v.total).toBe(ROWS);
+    expect(v.distinctEmails).toBe(30);
+    expect(v.since).toEqual([10, ROWS]);
+    const newest = ROWS - 1;
+    expect(v.emails).toEqual(Array.from({ length: 5 }, (_, k) => ({ email: `user${(newest - k) % 30}@x.io`, at: NOW - (k + 1) * 1000 })));
+  });
+
+  it('lists every distinct address up to the limit; another project sees nothing', async () => {
+    const v = await store.events.velocityReader('prj_busy').byIp({ ipv4: IP, ipv6: null, since: [NOW - 10_000], limit: 100 });
+    expect(v.emails).toHaveLength(30);
+    const few = await store.events.velocityReader('prj_a_quiet').byIp({ ipv4: IP, ipv6: null, since: [0], limit: 5 });
+    expect(few).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0] });
   });
 });
