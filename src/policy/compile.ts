@@ -1,6 +1,10 @@
 // The one compiler from a policy to json-rules-engine rules. This module is the only place that
-// knows the rule engine's rule format: one rule per enabled check or free rule, nothing for the rest.
-import type { Event, RuleProperties, TopLevelCondition } from 'json-rules-engine';
+// knows the rule engine's rule format. Nothing is compiled for a disabled check. The enabled checks of
+// one plugin share one rule, `any` of their conditions, each child evaluated and carrying its own
+// verdict: json-rules-engine spends most of a run on per-rule work (cloning the rule's conditions into
+// its result, emitting events), so 23 checks in 8 rules cost about half of 23 rules. A free rule and an
+// on_unknown rule are one rule each.
+import type { RuleProperties, RuleResult, TopLevelCondition } from 'json-rules-engine';
 import type { CheckOptions, CheckSpec, Condition, FactSpec, Plugin } from '../engine/plugin.js';
 import { FactCatalog, PolicyRunner } from '../engine/run.js';
 import { describeSchemaErrors, validatorFor } from '../schemas.js';
@@ -72,6 +76,7 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
   const owners = checkOwners(catalog);
   const problems: PolicyProblem[] = [];
   const rules: RuleProperties[] = [];
+  const groups = new Map<string, { conditions: Condition[]; verdicts: Verdict[] }>();
   const checks: EnabledCheck[] = [];
   const options: Record<string, CheckOptions> = {};
   let order = 0;
@@ -103,14 +108,10 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     checks.push(check);
     options[checkName] = checkOptions;
     order += 1;
-    rules.push(rule(`check:${checkName}`, toRuleCondition(condition), {
-      source: 'check',
-      name: checkName,
-      action: check.action,
-      code: spec.code,
-      kind: mode === 'hard' ? 'error' : 'warning',
-      order,
-    }));
+    const group = groups.get(plugin.id) ?? { conditions: [], verdicts: [] };
+    group.conditions.push(condition);
+    group.verdicts.push({ source: 'check', name: checkName, action: check.action, code: spec.code, kind: mode === 'hard' ? 'error' : 'warning', order });
+    groups.set(plugin.id, group);
     if (check.onUnknown !== 'ignore') {
       const facts = [...factsOf(condition)];
       rules.push(rule(`unknown:${checkName}`, { any: facts.map((fact) => ({ fact, operator: 'equal', value: null })) }, {
@@ -121,6 +122,8 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
       }));
     }
   }
+
+  for (const [pluginId, group] of groups) rules.push(checksRule(pluginId, group.conditions, group.verdicts));
 
   for (const [i, free] of (doc.rules ?? []).entries()) {
     const here = ['rules', i];
@@ -158,13 +161,36 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
   };
 }
 
-/** The verdict carried by a fired rule's event. */
-export function verdictOf(event: Event): Verdict {
-  return event.params as unknown as Verdict;
+/** The verdicts of the rules that fired in one run: of a plugin's rule, those of the checks that fired. */
+export function firedVerdicts(results: readonly RuleResult[]): Verdict[] {
+  const fired: Verdict[] = [];
+  for (const result of results) {
+    if (result.result !== true || !result.event) continue;
+    const params = result.event.params as { verdicts?: Verdict[] } & Partial<Verdict>;
+    if (!params.verdicts) {
+      fired.push(params as Verdict);
+      continue;
+    }
+    const children = (result.conditions as { any: Array<{ result?: boolean }> }).any;
+    params.verdicts.forEach((verdict, i) => {
+      if (children[i]?.result === true) fired.push(verdict);
+    });
+  }
+  return fired;
 }
 
 function rule(name: string, conditions: TopLevelCondition, verdict: Verdict): RuleProperties {
   return { name, conditions, event: { type: verdict.source, params: { ...verdict } } };
+}
+
+/** One rule for the enabled checks of a plugin; each child is evaluated (one priority) and its result kept. */
+function checksRule(pluginId: string, conditions: Condition[], verdicts: Verdict[]): RuleProperties {
+  if (conditions.length === 1) return rule(`check:${verdicts[0]!.name}`, toRuleCondition(conditions[0]!), verdicts[0]!);
+  return {
+    name: `checks:${pluginId}`,
+    conditions: { any: conditions.map((c) => ({ ...c, priority: 1 })) } as TopLevelCondition,
+    event: { type: 'checks', params: { verdicts } as unknown as Record<string, unknown> },
+  };
 }
 
 function validateOptions(

@@ -1,6 +1,6 @@
 // Combines the fired rules of one run into the recommended action, errors and warnings.
-import type { Event } from 'json-rules-engine';
-import { verdictOf, type CompiledPolicy, type Verdict } from './compile.js';
+import type { RuleResult } from 'json-rules-engine';
+import { firedVerdicts, type CompiledPolicy, type Verdict } from './compile.js';
 import { ACTIONS, type Action } from './types.js';
 
 export interface Decision {
@@ -24,8 +24,9 @@ export function mostSevere(actions: Iterable<Action>): Action {
   return worst;
 }
 
-export function decide(policy: CompiledPolicy, events: readonly Event[]): Decision {
-  const fired = events.map(verdictOf).sort((a, b) => a.order - b.order);
+/** Decides from the run's rule results (every evaluated rule, fired or not). */
+export function decide(policy: CompiledPolicy, results: readonly RuleResult[]): Decision {
+  const fired = firedVerdicts(results).sort((a, b) => a.order - b.order);
   const errors: string[] = [];
   const warnings: string[] = [];
   for (const verdict of fired) {

@@ -30,7 +30,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
       options: policy.options,
       services: { velocity: emptyHistory, now },
     });
-    const decision = decide(policy, outcome.events);
+    const decision = decide(policy, outcome.ruleResults);
     const failures: string[] = [];
     const { action, errors, warnings } = test.expected;
     if (action !== undefined && decision.action !== action) failures.push(`action: expected ${action}, got ${decision.action}`);

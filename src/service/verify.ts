@@ -52,7 +52,7 @@ export async function evaluate(ctx: ServiceContext, policy: CompiledPolicy, proj
     options: policy.options,
     services,
   });
-  const decision = decide(policy, outcome.events);
+  const decision = decide(policy, outcome.ruleResults);
   const response: VerifyResponse = { action: decision.action };
 
   for (const plugin of policy.enabledPlugins) {

@@ -30,7 +30,7 @@ async function decideFor(yaml: string, email: string) {
     options: policy.options,
     services: { velocity: noHistory, now: Date.now },
   });
-  return { policy, outcome, decision: decide(policy, outcome.events) };
+  return { policy, outcome, decision: decide(policy, outcome.ruleResults) };
 }
 
 describe('compiling a policy', () => {
@@ -39,6 +39,18 @@ describe('compiling a policy', () => {
     expect(policy.ruleCount).toBe(1);
     expect(policy.checks.map((c) => c.name)).toEqual(['local_plus']);
     expect(policy.enabledPlugins.map((p) => p.id)).toEqual(['local-part']);
+  });
+
+  it("shares one rule among a plugin's enabled checks, each still deciding on its own", async () => {
+    const yaml = 'version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_hyphen: { mode: soft, action: challenge }\n  local_numeric: { mode: hard, action: quarantine }\n  tld: {}\n';
+    expect(compile(yaml).ruleCount).toBe(2);
+    expect((await decideFor(yaml, '12-34@example.com')).decision).toMatchObject({ action: 'challenge', errors: [], warnings: ['local_contains_hyphen'] });
+    expect((await decideFor(yaml, '1234@example.com')).decision).toMatchObject({ action: 'quarantine', errors: ['local_is_numeric'], warnings: [] });
+    expect((await decideFor(yaml, 'a+b-c@example.notatld')).decision).toMatchObject({
+      action: 'block',
+      errors: ['local_contains_plus_symbol', 'invalid_tld'],
+      warnings: ['local_contains_hyphen'],
+    });
   });
 
   it('adds a rule for on_unknown other than ignore', () => {

@@ -82,5 +82,5 @@ export async function firedCodes(plugin: Plugin, email: string, options: Record<
     options: policy.options,
     services: { velocity: noVelocity, now: Date.now },
   });
-  return decide(policy, outcome.events).errors.sort();
+  return decide(policy, outcome.ruleResults).errors.sort();
 }
