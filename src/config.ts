@@ -1,9 +1,14 @@
 // Configuration from environment variables, validated at start: a bad value names its variable.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { policiesDir as defaultPoliciesDir } from './paths.js';
 
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Folder of named policies, all compiled at start. */
+  policiesDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** false: the socket address is the client; true: the leftmost X-Forwarded-For; n: n proxies in front. */
   trustProxy: boolean | number;
@@ -35,6 +40,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     databaseUrl: databaseUrl(env),
+    policiesDir: policiesFolder(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: trustProxy(env),
     intelligenceForm: oneOf(env, 'INTELLIGENCE_FORM', ['A', 'B'] as const, 'B'),
@@ -71,6 +77,14 @@ function databaseUrl(env: Env): string {
     throw new ConfigError('DATABASE_URL', `"${raw}" is not sqlite:<path> or postgres://user@host:port/database`);
   }
   return raw;
+}
+
+function policiesFolder(env: Env): string {
+  const raw = env.POLICIES_DIR?.trim();
+  if (!raw) return defaultPoliciesDir;
+  const dir = resolve(raw);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError('POLICIES_DIR', `"${raw}" is not a folder`);
+  return dir;
 }
 
 function trustProxy(env: Env): boolean | number {

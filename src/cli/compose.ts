@@ -8,7 +8,6 @@ import type { Config } from '../config.js';
 import { FactCatalog, PolicyRunner } from '../engine/run.js';
 import { createApp } from '../http/app.js';
 import { PolicyBook } from '../policy/book.js';
-import { policiesDir } from '../paths.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createOperations } from '../service/operations.js';
@@ -26,8 +25,6 @@ export interface Service {
 
 export interface ComposeOptions {
   log?: Logger;
-  /** Folder of named policies (default: the package's policies/). */
-  policiesDir?: string;
   now?: () => number;
 }
 
@@ -39,7 +36,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function composeService(config: Config, options: ComposeOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config);
   const catalog = new FactCatalog(registry);
-  const policies = PolicyBook.load(options.policiesDir ?? policiesDir, catalog);
+  const policies = PolicyBook.load(config.policiesDir, catalog);
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   const now = options.now ?? Date.now;

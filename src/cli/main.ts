@@ -11,7 +11,6 @@ import { PolicyBook } from '../policy/book.js';
 import { compilePolicy, type CompiledPolicy } from '../policy/compile.js';
 import { PolicyError, formatProblem } from '../policy/errors.js';
 import { parsePolicy } from '../policy/load.js';
-import { policiesDir } from '../paths.js';
 import { runPolicyTests } from '../service/policy-tests.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { KEY_KINDS, type KeyKind } from '../store/keys.js';
@@ -58,6 +57,7 @@ async function findProject(store: Store, nameOrId: string): Promise<Project> {
 /** A policy name from policies/, or a file whose content is stored with the project. */
 function resolvePolicy(nameOrFile: string): { policy: string; policySource: string | null } {
   const catalog = new FactCatalog(registry);
+  const { policiesDir } = loadConfig();
   const book = PolicyBook.load(policiesDir, catalog);
   if (book.byName(nameOrFile)) return { policy: nameOrFile, policySource: null };
   const file = resolve(nameOrFile);
@@ -77,7 +77,7 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('start the HTTP service (env: PORT, HOST, DATABASE_URL, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_*, FINGERPRINT_KEYS)')
+    .description('start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_*, FINGERPRINT_KEYS)')
     .action(async () => {
       const config = loadConfig();
       const service = await composeService(config);
@@ -178,6 +178,7 @@ export function buildProgram(): Command {
     .action((files: string[]) => {
       const catalog = new FactCatalog(registry);
       if (files.length === 0) {
+        const { policiesDir } = loadConfig();
         const book = PolicyBook.load(policiesDir, catalog);
         return console.log(`ok: ${book.names().length} policies in ${policiesDir} (${book.names().join(', ')})`);
       }
@@ -203,7 +204,7 @@ export function buildProgram(): Command {
       const policies =
         files.length === 0
           ? (() => {
-              const book = PolicyBook.load(policiesDir, catalog);
+              const book = PolicyBook.load(loadConfig().policiesDir, catalog);
               return book.names().map((name) => book.byName(name) as CompiledPolicy);
             })()
           : files.map((file) => compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog));

@@ -1,6 +1,6 @@
 // The `email-trust` command in-process, through main(argv): what a person at the terminal sees
 // (stdout, stderr, exit code) and what lands in the database (DATABASE_URL, a temporary SQLite file).
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -310,6 +310,33 @@ describe('usage and configuration', () => {
     const r = await run('serve');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^configuration error: PORT: "abc" is not a whole number/);
+  });
+
+  it('serve refuses to start on an invalid policy in POLICIES_DIR: exit 3 with file, line and column', async () => {
+    const policies = join(dir, 'policies-invalid');
+    await mkdir(policies);
+    await copyFile(fixture('invalid-mode'), join(policies, 'broken.yaml'));
+    await copyFile(shippedPolicy, join(policies, 'default.yaml'));
+    process.env.POLICIES_DIR = policies;
+    try {
+      const r = await run('serve');
+      expect(r.code).toBe(3);
+      expect(r.err).toContain(`${join(policies, 'broken.yaml')}:6:23: /checks/local_plus/mode: must be one of: hard, soft`);
+      expect(r.err).toMatch(/invalid policy: 1 problem/);
+    } finally {
+      delete process.env.POLICIES_DIR;
+    }
+  });
+
+  it('POLICIES_DIR that is not a folder exits 2 naming POLICIES_DIR', async () => {
+    process.env.POLICIES_DIR = join(dir, 'no-such-folder');
+    try {
+      const r = await run('serve');
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/^configuration error: POLICIES_DIR: .* is not a folder/);
+    } finally {
+      delete process.env.POLICIES_DIR;
+    }
   });
 
   it('a DATABASE_URL of an unknown kind exits 2 naming DATABASE_URL', async () => {
