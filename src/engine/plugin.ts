@@ -46,8 +46,11 @@ export interface CheckSpec {
   description: string;
   /** When the check fires (the trait is present / the check failed). Options are already validated. */
   when: Condition | ((options: CheckOptions) => Condition);
-  /** Error code (hard mode) or warning code (soft mode) from the spec's code tables. */
-  code: string;
+  /**
+   * Error code (hard mode) or warning code (soft mode) from the spec's code tables. A check the spec
+   * gives no code (the domain classifications) reports through its flag and its action only.
+   */
+  code?: string;
   /** Value for checked_types, when the spec has one for this check. */
   checkedType?: string;
   /** JSON Schema of the check's options (validated once, when a policy compiles). */

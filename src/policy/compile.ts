@@ -17,7 +17,7 @@ export interface EnabledCheck {
   plugin: Plugin;
   mode: Mode;
   action: Action;
-  code: string;
+  code?: string;
   checkedType?: string;
   onUnknown: 'allow' | 'block' | 'ignore';
 }

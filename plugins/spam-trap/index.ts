@@ -1,0 +1,14 @@
+import type { Plugin } from '../../src/engine/plugin.js';
+
+// Placeholder until the plugin is written; registered so the registry is complete.
+const plugin: Plugin = {
+  id: 'spam-trap',
+  description: 'not yet written',
+  steps: [],
+  facts: {},
+  checks: {},
+  needs: [],
+  run: () => ({}),
+};
+
+export default plugin;
