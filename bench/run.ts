@@ -2,7 +2,7 @@
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,6 +17,18 @@ interface Started {
   child: ChildProcess;
   base: string;
   accessToken: string;
+  /** From spawning the process to its "listening" log line, on an empty database. */
+  startMs: number;
+}
+
+/** Resident memory of a process, in MB (Linux /proc). */
+function residentMb(pid: number): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 interface Figures {
@@ -28,6 +40,7 @@ interface Figures {
 }
 
 async function startService(databaseFile: string): Promise<Started> {
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [join(packageRoot, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
@@ -58,8 +71,9 @@ async function startService(databaseFile: string): Promise<Started> {
     });
   });
   for (let i = 0; i < 50 && !accessToken; i++) await new Promise((r) => setTimeout(r, 20));
+  const startMs = Math.round(performance.now() - spawnedAt);
   if (!accessToken) throw new Error('the service did not print the demo project access token');
-  return { child, base, accessToken };
+  return { child, base, accessToken, startMs };
 }
 
 function figures(result: autocannon.Result): Figures {
@@ -105,11 +119,14 @@ async function main(): Promise<void> {
         },
       ],
     };
+    const rssAtStart = residentMb(service.child.pid!);
     await autocannon({ ...ip, connections: CONNECTIONS, duration: 2 });
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
 
     const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
     const verifyFigures = await load('POST /v1/public/verify (default policy, IPv4, event stored)', verify);
+    const rssAfterLoad = residentMb(service.child.pid!);
+    console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
     const results = {
       date: new Date().toISOString(),
@@ -118,6 +135,7 @@ async function main(): Promise<void> {
       seconds: SECONDS,
       connections: CONNECTIONS,
       database: 'sqlite (temporary file)',
+      startup: { ms_to_listening: service.startMs, rss_mb_at_start: rssAtStart, rss_mb_after_load: rssAfterLoad },
       endpoints: { ip: ipFigures, verify: verifyFigures },
       ratio_verify_to_ip: ratio,
       target: { verify_to_ip_at_least: 0.3, goal: 0.5 },

@@ -1,14 +1,68 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { readList } from './data-files.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+/** Institution domains (swot), with their subdomains. */
+const INSTITUTIONS = readList('domains.txt');
+/** Never academic, nor anything under them unless an institution is listed below them: alumni, abused, stoplisted. */
+const EXCLUDED = readList('excluded.txt');
+/** Every domain strictly below one of these is academic (edu, ac.uk, k12.ca.us, ...). */
+const SUFFIXES = readList('academic-suffixes.txt');
+
+const MAX_DOMAIN_LENGTH = 253;
+
+/** ASCII domain without its root dot, or null when it is no host name (empty label, non-ASCII, too long). */
+function hostName(domain: string): string | null {
+  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
+  return name;
+}
+
+/** Walks `domain` and its parents, most specific first: the first listed name decides. */
+function academicMatch(domain: string): string | null {
+  for (let name = domain; ; ) {
+    if (EXCLUDED.has(name)) return null;
+    if (INSTITUTIONS.has(name)) return name;
+    if (name !== domain && SUFFIXES.has(name)) return name;
+    const dot = name.indexOf('.');
+    if (dot < 0) return null;
+    name = name.slice(dot + 1);
+  }
+}
+
 const plugin: Plugin = {
   id: 'education',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Whether the domain belongs to an educational institution: a listed school or university domain, or a domain under an academic suffix.',
+  steps: ['education_domain'],
+  facts: {
+    is_education_domain: {
+      type: 'boolean',
+      description: "The domain (or a parent) is a listed institution, or lies under an academic suffix such as edu or ac.uk.",
+      expose: 'flag',
+    },
+    education_match: {
+      type: 'string',
+      description: 'The listed institution domain or academic suffix that matched (ASCII form); null when none did.',
+    },
+  },
+  checks: {
+    education_domain: {
+      description: 'The domain is an educational institution.',
+      when: { fact: 'is_education_domain', operator: 'equal', value: true },
+      checkedType: 'education_domain',
+    },
+  },
+  needs: ['structure', 'idn'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact<string>('domain');
+    const literal = await ctx.fact<string>('domain_literal');
+    if (typeof domain !== 'string' || literal !== null) return {};
+    const name = hostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    if (name === null) return {};
+    const match = academicMatch(name);
+    return { is_education_domain: match !== null, education_match: match };
+  },
 };
 
 export default plugin;

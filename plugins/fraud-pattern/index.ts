@@ -1,14 +1,87 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Fraud pattern: a mailbox name that a machine made (keyboard walks, long digit runs, random tokens).
+import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { entropyBits, longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+const CHECK = 'fraud_pattern_detection';
+
+const DEFAULTS = {
+  /** Bits per character: 8 distinct characters score 3.0, 12 score 3.58. */
+  entropy_threshold: 3,
+  /** Characters (separators not counted) before the entropy test applies. */
+  min_length: 8,
+  /** Longest digit run allowed beside letters: a full date (19850412) passes. */
+  max_digit_run: 8,
+  /** Shortest walk along a keyboard row that counts (qwerty, asdfgh, 123456). */
+  min_walk_length: 6,
+} as const;
+
+const numberOption = (options: CheckOptions, name: keyof typeof DEFAULTS): number => {
+  const value = options[name];
+  return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULTS[name];
+};
+
+/** The first pattern found, most specific first: keyboard walk, long digit run, high entropy. */
+function findPattern(localPart: string, options: CheckOptions): { pattern: string | null; bits: number; digitRun: number; walk: number } {
+  const name = mailboxName(localPart);
+  const compact = withoutSeparators(name);
+  const bits = Math.round(entropyBits(compact) * 100) / 100;
+  const digitRun = longestDigitRun(name);
+  const walk = longestKeyboardWalk(name);
+  let pattern: string | null = null;
+  if (walk >= numberOption(options, 'min_walk_length')) pattern = `keyboard_walk:${walk}`;
+  else if (digitRun > numberOption(options, 'max_digit_run') && digitRun < [...compact].length) pattern = `long_digit_run:${digitRun}`;
+  else if ([...compact].length >= numberOption(options, 'min_length') && bits >= numberOption(options, 'entropy_threshold') && looksGenerated(name)) {
+    pattern = `high_entropy:${bits.toFixed(2)}`;
+  }
+  return { pattern, bits, digitRun, walk };
+}
+
 const plugin: Plugin = {
   id: 'fraud-pattern',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Detects machine-made mailbox names: keyboard walks, long digit runs beside letters, and random high-entropy tokens.',
+  steps: [CHECK],
+  facts: {
+    has_fraud_pattern: { type: 'boolean', description: 'The mailbox name shows a fraud pattern (fraud_pattern is set), under the check options.' },
+    fraud_pattern: {
+      type: 'string',
+      description: 'The pattern found, as name:number: keyboard_walk:<keys>, long_digit_run:<digits> or high_entropy:<bits per character>; null when none.',
+    },
+    local_entropy: { type: 'number', description: 'Shannon entropy of the mailbox name in bits per character (2 decimals), plus tag and separators left out.' },
+    longest_digit_run: { type: 'integer', description: 'Longest run of consecutive digits in the mailbox name.' },
+    keyboard_walk_length: { type: 'integer', description: 'Longest run of neighbouring keys along one keyboard row, either direction (qwerty: 6).' },
+  },
+  checks: {
+    [CHECK]: {
+      description: 'The mailbox name looks machine-made (keyboard walk, long digit run or random token).',
+      when: { fact: 'has_fraud_pattern', operator: 'equal', value: true },
+      code: 'fraud_pattern_detected',
+      checkedType: 'fraud_pattern_detection',
+      options: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          entropy_threshold: { type: 'number', minimum: 0, maximum: 16 },
+          min_length: { type: 'integer', minimum: 1, maximum: 64 },
+          max_digit_run: { type: 'integer', minimum: 1, maximum: 64 },
+          min_walk_length: { type: 'integer', minimum: 3, maximum: 20 },
+        },
+      },
+      defaults: DEFAULTS,
+    },
+  },
+  needs: ['structure'],
+  async run(ctx): Promise<FactValues> {
+    const localPart = await ctx.fact<string>('local_part');
+    if (typeof localPart !== 'string') return {};
+    const found = findPattern(localPart, ctx.options(CHECK));
+    return {
+      has_fraud_pattern: found.pattern !== null,
+      fraud_pattern: found.pattern,
+      local_entropy: found.bits,
+      longest_digit_run: found.digitRun,
+      keyboard_walk_length: found.walk,
+    };
+  },
 };
 
 export default plugin;

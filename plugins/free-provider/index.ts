@@ -1,14 +1,48 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { indexProviders, readProviders } from './providers.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+const providers = indexProviders(readProviders());
+
 const plugin: Plugin = {
   id: 'free-provider',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Whether the domain is one of a free (consumer) mailbox provider, and which provider.',
+  steps: ['free_provider_domain'],
+  facts: {
+    is_free_provider_domain: {
+      type: 'boolean',
+      description: 'The domain (exactly, in ASCII form) is a domain of a known free mailbox provider.',
+      expose: 'flag',
+    },
+    free_provider: {
+      type: 'string',
+      description: 'Key of the provider (lower case with underscores, e.g. gmail, outlook, yahoo_jp, gmx_de); null when not free.',
+    },
+    free_provider_group: {
+      type: 'string',
+      description: 'common for the big consumer webmail services, rare for the long tail; null when not free.',
+      values: ['common', 'rare'],
+    },
+  },
+  checks: {
+    free_provider_domain: {
+      description: 'The domain belongs to a free mailbox provider.',
+      when: { fact: 'is_free_provider_domain', operator: 'equal', value: true },
+      checkedType: 'free_provider_domain',
+    },
+  },
+  needs: ['structure', 'idn'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact<string>('domain');
+    if (typeof domain !== 'string' || domain === '' || (await ctx.fact('domain_literal')) !== null) return {};
+    const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
+    const provider = providers.get(ascii);
+    return {
+      is_free_provider_domain: provider !== undefined,
+      free_provider: provider?.key ?? null,
+      free_provider_group: provider?.group ?? null,
+    };
+  },
 };
 
 export default plugin;

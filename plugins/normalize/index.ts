@@ -1,14 +1,68 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Normalised forms of an address: the base that velocity by email groups by, the lower-cased address
+// that per-IP velocity counts, and the "without_*" forms of the intelligence response.
+import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag, withoutRootDot } from './forms.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+/** A fact of the typo plugin; null while that plugin does not declare it yet (the runner rejects unknown facts). */
+async function typoFact<T>(ctx: PluginContext, name: string): Promise<T | null> {
+  try {
+    return await ctx.fact<T>(name);
+  } catch {
+    return null;
+  }
+}
+
+/** `form`, or null when it is the address itself (the transformation changed nothing). */
+const changed = (form: string, address: string): string | null => (form === address ? null : form);
+
 const plugin: Plugin = {
   id: 'normalize',
-  description: 'not yet written',
+  description: 'Gives the normalised forms of an address: its base (velocity by email), its lower-cased form (velocity by IP) and the without_* forms.',
   steps: [],
-  facts: {},
+  facts: {
+    base_email: {
+      type: 'string',
+      description:
+        'Lower-cased (Unicode, NFC) local part without plus tag (and without dots on gmail.com/googlemail.com) @ the ASCII domain (googlemail.com → gmail.com); null when the address is invalid.',
+    },
+    email_lower: { type: 'string', description: 'The whole input lower-cased with Unicode rules (NFC), valid or not: what per-IP velocity tells addresses apart by.' },
+    without_plus_addressing: { type: 'string', description: 'The address with its +tag removed; null when it has none or is invalid.' },
+    without_dot_variations: {
+      type: 'string',
+      description: 'On gmail.com/googlemail.com only: the local part without dots @ gmail.com; null elsewhere, when nothing changes, or when invalid.',
+    },
+    without_punycode: { type: 'string', description: 'The address with its punycode (xn--) domain in Unicode; null when the domain has no punycode or is invalid.' },
+    without_typo_mismatch: { type: 'string', description: "The typo plugin's corrected address; null when no typo was found or the address is invalid." },
+  },
   checks: {},
-  needs: [],
-  run: () => ({}),
+  needs: ['structure', 'idn', 'typo'],
+  async run(ctx): Promise<FactValues> {
+    const email: unknown = ctx.input.email;
+    if (typeof email !== 'string' || email === '') return {};
+    const emailLower = lowerCase(email);
+    const valid = await ctx.fact<boolean>('valid_address_format');
+    const local = await ctx.fact<string>('local_part');
+    const domain = await ctx.fact<string>('domain');
+    if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
+
+    const address = `${local}@${domain}`;
+    const literal = (await ctx.fact<string>('domain_literal')) !== null;
+    const asciiDomain = literal ? domain : withoutRootDot((await ctx.fact<string>('punycode_value')) ?? lowerCase(domain));
+    const untagged = withoutPlusTag(local);
+    const dotless = literal ? null : dotlessProvider(asciiDomain);
+    const baseLocal = lowerCase(untagged ?? local);
+    const unicodeDomain = (await ctx.fact<boolean>('has_punycode')) === true ? await ctx.fact<string>('unicode_domain') : null;
+    const corrected = (await typoFact<boolean>(ctx, 'has_typo_mismatch')) === true ? await typoFact<string>(ctx, 'corrected_email') : null;
+
+    return {
+      base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
+      email_lower: emailLower,
+      without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
+      without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
+      without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
+      without_typo_mismatch: typeof corrected === 'string' ? corrected : null,
+    };
+  },
 };
 
 export default plugin;

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { pino, type Logger } from 'pino';
 import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
-import { FactCatalog, PolicyRunner } from '../engine/run.js';
+import { FactCatalog } from '../engine/run.js';
 import { createApp } from '../http/app.js';
 import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
@@ -47,7 +47,6 @@ export async function composeService(config: Config, options: ComposeOptions = {
     keys = [{ id: 'eph', key: randomBytes(32) }];
   }
   const operations = createOperations(ctx, {
-    facts: new PolicyRunner(catalog, []),
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
   const app = createApp({ config, log, access: store.keys, operations });

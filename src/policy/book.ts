@@ -3,9 +3,11 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FactCatalog } from '../engine/run.js';
+import { compileVerdict, verdictProblems, type CompiledVerdict } from './compile-verdict.js';
 import { compilePolicy, type CompiledPolicy } from './compile.js';
 import { PolicyError } from './errors.js';
 import { parsePolicy, readPolicyFile } from './load.js';
+import type { IntelligencePolicy } from './types.js';
 
 const MAX_CACHED_SOURCES = 500;
 
@@ -19,6 +21,7 @@ export interface PolicyReference {
 export class PolicyBook {
   private readonly named = new Map<string, CompiledPolicy>();
   private readonly bySource = new Map<string, CompiledPolicy>();
+  private readonly verdicts = new Map<string, CompiledVerdict>();
 
   private constructor(private readonly catalog: FactCatalog) {}
 
@@ -61,9 +64,31 @@ export class PolicyBook {
     let policy = this.bySource.get(key);
     if (!policy) {
       policy = compilePolicy(label, parsePolicy(label, text), this.catalog);
-      if (this.bySource.size >= MAX_CACHED_SOURCES) this.bySource.delete(this.bySource.keys().next().value as string);
-      this.bySource.set(key, policy);
+      remember(this.bySource, key, policy);
     }
     return policy;
   }
+
+  /**
+   * Compiles a request's custom_policy (schema-checked by the caller), reusing the compiled form for the
+   * same content; throws CustomPolicyError naming the first problem.
+   */
+  customVerdict(custom: IntelligencePolicy): CompiledVerdict {
+    const key = JSON.stringify(custom);
+    let verdict = this.verdicts.get(key);
+    if (!verdict) {
+      const [problem] = verdictProblems(custom, this.catalog);
+      if (problem) throw new CustomPolicyError(`custom_policy.${problem.path.join('.')}: ${problem.message}`);
+      verdict = compileVerdict(custom, this.catalog);
+      remember(this.verdicts, key, verdict);
+    }
+    return verdict;
+  }
+}
+
+export class CustomPolicyError extends Error {}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= MAX_CACHED_SOURCES) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
 }

@@ -5,12 +5,14 @@
 // its result, emitting events), so 23 checks in 8 rules cost about half of 23 rules. A free rule and an
 // on_unknown rule are one rule each.
 import type { RuleProperties, RuleResult, TopLevelCondition } from 'json-rules-engine';
-import type { CheckOptions, CheckSpec, Condition, FactSpec, Plugin } from '../engine/plugin.js';
+import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugin.js';
 import { FactCatalog, PolicyRunner } from '../engine/run.js';
 import { describeSchemaErrors, validatorFor } from '../schemas.js';
+import { compileVerdict, verdictProblems, type CompiledVerdict } from './compile-verdict.js';
+import { conditionProblems } from './condition-types.js';
 import { PolicyError, sortProblems, type PolicyProblem } from './errors.js';
 import type { LoadedPolicy } from './load.js';
-import type { Action, Mode, PolicyTest, RuleCondition } from './types.js';
+import type { Action, Mode, PolicyTest } from './types.js';
 
 export interface EnabledCheck {
   name: string;
@@ -46,12 +48,10 @@ export interface CompiledPolicy {
   options: Readonly<Record<string, CheckOptions>>;
   ruleCount: number;
   runner: PolicyRunner;
+  /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
+  verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
 }
-
-const NUMERIC_OPERATORS = new Set(['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive']);
-const LIST_OPERATORS = new Set(['in', 'notIn']);
-const ARRAY_OPERATORS = new Set(['contains', 'doesNotContain']);
 
 /** Check name → owning plugin, for a registry. */
 const checkIndexes = new WeakMap<FactCatalog, Map<string, Plugin>>();
@@ -144,6 +144,9 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     }));
   }
 
+  const intelligence = doc.intelligence ?? {};
+  for (const p of verdictProblems(intelligence, catalog)) problems.push(loaded.problem(['intelligence', ...p.path], p.message));
+
   if (problems.length > 0) throw new PolicyError(sortProblems(problems));
   const enabledPlugins = [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p));
   return {
@@ -157,6 +160,7 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     options,
     ruleCount: rules.length,
     runner: new PolicyRunner(catalog, rules),
+    verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };
 }
@@ -229,59 +233,4 @@ function* factsOf(condition: Condition): Generator<string> {
   else if ('any' in condition) for (const c of condition.any) yield* factsOf(c);
   else if ('not' in condition) yield* factsOf(condition.not);
   else yield condition.fact;
-}
-
-interface ConditionProblem {
-  path: (string | number)[];
-  message: string;
-}
-
-/** Unknown facts and operators that do not fit a fact's type. */
-function conditionProblems(condition: Condition | RuleCondition, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
-  if ('all' in condition) return condition.all.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'all', i]));
-  if ('any' in condition) return condition.any.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'any', i]));
-  if ('not' in condition) return conditionProblems(condition.not, catalog, [...path, 'not']);
-  const owner = catalog.owner.get(condition.fact);
-  if (!owner) return [{ path: [...path, 'fact'], message: `unknown fact "${condition.fact}"` }];
-  const spec = owner.facts[condition.fact] as FactSpec;
-  const misfit = operatorMisfit(condition.operator, spec, condition.value);
-  return misfit ? [{ path: [...path, misfit.at], message: `${misfit.message} (fact ${condition.fact} is ${describeType(spec)})` }] : [];
-}
-
-function operatorMisfit(operator: string, spec: FactSpec, value: unknown): { at: 'operator' | 'value'; message: string } | null {
-  if (NUMERIC_OPERATORS.has(operator)) {
-    if (spec.type !== 'integer' && spec.type !== 'number') return { at: 'operator', message: `operator ${operator} needs a numeric fact` };
-    return typeof value === 'number' ? null : { at: 'value', message: `operator ${operator} needs a number value` };
-  }
-  if (ARRAY_OPERATORS.has(operator)) {
-    return spec.type === 'array' ? null : { at: 'operator', message: `operator ${operator} needs an array fact` };
-  }
-  if (LIST_OPERATORS.has(operator)) {
-    if (!Array.isArray(value)) return { at: 'value', message: `operator ${operator} needs a list value` };
-    const bad = value.find((v) => !fitsType(spec, v));
-    return bad === undefined ? null : { at: 'value', message: `${JSON.stringify(bad)} cannot be a value of this fact` };
-  }
-  return fitsType(spec, value) ? null : { at: 'value', message: `${JSON.stringify(value)} cannot be a value of this fact` };
-}
-
-function fitsType(spec: FactSpec, value: unknown): boolean {
-  if (value === null) return true;
-  switch (spec.type) {
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'integer':
-      return Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'string':
-      return typeof value === 'string' && (!spec.values || spec.values.includes(value));
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return typeof value === 'object' && !Array.isArray(value);
-  }
-}
-
-function describeType(spec: FactSpec): string {
-  return spec.values ? `a string, one of ${spec.values.join(', ')}` : `of type ${spec.type}`;
 }

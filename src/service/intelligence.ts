@@ -1,8 +1,10 @@
-// POST /v1/intelligence: the address's analysis, its normalised forms and its velocity. This is the
-// foundation's form of the operation: details come from the offline checks that exist so far; the
-// classification, deliverability, IP intelligence and the custom_policy verdict arrive with their checks.
-import type { PolicyRunner } from '../engine/run.js';
-import type { ParentRule } from '../policy/types.js';
+// POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
+// The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
+// the request's custom_policy. Deliverability and IP intelligence arrive with the network and IP checks.
+import type { CompiledVerdict } from '../policy/compile-verdict.js';
+import { decideVerdict } from '../policy/compile-verdict.js';
+import { CustomPolicyError } from '../policy/book.js';
+import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
@@ -12,111 +14,147 @@ import { FingerprintError, type FingerprintPayload, type FingerprintSealer } fro
 export interface IntelligenceRequest {
   email_address: string;
   fingerprint?: string;
-  custom_policy?: { version?: string; stop_on_block?: boolean; parent_rules?: ParentRule[] };
+  custom_policy?: IntelligencePolicy & { version?: string };
 }
 
 const VELOCITY_ITEMS = 20;
 
 export interface IntelligenceDeps {
-  /** Runs plugins for their facts only (no rules). */
-  facts: PolicyRunner;
   sealer: FingerprintSealer;
 }
 
-export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
-  if (request.custom_policy && !project.sandbox) {
-    throw new InvalidRequest('custom_policy: accepted only for sandbox projects (it is a testing override)');
-  }
-  let device: FingerprintPayload | null = null;
-  if (request.fingerprint) {
-    try {
-      device = deps.sealer.open(request.fingerprint, project.id, ctx.now());
-    } catch (error) {
-      if (error instanceof FingerprintError) throw new InvalidRequest(`fingerprint: ${error.message}`);
-      throw error;
-    }
-  }
-  const outcome = await deps.facts.run({
-    input: { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id },
-    options: {},
-    services: { velocity: ctx.store.events.velocityReader(project.id), now: ctx.now },
-  });
-  const f = async (name: string) => (await outcome.fact(name)) ?? null;
-  const base = request.email_address.toLowerCase();
-  const history = await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS);
-  const form = ctx.config.intelligenceForm;
+type FactReader = (name: string) => Promise<unknown>;
 
-  const response: Record<string, unknown> = {
-    action: 'ignore',
-    email: {
-      normalized: {
-        base: (await f('valid_address_format')) === true ? base : null,
-        without_plus_addressing: null,
-        without_dot_variations: null,
-        without_punycode: null,
-        without_typo_mismatch: null,
-      },
-      details: {
-        deliverability: 'unknown',
-        local: {
-          fraud_pattern: null,
-          mixed_script: await f('mixed_script'),
-          has_fraud_pattern: null,
-          has_mixed_script: await f('has_mixed_script'),
-          has_dot_variation: await f('has_dot_variation'),
-          has_plus_addressing: await f('has_plus_addressing'),
-          has_special_characters: await f('has_special_characters'),
-          has_numeric: await f('has_numeric'),
-          has_hyphen: await f('has_hyphen'),
-          has_underscore: await f('has_underscore'),
-          is_quoted: await f('is_quoted'),
-        },
-        domain: {
-          category: 'unknown',
-          free_provider: null,
-          punycode_value: await f('punycode_value'),
-          has_valid_tld: await f('has_valid_tld'),
-          has_website: null,
-          has_punycode: await f('has_punycode'),
-          has_typo_mismatch: null,
-          is_ipv4: await f('is_ipv4'),
-          is_ipv6: await f('is_ipv6'),
-          is_only_numeric: await f('is_only_numeric'),
-          is_single_label: await f('is_single_label'),
-          subdomain: {
-            count: await f('subdomain_count'),
-            has_hyphen: await f('subdomain_has_hyphen'),
-            has_numeric: await f('subdomain_has_numeric'),
-            has_uuid: await f('subdomain_has_uuid'),
-            has_wildcard: await f('subdomain_has_wildcard'),
-          },
-        },
-      },
+export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
+  const policy = ctx.policies.forProject(project);
+  const verdict = verdictFor(ctx, project, request);
+  const device = openFingerprint(ctx, deps, project, request);
+  const outcome = await verdict.runner.run({
+    input: { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id },
+    options: policy.options,
+    services: {
+      velocity: ctx.store.events.velocityReader(project.id),
+      now: ctx.now,
+      onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
     },
-  };
-  if (form === 'B') response.ip = { is_datacenter: null, is_tor: null, is_vpn: null };
+    halts: verdict.halts,
+  });
+  const f: FactReader = async (name) => (await outcome.fact(name)) ?? null;
+  const action = decideVerdict(outcome.ruleResults);
+  const base = (await f('base_email')) as string | null;
+  const emailLower = ((await f('email_lower')) as string | null) ?? request.email_address.toLowerCase();
+  const history = base ? await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS) : { items: [], count: 0 };
+  const formA = ctx.config.intelligenceForm === 'A';
+
+  const response: Record<string, unknown> = { action, email: await emailAnalysis(f) };
+  if (!formA) response.ip = { is_datacenter: null, is_tor: null, is_vpn: null };
   response.velocity_by_email = {
     items: history.items.map((item) =>
-      form === 'A'
+      formA
         ? { base_email: item.baseEmail, created_at: Math.floor(item.at / 1000) }
         : { passed_email: item.email, created_at: Math.floor(item.at / 1000) },
     ),
     count: history.count,
   };
-  if (form === 'B') response.velocity_by_ip = { items: [], count: 0 };
+  if (!formA) response.velocity_by_ip = { items: [], count: 0 };
 
   const domain = await f('domain');
   await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'intelligence',
     email: request.email_address,
-    baseEmail: base,
+    emailLower,
+    baseEmail: base ?? emailLower,
     domain: typeof domain === 'string' ? domain : null,
     ipv4: canonicalIp(device?.ip4),
     ipv6: canonicalIp(device?.ip6),
     device: device?.device ?? null,
-    action: 'ignore',
+    action,
     createdAt: ctx.now(),
   });
   return response;
+}
+
+function verdictFor(ctx: ServiceContext, project: Project, request: IntelligenceRequest): CompiledVerdict {
+  if (!request.custom_policy) return ctx.policies.forProject(project).verdict;
+  if (!project.sandbox) throw new InvalidRequest('custom_policy: accepted only for sandbox projects (it is a testing override)');
+  try {
+    return ctx.policies.customVerdict(request.custom_policy);
+  } catch (error) {
+    if (error instanceof CustomPolicyError) throw new InvalidRequest(error.message);
+    throw error;
+  }
+}
+
+function openFingerprint(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest): FingerprintPayload | null {
+  if (!request.fingerprint) return null;
+  try {
+    return deps.sealer.open(request.fingerprint, project.id, ctx.now());
+  } catch (error) {
+    if (error instanceof FingerprintError) throw new InvalidRequest(`fingerprint: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The `email` object: normalised forms and the local and domain analysis. */
+async function emailAnalysis(f: FactReader) {
+  const valid = (await f('valid_address_format')) === true;
+  return {
+    normalized: {
+      base: await f('base_email'),
+      without_plus_addressing: await f('without_plus_addressing'),
+      without_dot_variations: await f('without_dot_variations'),
+      without_punycode: await f('without_punycode'),
+      without_typo_mismatch: await f('without_typo_mismatch'),
+    },
+    details: {
+      deliverability: 'unknown',
+      local: {
+        fraud_pattern: await f('fraud_pattern'),
+        mixed_script: await f('mixed_script'),
+        has_fraud_pattern: await f('has_fraud_pattern'),
+        has_mixed_script: await f('has_mixed_script'),
+        has_dot_variation: await f('has_dot_variation'),
+        has_plus_addressing: await f('has_plus_addressing'),
+        has_special_characters: await f('has_special_characters'),
+        has_numeric: await f('has_numeric'),
+        has_hyphen: await f('has_hyphen'),
+        has_underscore: await f('has_underscore'),
+        is_quoted: await f('is_quoted'),
+      },
+      domain: {
+        category: valid ? await domainCategory(f) : 'unknown',
+        free_provider: await f('free_provider'),
+        punycode_value: await f('punycode_value'),
+        has_valid_tld: await f('has_valid_tld'),
+        has_website: null,
+        has_punycode: await f('has_punycode'),
+        has_typo_mismatch: await f('has_typo_mismatch'),
+        is_ipv4: await f('is_ipv4'),
+        is_ipv6: await f('is_ipv6'),
+        is_only_numeric: await f('is_only_numeric'),
+        is_single_label: await f('is_single_label'),
+        subdomain: {
+          count: await f('subdomain_count'),
+          has_hyphen: await f('subdomain_has_hyphen'),
+          has_numeric: await f('subdomain_has_numeric'),
+          has_uuid: await f('subdomain_has_uuid'),
+          has_wildcard: await f('subdomain_has_wildcard'),
+        },
+      },
+    },
+  };
+}
+
+/**
+ * business, free, education, government, disposable or unknown: the first classification that holds,
+ * in that order of precedence (disposable first); business for any other domain with a valid TLD.
+ */
+async function domainCategory(f: FactReader): Promise<string> {
+  if ((await f('is_disposable_domain')) === true) return 'disposable';
+  if ((await f('is_education_domain')) === true) return 'education';
+  if ((await f('is_government_domain')) === true) return 'government';
+  if ((await f('is_free_provider_domain')) === true) return 'free';
+  if ((await f('has_valid_tld')) === true) return 'business';
+  return 'unknown';
 }

@@ -1,5 +1,4 @@
 // The service's operations bound to their context: what the HTTP layer calls.
-import type { PolicyRunner } from '../engine/run.js';
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
@@ -12,7 +11,7 @@ export interface Operations {
   fingerprint(project: Project, signals: DeviceSignals): Promise<{ fingerprint: string }>;
 }
 
-export function createOperations(ctx: ServiceContext, deps: { facts: PolicyRunner; sealer: FingerprintSealer }): Operations {
+export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
   return {
     verify: (project, request) => verify(ctx, project, request),
     intelligence: (project, request) => intelligence(ctx, deps, project, request),

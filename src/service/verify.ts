@@ -84,11 +84,13 @@ export async function verify(ctx: ServiceContext, project: Project, request: Ver
   const policy = ctx.policies.forProject(project);
   const { outcome, response } = await evaluate(ctx, policy, project, request);
   const domain = await outcome.fact('domain');
+  const emailLower = ((await outcome.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'verify',
     email: request.email_address,
-    baseEmail: request.email_address.toLowerCase(),
+    emailLower,
+    baseEmail: ((await outcome.fact('base_email')) as string | null) ?? emailLower,
     domain: typeof domain === 'string' ? domain : null,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),

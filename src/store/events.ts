@@ -14,6 +14,9 @@ export interface NewEvent {
   endpoint: string;
   /** The address as passed. */
   email: string;
+  /** The whole address lower-cased with Unicode rules: what per-IP velocity tells addresses apart by. */
+  emailLower: string;
+  /** The normalised base address (no plus tag, gmail dots removed, …): what velocity by email groups by. */
   baseEmail: string;
   domain?: string | null;
   ipv4?: string | null;
@@ -61,6 +64,7 @@ interface EventRow {
   project_id: string;
   endpoint: string;
   email: string;
+  email_lower: string;
   base_email: string;
   domain: string | null;
   ipv4: string | null;
@@ -86,7 +90,7 @@ export function canonicalIp(ip: string | null | undefined): string | null {
   return trimmed.toLowerCase();
 }
 
-function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' | 'baseEmail' | 'action'): string {
+function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' | 'emailLower' | 'baseEmail' | 'action'): string {
   const value = event[field];
   if (typeof value !== 'string' || value === '') throw new TypeError(`event.${field} must be a non-empty string`);
   return value;
@@ -109,6 +113,7 @@ function toRow(event: NewEvent): EventRow {
     project_id: requireText(event, 'projectId'),
     endpoint: requireText(event, 'endpoint'),
     email: requireText(event, 'email'),
+    email_lower: requireText(event, 'emailLower'),
     base_email: requireText(event, 'baseEmail'),
     domain: optionalText(event, 'domain'),
     ipv4: canonicalIp(event.ipv4),

@@ -1,7 +1,9 @@
 // The statements behind VelocityReader.byIp, written once as SQL that SQLite and PostgreSQL both run.
 // Every branch repeats project_id, so each is answered from its own (project_id, ip, created_at) index
-// and a project never reads another's rows. Addresses are told apart by base_email, which the service
-// writes in its normalised form (SQLite's lower() folds ASCII letters only).
+// and a project never reads another's rows. Addresses are told apart by email_lower, the whole address
+// lower-cased by the service with Unicode rules (SQLite's lower() folds ASCII letters only), so
+// a+1@x.com and a+2@x.com are two accounts. A row written without it (an instance still on the code of
+// before migration 0002, during a rolling upgrade) falls back to base_email, which then held the same.
 //
 // One statement reads the IP's newest rows in index order; the list, the distinct count and the window
 // counts are taken from them. Only an IP with more rows than that reads its totals with a second one.
@@ -21,6 +23,9 @@ export interface Statement {
   sql: string;
   bindings: unknown[];
 }
+
+/** The address a row counts as. */
+const ADDRESS = 'coalesce(email_lower, base_email)';
 
 /** Rows of one IP read by the first statement; past this the totals come from a second one. */
 export const RECENT_ROWS = 2_000;
@@ -43,7 +48,7 @@ function ipFilter(q: IpQuery): Statement {
 export function recentStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   return {
-    sql: `select base_email, created_at from events where ${where.sql} order by created_at desc limit ?`,
+    sql: `select ${ADDRESS} as email_lower, created_at from events where ${where.sql} order by created_at desc limit ?`,
     bindings: [...where.bindings, RECENT_ROWS],
   };
 }
@@ -53,7 +58,7 @@ export function countsStatement(q: IpQuery): Statement {
   const where = ipFilter(q);
   const windows = q.since.map((_, i) => `, sum(case when created_at >= ? then 1 else 0 end) as since_${i}`).join('');
   return {
-    sql: `select count(*) as total, count(distinct base_email) as distinct_emails${windows} from events where ${where.sql}`,
+    sql: `select count(*) as total, count(distinct ${ADDRESS}) as distinct_emails${windows} from events where ${where.sql}`,
     bindings: [...q.since, ...where.bindings],
   };
 }
@@ -70,7 +75,7 @@ export function isWholeHistory(rows: readonly unknown[]): boolean {
 export function ipVelocityFrom(q: IpQuery, recent: ReadonlyArray<Record<string, unknown>>, counts?: Record<string, unknown>): IpVelocity {
   const latest = new Map<string, number>();
   for (const row of recent) {
-    const email = String(row.base_email);
+    const email = String(row.email_lower);
     if (!latest.has(email)) latest.set(email, toNumber(row.created_at));
   }
   const emails = [...latest].slice(0, q.limit).map(([email, at]) => ({ email, at }));

@@ -172,3 +172,47 @@ describe('intelligence form A (INTELLIGENCE_FORM=A)', () => {
     expect(second.body.velocity_by_email).toEqual({ items: [{ base_email: 'form.a@example.com', created_at: expect.any(Number) }], count: 1 });
   });
 });
+
+describe('the intelligence verdict', () => {
+  const plusBlocks = { version: '1.0', parent_rules: [{ field: 'email_plus_addressing', operator: '==', target: { bool: true }, action: 'block' }] };
+
+  it('custom_policy: block when a block rule matches, ignore when none does', async () => {
+    expect((await intelligence(sandbox, { email_address: 'a+b@example.com', custom_policy: plusBlocks })).body.action).toBe('block');
+    expect((await intelligence(sandbox, { email_address: 'ab@example.com', custom_policy: plusBlocks })).body.action).toBe('ignore');
+  });
+
+  it('custom_policy: allow when only an allow rule matches; block wins over allow', async () => {
+    const rules = [
+      { field: 'email_valid_format', operator: '==', target: { bool: true }, action: 'allow' },
+      { field: 'email_plus_addressing', operator: '==', target: { bool: true }, action: 'block' },
+    ];
+    for (const stop_on_block of [false, true]) {
+      const custom_policy = { version: '1.0', stop_on_block, parent_rules: rules };
+      expect((await intelligence(sandbox, { email_address: 'ab@example.com', custom_policy })).body.action).toBe('allow');
+      expect((await intelligence(sandbox, { email_address: 'a+b@example.com', custom_policy })).body.action).toBe('block');
+    }
+  });
+
+  it('custom_policy: an unknown fact never matches, not even with !=', async () => {
+    const notPlus = { parent_rules: [{ field: 'email_plus_addressing', operator: '!=', target: { bool: true }, action: 'block' }] };
+    expect((await intelligence(sandbox, { email_address: 'ab@example.com', custom_policy: notPlus })).body.action).toBe('block');
+    expect((await intelligence(sandbox, { email_address: 'no-at-sign', custom_policy: notPlus })).body.action).toBe('ignore');
+  });
+
+  it('custom_policy: an unknown field is a 400 naming it and the known fields', async () => {
+    const res = await intelligence(sandbox, {
+      email_address: 'a@example.com',
+      custom_policy: { parent_rules: [{ field: 'domain_is_evil', operator: '==', target: { bool: true }, action: 'block' }] },
+    });
+    expectPlainError(res, 400);
+    expect(res.body.error).toMatch(/^custom_policy\.parent_rules\.0\.field: unknown field "domain_is_evil"; known fields: .*email_plus_addressing/);
+  });
+
+  it("without custom_policy, the project's policy decides (its intelligence section)", async () => {
+    const policyYaml = ['version: "1.0"', 'intelligence:', '  parent_rules:', '    - { field: email_plus_addressing, operator: "==", target: { bool: true }, action: block }'].join('\n');
+    const p = await server.createProject({ name: 'intel-policy', policyYaml });
+    expect((await intelligence(p, { email_address: 'a+b@example.com' })).body.action).toBe('block');
+    expect((await intelligence(p, { email_address: 'ab@example.com' })).body.action).toBe('ignore');
+    expect((await intelligence(project, { email_address: 'a+b@example.com' })).body.action).toBe('ignore');
+  });
+});

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
+import { migrationSource } from '../../src/store/migrations/index.js';
 import { testDatabases } from '../support/databases.js';
 
 describe('parseDatabaseUrl', () => {
@@ -88,7 +89,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   it('is idempotent and records the migration by name', async () => {
     await store.migrate();
     const done = (await store.knex('knex_migrations').select('name')) as Array<{ name: string }>;
-    expect(done.map((m) => m.name)).toEqual(['0001-initial']);
+    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower']);
   });
 
   it('rolls back cleanly', async () => {
@@ -96,5 +97,61 @@ describe.each(testDatabases)('migrations on $name', (db) => {
     expect(await store.knex.schema.hasTable('events')).toBe(false);
     await store.migrate();
     expect(await store.knex.schema.hasTable('events')).toBe(true);
+  });
+});
+
+describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db) => {
+  let store: Store;
+  const NOW = 1_800_000_000_000;
+  const oldRow = (email: string, createdAt: number) => ({
+    project_id: 'prj_old',
+    endpoint: 'verify',
+    email,
+    base_email: email.toLowerCase(), // what the service wrote before 0002
+    ipv4: '192.0.2.1',
+    action: 'allow',
+    created_at: createdAt,
+  });
+
+  beforeAll(async () => {
+    store = await db.open();
+    await store.knex.migrate.down({ migrationSource });
+    expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(false);
+    await store.knex('events').insert([oldRow('ÄRGER+1@X.com', NOW - 2), oldRow('ärger+1@x.com', NOW - 1), oldRow('b@x.com', NOW)]);
+    await store.migrate();
+  });
+  afterAll(() => store.close());
+
+  it('backfills old rows with the address lower-cased in Unicode (from base_email, not SQL lower())', async () => {
+    const rows = (await store.knex('events').where({ project_id: 'prj_old' }).orderBy('created_at').select('email', 'email_lower')) as unknown[];
+    expect(rows).toEqual([
+      { email: 'ÄRGER+1@X.com', email_lower: 'ärger+1@x.com' },
+      { email: 'ärger+1@x.com', email_lower: 'ärger+1@x.com' },
+      { email: 'b@x.com', email_lower: 'b@x.com' },
+    ]);
+  });
+
+  it('per-IP velocity reads old rows, and a row written without email_lower counts by base_email', async () => {
+    await store.knex('events').insert({ ...oldRow('C@x.com', NOW + 1) }); // an instance still on the old code
+    const v = await store.events.velocityReader('prj_old').byIp({ ipv4: '192.0.2.1', ipv6: null, since: [], limit: 10 });
+    expect(v).toEqual({
+      emails: [
+        { email: 'c@x.com', at: NOW + 1 },
+        { email: 'b@x.com', at: NOW },
+        { email: 'ärger+1@x.com', at: NOW - 1 },
+      ],
+      distinctEmails: 3,
+      total: 4,
+      since: [],
+    });
+  });
+
+  it('rolls back to the first schema and forward again', async () => {
+    await store.knex.migrate.down({ migrationSource });
+    expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(false);
+    const [{ n }] = (await store.knex('events').where({ project_id: 'prj_old' }).count({ n: '*' })) as [{ n: unknown }];
+    expect(Number(n)).toBe(4);
+    await store.migrate();
+    expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(true);
   });
 });

@@ -12,6 +12,7 @@ const HOUR = 60 * MIN;
 function event(overrides: Partial<NewEvent> & Pick<NewEvent, 'projectId' | 'email'>): NewEvent {
   return {
     endpoint: 'verify',
+    emailLower: overrides.email.toLowerCase(),
     baseEmail: overrides.email.toLowerCase(),
     action: 'allow',
     createdAt: NOW,
@@ -59,6 +60,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       projectId: 'prj_rows',
       endpoint: 'intelligence',
       email: 'Jo.Doe+x@Example.com',
+      emailLower: 'jo.doe+x@example.com',
       baseEmail: 'jodoe@example.com',
       domain: 'example.com',
       ipv4: '198.51.100.2',
@@ -75,6 +77,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       project_id: 'prj_rows',
       endpoint: 'intelligence',
       email: 'Jo.Doe+x@Example.com',
+      email_lower: 'jo.doe+x@example.com',
       base_email: 'jodoe@example.com',
       domain: 'example.com',
       ipv4: '198.51.100.2',
@@ -88,7 +91,7 @@ describe.each(testDatabases)('events on $name', (db) => {
 
   it('stores absent optional columns as null and defaults the time to now', async () => {
     const before = Date.now();
-    await store.events.record({ projectId: 'prj_nulls', endpoint: 'verify', email: 'a@b.c', baseEmail: 'a@b.c', action: 'allow' });
+    await store.events.record({ projectId: 'prj_nulls', endpoint: 'verify', email: 'a@b.c', emailLower: 'a@b.c', baseEmail: 'a@b.c', action: 'allow' });
     const row = await store.knex('events').where({ project_id: 'prj_nulls' }).first();
     expect(row).toMatchObject({ domain: null, ipv4: null, ipv6: null, device: null, risk_score: null });
     expect(Number(row.created_at)).toBeGreaterThanOrEqual(before);
@@ -97,6 +100,8 @@ describe.each(testDatabases)('events on $name', (db) => {
 
   it.each([
     ['a missing email', { email: '' }, /event.email/],
+    ['a missing lower-cased address', { emailLower: undefined as unknown as string }, /event.emailLower/],
+    ['a missing base address', { baseEmail: '' }, /event.baseEmail/],
     ['a fractional time', { createdAt: 1.5 }, /event.createdAt/],
     ['a fractional risk score', { riskScore: 3.2 }, /event.riskScore/],
     ['a non-string device', { device: 7 as unknown as string }, /event.device/],
@@ -260,6 +265,68 @@ describe.each(testDatabases)('velocity history on $name', (db) => {
     });
     expect(await store.events.byEmail('prj_a', 'a@x.io', 1)).toMatchObject({ items: [{ at: NOW - MIN }], count: 2 });
     expect(await store.events.byEmail('prj_b', 'a@x.io', 10)).toEqual({ items: [], count: 0 });
+  });
+});
+
+describe.each(testDatabases)('addresses per IP, bases per email on $name', (db) => {
+  let store: Store;
+  const IP = '192.0.2.9';
+  const row = (email: string, emailLower: string, baseEmail: string, ago: number): NewEvent => ({
+    projectId: 'prj_forms',
+    endpoint: 'verify',
+    email,
+    emailLower,
+    baseEmail,
+    ipv4: IP,
+    action: 'allow',
+    createdAt: NOW - ago,
+  });
+
+  beforeAll(async () => {
+    store = await db.open();
+    await Promise.all(
+      [
+        row('a+1@x.com', 'a+1@x.com', 'a@x.com', 1 * MIN),
+        row('a+2@x.com', 'a+2@x.com', 'a@x.com', 2 * MIN),
+        row('A+1@X.com', 'a+1@x.com', 'a@x.com', 3 * MIN),
+        row('ÄRGER@x.com', 'ärger@x.com', 'ärger@x.com', 4 * MIN),
+        row('ärger@x.com', 'ärger@x.com', 'ärger@x.com', 5 * MIN),
+      ].map((e) => store.events.record(e)),
+    );
+  });
+  afterAll(() => store.close());
+
+  it('per IP: plus-tagged addresses are separate accounts, case differences are not', async () => {
+    const v = await store.events.velocityReader('prj_forms').byIp({ ipv4: IP, ipv6: null, since: [NOW - 2 * MIN], limit: 10 });
+    expect(v).toEqual({
+      emails: [
+        { email: 'a+1@x.com', at: NOW - MIN },
+        { email: 'a+2@x.com', at: NOW - 2 * MIN },
+        { email: 'ärger@x.com', at: NOW - 4 * MIN },
+      ],
+      distinctEmails: 3,
+      total: 5,
+      since: [2],
+    });
+  });
+
+  it('the counts statement agrees (the path of an IP past the rows read for the list)', async () => {
+    const q = { projectId: 'prj_forms', ipv4: IP, ipv6: null, since: [NOW - 2 * MIN], limit: 10 };
+    const counts = await knexReads(store.knex).get(countsStatement(q));
+    expect([Number(counts?.total), Number(counts?.distinct_emails), Number(counts?.since_0)]).toEqual([5, 3, 2]);
+  });
+
+  it('byEmail groups every plus tag and case under the base address', async () => {
+    const v = await store.events.byEmail('prj_forms', 'a@x.com', 10);
+    expect(v).toEqual({
+      items: [
+        { email: 'a+1@x.com', baseEmail: 'a@x.com', at: NOW - MIN },
+        { email: 'a+2@x.com', baseEmail: 'a@x.com', at: NOW - 2 * MIN },
+        { email: 'A+1@X.com', baseEmail: 'a@x.com', at: NOW - 3 * MIN },
+      ],
+      count: 3,
+    });
+    expect(await store.events.byEmail('prj_forms', 'a+1@x.com', 10)).toEqual({ items: [], count: 0 });
   });
 });
 

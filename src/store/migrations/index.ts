@@ -2,13 +2,17 @@
 // dist/ (tsc), with no directory scan. A new migration is one module plus one line.
 import type { Knex } from 'knex';
 import * as initial from './0001-initial.js';
+import * as eventsEmailLower from './0002-events-email-lower.js';
 
 interface Migration {
   name: string;
   module: Knex.Migration;
 }
 
-const migrations: readonly Migration[] = [{ name: '0001-initial', module: initial }];
+const migrations: readonly Migration[] = [
+  { name: '0001-initial', module: initial },
+  { name: '0002-events-email-lower', module: eventsEmailLower },
+];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => [...migrations],

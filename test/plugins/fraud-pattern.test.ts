@@ -1,0 +1,152 @@
+import Ajv from 'ajv';
+import { describe, expect, it } from 'vitest';
+import fraudPattern from '../../plugins/fraud-pattern/index.js';
+import type { CheckOptions } from '../../src/engine/plugin.js';
+import { firedCodes, testPlugin, type PluginCase } from '../support/plugin-tester.js';
+
+const clean = { has_fraud_pattern: false, fraud_pattern: null };
+const flagged = (pattern: string) => ({ has_fraud_pattern: true, fraud_pattern: pattern });
+
+/** Real people's addresses in several languages and naming customs: none may be flagged. */
+const PEOPLE = [
+  'john.smith',
+  'jane.doe1985',
+  'mike_jones',
+  'maria.garcia',
+  'zhang.wei',
+  'olumide.adeyemi',
+  'nguyen.van.anh',
+  'mohammed.al-rashid',
+  'krzysztof.wojciechowski',
+  'brzeczyszczykiewicz',
+  'strzelczyk',
+  'schwarzkopf',
+  'joerg.schwarzbach',
+  'friedrich.nietzsche',
+  'dwightschrute',
+  'mkrtchyan',
+  'christopher.nkemdirim',
+  'chukwuemeka.okonkwo',
+  'phumzile.mlambo-ngcuka',
+  'xolani.mthembu',
+  'nkosinathi.mthethwa',
+  'venkataraghavan.srinivasan',
+  'pradeep.krishnamurthy',
+  'dmitriy.shostakovich',
+  'yevgeniy.kuznetsov',
+  'niamh.nicdhonnchadha',
+  'rhydderch.ffransis',
+  'hwang.kyungsoo',
+  'watanabe.kenichiro',
+  'abdulrahman.alqahtani',
+  'jorge.fernandez-gonzalez',
+  'francisco.javier.rodriguez',
+  'whitney.houston1963',
+  'jsmith19850412',
+  'jkl.smith',
+  't.j.miller',
+  'mp3lover2k',
+  'j0hn.sm1th',
+  'mike2jones4ever',
+  'ZHANG.Wei',
+  '张伟',
+  'иван.петров',
+  'müller.jürgen',
+  'françois.lefèvre',
+  'θεόδωρος.παπαδόπουλος',
+  'محمد.علي',
+];
+
+const people: PluginCase[] = PEOPLE.map((local) => ({ name: `a person: ${local}`, email: `${local}@example.com`, facts: clean }));
+
+testPlugin(fraudPattern, [
+  ...people,
+  // Random tokens: high entropy (Shannon bits per character) with a machine shape.
+  { email: 'x7kq2m9vz3p8@example.com', facts: { ...flagged('high_entropy:3.58'), local_entropy: 3.58, longest_digit_run: 1, keyboard_walk_length: 1 } },
+  { email: 'a8f3k2j9d7s1@example.com', facts: { ...flagged('high_entropy:3.58'), local_entropy: 3.58 } },
+  { name: 'eight distinct characters sit exactly on the 3.00 threshold', email: 'k2j9d7s1@example.com', facts: { ...flagged('high_entropy:3.00'), local_entropy: 3 } },
+  { name: 'seven characters are under min_length', email: 'k2j9d7s@example.com', facts: { ...clean, local_entropy: 2.81 } },
+  { name: 'a hex hash', email: 'd41d8cd98f00b204e9800998ecf8427e@example.com', facts: flagged('high_entropy:3.39') },
+  { name: 'a token after a word', email: 'user.8f3k2j9d@example.com', facts: flagged('high_entropy:3.58') },
+  { name: 'consonant soup', email: 'xkqzvbnmtrwp@example.com', facts: { ...flagged('high_entropy:3.58'), longest_digit_run: 0 } },
+  { name: 'upper case is judged lower-cased', email: 'X7KQ2M9VZ3P8@example.com', facts: flagged('high_entropy:3.58') },
+  { name: 'quoted token', email: '"x7kq2m9vz3p8"@example.com', facts: flagged('high_entropy:3.58') },
+  // Threshold both sides with options.
+  {
+    name: 'entropy_threshold 3.6 spares a 3.58 token',
+    email: 'x7kq2m9vz3p8@example.com',
+    options: { fraud_pattern_detection: { entropy_threshold: 3.6 } },
+    facts: { ...clean, local_entropy: 3.58 },
+  },
+  {
+    name: 'entropy_threshold 3.58 still flags it (inclusive)',
+    email: 'a8f3k2j9d7s1@example.com',
+    options: { fraud_pattern_detection: { entropy_threshold: 3.58 } },
+    facts: flagged('high_entropy:3.58'),
+  },
+  { name: 'min_length 13 spares 12 characters', email: 'h7g5k2m9p3x1@example.com', options: { fraud_pattern_detection: { min_length: 13 } }, facts: clean },
+  { name: 'min_length 6 flags a shorter token', email: 'q3v8z1@example.com', options: { fraud_pattern_detection: { min_length: 6, entropy_threshold: 2.5 } }, facts: flagged('high_entropy:2.58') },
+  { name: 'q3v8z1 under the defaults', email: 'q3v8z1@example.com', facts: { ...clean, local_entropy: 2.58 } },
+  { name: 'a plain name with a high entropy is no token', email: 'francisco.javier.rodriguez@example.com', options: { fraud_pattern_detection: { entropy_threshold: 1 } }, facts: { ...clean, local_entropy: 3.72 } },
+  // Keyboard walks.
+  { email: 'qwertyuiop@example.com', facts: { ...flagged('keyboard_walk:10'), keyboard_walk_length: 10 } },
+  { email: 'poiuytrewq@example.com', facts: flagged('keyboard_walk:10') },
+  { email: 'john.asdfgh@example.com', facts: flagged('keyboard_walk:6') },
+  { email: 'qwerty123@example.com', facts: flagged('keyboard_walk:6') },
+  { name: 'QWERTZ row', email: 'qwertz@example.com', facts: flagged('keyboard_walk:6') },
+  { name: 'AZERTY row', email: 'azertyuiop@example.com', facts: flagged('keyboard_walk:10') },
+  { email: 'zxcvbnm1@example.com', facts: flagged('keyboard_walk:7') },
+  { name: 'the digit row', email: '123456@example.com', facts: { ...flagged('keyboard_walk:6'), longest_digit_run: 6 } },
+  { name: 'the digit row backwards', email: '654321@example.com', facts: flagged('keyboard_walk:6') },
+  { name: 'a walk wins over a digit run', email: 'user1234567890@example.com', facts: { ...flagged('keyboard_walk:10'), longest_digit_run: 10 } },
+  { name: 'five keys are short of a walk', email: 'qwert@example.com', facts: { ...clean, keyboard_walk_length: 5 } },
+  { name: 'asdf1234: two short walks', email: 'asdf1234@example.com', facts: { ...clean, keyboard_walk_length: 4, longest_digit_run: 4 } },
+  { name: 'a separator breaks a walk', email: 'qwe.rty@example.com', facts: { ...clean, keyboard_walk_length: 3 } },
+  { name: 'min_walk_length 5 flags five keys', email: 'qwert@example.com', options: { fraud_pattern_detection: { min_walk_length: 5 } }, facts: flagged('keyboard_walk:5') },
+  { name: 'min_walk_length 7 spares six', email: 'john.asdfgh@example.com', options: { fraud_pattern_detection: { min_walk_length: 7 } }, facts: clean },
+  // Long digit runs beside letters.
+  { email: 'user8374920163@example.com', facts: { ...flagged('long_digit_run:10'), longest_digit_run: 10 } },
+  { name: 'nine digits pass max_digit_run 8 by one', email: 'maria837492016@example.com', facts: flagged('long_digit_run:9') },
+  { name: 'a full date (8 digits) is allowed', email: 'maria19850412@example.com', facts: { ...clean, longest_digit_run: 8 } },
+  { name: 'max_digit_run 4 flags a date', email: 'maria19850412@example.com', options: { fraud_pattern_detection: { max_digit_run: 4 } }, facts: flagged('long_digit_run:8') },
+  { name: 'max_digit_run 4 allows a year', email: 'jane.doe1985@example.com', options: { fraud_pattern_detection: { max_digit_run: 4 } }, facts: clean },
+  { name: 'an all-digit mailbox is local_numeric’s business (QQ numbers, phones)', email: '83749201637@qq.com', facts: { ...clean, longest_digit_run: 11 } },
+  // The plus tag is the user's label: the mailbox name before it is judged.
+  { name: 'a random plus tag', email: 'john.smith+x7kq2m9vz3p8@example.com', facts: { ...clean, local_entropy: 2.95 } },
+  { name: 'a token before a plus tag', email: 'x7kq2m9vz3p8+news@example.com', facts: flagged('high_entropy:3.58') },
+  { name: 'facts of a known name', email: 'john.smith@example.com', facts: { local_entropy: 2.95, longest_digit_run: 0, keyboard_walk_length: 1 } },
+  { name: 'empty local part', email: '@example.com', facts: { ...clean, local_entropy: 0, longest_digit_run: 0, keyboard_walk_length: 0 } },
+  { name: 'invalid but split: judged anyway', email: 'x7kq2m9vz3p8@', facts: flagged('high_entropy:3.58') },
+  {
+    name: 'no @: unknown',
+    email: 'x7kq2m9vz3p8',
+    facts: { has_fraud_pattern: null, fraud_pattern: null, local_entropy: null, longest_digit_run: null, keyboard_walk_length: null },
+  },
+]);
+
+describe('fraud_pattern_detection check', () => {
+  it.each<[string, Record<string, CheckOptions>, string[]]>([
+    ['john.smith@example.com', {}, []],
+    ['jane.doe1985@example.com', {}, []],
+    ['olumide.adeyemi@example.com', {}, []],
+    ['x7kq2m9vz3p8@example.com', {}, ['fraud_pattern_detected']],
+    ['x7kq2m9vz3p8@example.com', { fraud_pattern_detection: { entropy_threshold: 3.6 } }, []],
+    ['qwertyuiop@example.com', {}, ['fraud_pattern_detected']],
+    ['user1234567890@example.com', {}, ['fraud_pattern_detected']],
+    ['maria19850412@example.com', {}, []],
+    ['maria19850412@example.com', { fraud_pattern_detection: { max_digit_run: 6 } }, ['fraud_pattern_detected']],
+    ['plainaddress', {}, []],
+  ])('%s with %j fires %j', async (email, options, codes) => {
+    expect(await firedCodes(fraudPattern, email, options)).toEqual(codes);
+  });
+
+  it('validates its options', () => {
+    const check = fraudPattern.checks.fraud_pattern_detection;
+    const validate = new Ajv().compile(check?.options ?? {});
+    expect(validate(check?.defaults)).toBe(true);
+    expect(validate({ entropy_threshold: 3.2, min_length: 10, max_digit_run: 6, min_walk_length: 5 })).toBe(true);
+    for (const bad of [{ min_length: 0 }, { max_digit_run: 2.5 }, { entropy_threshold: -1 }, { min_walk_length: 2 }, { threshold: 3 }]) {
+      expect(validate(bad), JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
