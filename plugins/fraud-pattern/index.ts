@@ -15,6 +15,8 @@ const DEFAULTS = {
   min_walk_length: 6,
 } as const;
 
+const ALL_DIGITS = /^[0-9]*$/;
+
 const numberOption = (options: CheckOptions, name: keyof typeof DEFAULTS): number => {
   const value = options[name];
   return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULTS[name];
@@ -27,10 +29,12 @@ function findPattern(localPart: string, options: CheckOptions): { pattern: strin
   const bits = Math.round(entropyBits(compact) * 100) / 100;
   const digitRun = longestDigitRun(name);
   const walk = longestKeyboardWalk(name);
+  const size = [...compact].length;
   let pattern: string | null = null;
   if (walk >= numberOption(options, 'min_walk_length')) pattern = `keyboard_walk:${walk}`;
-  else if (digitRun > numberOption(options, 'max_digit_run') && digitRun < [...compact].length) pattern = `long_digit_run:${digitRun}`;
-  else if ([...compact].length >= numberOption(options, 'min_length') && bits >= numberOption(options, 'entropy_threshold') && looksGenerated(name)) {
+  // An all-digit name (QQ numbers, phone numbers) is the local_numeric check's business.
+  else if (digitRun > numberOption(options, 'max_digit_run') && !ALL_DIGITS.test(compact)) pattern = `long_digit_run:${digitRun}`;
+  else if (size >= numberOption(options, 'min_length') && bits >= numberOption(options, 'entropy_threshold') && looksGenerated(name)) {
     pattern = `high_entropy:${bits.toFixed(2)}`;
   }
   return { pattern, bits, digitRun, walk };

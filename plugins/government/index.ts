@@ -1,14 +1,65 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { readList } from './data-files.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+/** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
+const SUFFIXES = readList('suffixes.txt');
+/** Government registrable domains under no such suffix (europa.eu, admin.ch, bund.de, canada.ca, ...). */
+const DOMAINS = readList('domains.txt');
+
+const MAX_DOMAIN_LENGTH = 253;
+
+/** ASCII domain without its root dot, or null when it is no host name (empty label, non-ASCII, too long). */
+function hostName(domain: string): string | null {
+  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
+  return name;
+}
+
+/** Walks `domain` and its parents, most specific first: a curated domain matches itself, a suffix only what lies below it. */
+function governmentMatch(domain: string): string | null {
+  for (let name = domain; ; ) {
+    if (DOMAINS.has(name)) return name;
+    if (name !== domain && SUFFIXES.has(name)) return name;
+    const dot = name.indexOf('.');
+    if (dot < 0) return null;
+    name = name.slice(dot + 1);
+  }
+}
+
 const plugin: Plugin = {
   id: 'government',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Whether the domain belongs to a government body: under gov, mil or a government public suffix, or a curated government domain.',
+  steps: ['government_domain'],
+  facts: {
+    is_government_domain: {
+      type: 'boolean',
+      description: 'The domain lies under gov, mil or a government suffix (gov.uk, gouv.fr, ...), or is (under) a curated government domain.',
+      expose: 'flag',
+    },
+    government_match: {
+      type: 'string',
+      description: 'The government suffix or curated domain that matched (ASCII form); null when none did.',
+    },
+  },
+  checks: {
+    government_domain: {
+      description: 'The domain is a government domain.',
+      when: { fact: 'is_government_domain', operator: 'equal', value: true },
+      checkedType: 'government_domain',
+    },
+  },
+  needs: ['structure', 'idn'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact<string>('domain');
+    const literal = await ctx.fact<string>('domain_literal');
+    if (typeof domain !== 'string' || literal !== null) return {};
+    const name = hostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    if (name === null) return {};
+    const match = governmentMatch(name);
+    return { is_government_domain: match !== null, government_match: match };
+  },
 };
 
 export default plugin;

@@ -18,11 +18,8 @@ export function withoutPlusTag(localPart: string): string | null {
   return plus > 0 ? localPart.slice(0, plus) : null;
 }
 
-/** The domain with one trailing root dot removed (gmail.com. is gmail.com). */
-export const withoutRootDot = (domain: string): string => (domain.endsWith('.') ? domain.slice(0, -1) : domain);
-
-/** gmail.com for gmail.com and googlemail.com (written in any case, with or without a root dot); else null. */
-export const dotlessProvider = (asciiDomain: string): string | null => DOTLESS_DOMAINS.get(withoutRootDot(asciiDomain.toLowerCase())) ?? null;
+/** gmail.com for gmail.com and googlemail.com; else null. */
+export const dotlessProvider = (asciiDomain: string): string | null => DOTLESS_DOMAINS.get(asciiDomain) ?? null;
 
 /** The local part without dots (quoted local parts are left alone). */
 export const withoutDots = (localPart: string): string => (isQuoted(localPart) ? localPart : localPart.split('.').join(''));

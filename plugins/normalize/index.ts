@@ -1,16 +1,9 @@
 // Normalised forms of an address: the base that velocity by email groups by, the lower-cased address
-// that per-IP velocity counts, and the "without_*" forms of the intelligence response.
-import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag, withoutRootDot } from './forms.js';
-
-/** A fact of the typo plugin; null while that plugin does not declare it yet (the runner rejects unknown facts). */
-async function typoFact<T>(ctx: PluginContext, name: string): Promise<T | null> {
-  try {
-    return await ctx.fact<T>(name);
-  } catch {
-    return null;
-  }
-}
+// that per-IP velocity counts, and the "without_*" forms of the intelligence response. The fifth form,
+// without_typo_mismatch, is the typo plugin's corrected_email: verify must not pay for typo detection to
+// store a base.
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag } from './forms.js';
 
 /** `form`, or null when it is the address itself (the transformation changed nothing). */
 const changed = (form: string, address: string): string | null => (form === address ? null : form);
@@ -32,10 +25,9 @@ const plugin: Plugin = {
       description: 'On gmail.com/googlemail.com only: the local part without dots @ gmail.com; null elsewhere, when nothing changes, or when invalid.',
     },
     without_punycode: { type: 'string', description: 'The address with its punycode (xn--) domain in Unicode; null when the domain has no punycode or is invalid.' },
-    without_typo_mismatch: { type: 'string', description: "The typo plugin's corrected address; null when no typo was found or the address is invalid." },
   },
   checks: {},
-  needs: ['structure', 'idn', 'typo'],
+  needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
     const email: unknown = ctx.input.email;
     if (typeof email !== 'string' || email === '') return {};
@@ -47,12 +39,11 @@ const plugin: Plugin = {
 
     const address = `${local}@${domain}`;
     const literal = (await ctx.fact<string>('domain_literal')) !== null;
-    const asciiDomain = literal ? domain : withoutRootDot((await ctx.fact<string>('punycode_value')) ?? lowerCase(domain));
+    const asciiDomain = literal ? domain : ((await ctx.fact<string>('punycode_value')) ?? lowerCase(domain));
     const untagged = withoutPlusTag(local);
     const dotless = literal ? null : dotlessProvider(asciiDomain);
     const baseLocal = lowerCase(untagged ?? local);
     const unicodeDomain = (await ctx.fact<boolean>('has_punycode')) === true ? await ctx.fact<string>('unicode_domain') : null;
-    const corrected = (await typoFact<boolean>(ctx, 'has_typo_mismatch')) === true ? await typoFact<string>(ctx, 'corrected_email') : null;
 
     return {
       base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
@@ -60,7 +51,6 @@ const plugin: Plugin = {
       without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
       without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
       without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
-      without_typo_mismatch: typeof corrected === 'string' ? corrected : null,
     };
   },
 };

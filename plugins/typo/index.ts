@@ -1,14 +1,52 @@
-import type { Plugin } from '../../src/engine/plugin.js';
+// Domain typos: gmial.com -> gmail.com, hotmial.co.uk -> hotmail.co.uk; never a real provider or school domain.
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { readPopularDomains } from './popular-domains.js';
+import { TypoSuggester } from './suggest.js';
 
-// Placeholder until the plugin is written; registered so the registry is complete.
+const suggester = new TypoSuggester(readPopularDomains());
+
 const plugin: Plugin = {
   id: 'typo',
-  description: 'not yet written',
-  steps: [],
-  facts: {},
-  checks: {},
-  needs: [],
-  run: () => ({}),
+  description: 'Suggests the popular mailbox domain a domain is a near miss of (gmial.com -> gmail.com), and the corrected address.',
+  steps: ['typo_detection'],
+  facts: {
+    has_typo_mismatch: {
+      type: 'boolean',
+      description: 'The domain is a near miss of a popular mailbox domain and not itself a known provider, school or popular domain.',
+    },
+    suggested_domain: { type: 'string', description: 'The popular domain the address probably meant; null when no typo.' },
+    corrected_email: {
+      type: 'string',
+      description: 'The local part as written, "@", and the suggested domain; null when no typo.',
+      expose: 'result',
+    },
+  },
+  checks: {
+    typo_detection: {
+      description: 'The domain looks like a typo of a popular mailbox domain.',
+      when: { fact: 'has_typo_mismatch', operator: 'equal', value: true },
+      code: 'domain_typo_detected',
+      checkedType: 'typo_detection',
+    },
+  },
+  needs: ['structure', 'idn', 'free-provider', 'education'],
+  async run(ctx): Promise<FactValues> {
+    const local = await ctx.fact<string>('local_part');
+    const domain = await ctx.fact<string>('domain');
+    const valid = (await ctx.fact('valid_address_format')) === true && (await ctx.fact('domain_literal')) === null;
+    if (!valid || typeof local !== 'string' || typeof domain !== 'string') return {};
+    const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
+    const real =
+      suggester.isPopular(ascii) ||
+      (await ctx.fact('is_free_provider_domain')) === true ||
+      (await ctx.fact('is_education_domain')) === true;
+    const suggested = real ? null : suggester.suggest(ascii);
+    return {
+      has_typo_mismatch: suggested !== null,
+      suggested_domain: suggested,
+      corrected_email: suggested === null ? null : `${local}@${suggested}`,
+    };
+  },
 };
 
 export default plugin;

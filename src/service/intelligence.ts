@@ -105,7 +105,7 @@ async function emailAnalysis(f: FactReader) {
       without_plus_addressing: await f('without_plus_addressing'),
       without_dot_variations: await f('without_dot_variations'),
       without_punycode: await f('without_punycode'),
-      without_typo_mismatch: await f('without_typo_mismatch'),
+      without_typo_mismatch: await f('corrected_email'),
     },
     details: {
       deliverability: 'unknown',

@@ -27,7 +27,7 @@ function reader(projectId: string): VelocityReader {
 }
 
 function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string }): NewEvent {
-  return { projectId, endpoint: 'verify', email, baseEmail: email.toLowerCase(), action: 'allow', createdAt: NOW - ago, ...ip };
+  return { projectId, endpoint: 'verify', email, emailLower: email.toLowerCase(), baseEmail: email.toLowerCase(), action: 'allow', createdAt: NOW - ago, ...ip };
 }
 
 beforeAll(async () => {

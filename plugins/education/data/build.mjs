@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getPublicSuffix, parse } from 'tldts';
-import { toASCII } from 'tr46';
+import { toASCII, toUnicode } from 'tr46';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -89,30 +89,38 @@ const NOT_ACADEMIC = new Set([
   'ac.yu', // Yugoslavia: the TLD is gone
   'edu.io', // .io is sold as a generic TLD; nothing says its edu.io registrants are schools
 ]);
-/** Whole TLDs the PSL lists as "*.<tld>" (every second level is a suffix): their academic second levels. */
-const WILDCARD_TLD_LABELS = ['edu', 'ac'];
-
 const rules = (await import(pathToFileURL(join(pslRoot, 'data', 'rules.js')).href)).default;
 const isIcannSuffix = (suffix) => getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) === suffix;
 /** Registrations under `suffix` fall under an ICANN rule (true for ac.za, whose TLD has no rule of its own). */
 const isUnderIcann = (suffix) => parse(`example.${suffix}`, { allowPrivateDomains: false }).isIcann === true;
 
-const suffixes = new Set(['edu']);
+// Candidates: the psl package's rules (a "*.bd" rule stands for its second levels), and every
+// academic label under every TLD, so that a suffix tldts knows and the psl copy lacks is not missed.
+// tldts (the list the tld plugin uses at run time) confirms each one is an ICANN suffix.
+const candidates = new Set();
+const tlds = new Set();
 for (const rule of rules) {
   if (rule.startsWith('!')) continue;
-  const wildcard = rule.startsWith('*.');
-  const base = wildcard ? rule.slice(2) : rule;
-  const a = ascii(base, true);
+  const a = ascii(rule.startsWith('*.') ? rule.slice(2) : rule, true);
   if (a === null) continue;
-  if (wildcard && !a.includes('.')) {
-    if (!isIcannSuffix(`x.${a}`)) continue;
-    for (const label of WILDCARD_TLD_LABELS) suffixes.add(`${label}.${a}`);
-    continue;
-  }
-  const first = base.split('.')[0];
-  if (!a.includes('.') || !EDU_LABELS.has(first)) continue;
-  if (wildcard ? !isIcannSuffix(`x.${a}`) : !isIcannSuffix(a)) continue;
-  suffixes.add(a);
+  candidates.add(a);
+  tlds.add(a.slice(a.lastIndexOf('.') + 1));
+}
+for (const tld of tlds) for (const label of EDU_LABELS) {
+  const a = ascii(`${label}.${tld}`);
+  if (a !== null) candidates.add(a);
+}
+// Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep edu and ac there.
+/** Every label under `name` is a suffix (a "*.name" rule, such as *.pg or *.sch.uk). */
+const isWildcardSuffix = (name) => isIcannSuffix(`no-such-label-zz.${name}`);
+const WILDCARD_TLD_LABELS = new Set(['edu', 'ac']);
+const suffixes = new Set(['edu']);
+for (const a of candidates) {
+  const dot = a.indexOf('.');
+  if (dot < 0 || !(isIcannSuffix(a) || isWildcardSuffix(a))) continue;
+  const first = toUnicode(a.slice(0, dot), IDNA).domain;
+  const rest = a.slice(dot + 1);
+  if (EDU_LABELS.has(first) && (!isWildcardSuffix(rest) || WILDCARD_TLD_LABELS.has(first))) suffixes.add(a);
 }
 for (const s of lines(join(swotDomains, 'tlds.txt'))) {
   const a = ascii(s);

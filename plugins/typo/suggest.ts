@@ -1,0 +1,92 @@
+// Domain typo suggestions: @zootools/email-spell-checker proposes, an edit-distance gate disposes.
+import { run as spellCheck } from '@zootools/email-spell-checker';
+import damerauLevenshtein from 'damerau-levenshtein';
+
+/** Candidate search (sift3 distance, the library's own; its default thresholds). */
+export const DOMAIN_THRESHOLD = 2;
+export const SECOND_LEVEL_THRESHOLD = 2;
+export const TOP_LEVEL_THRESHOLD = 2;
+/** Acceptance (Damerau-Levenshtein, optimal string alignment): edits allowed in the first label and in the whole domain. */
+export const MAX_LABEL_EDITS = 1;
+export const MAX_DOMAIN_EDITS = 2;
+/** A first label shorter than this is never changed: aim, aol, me, msn, live are one edit from too many real names. */
+export const MIN_CHANGED_LABEL_LENGTH = 5;
+
+const firstLabel = (domain: string): string => {
+  const dot = domain.indexOf('.');
+  return dot < 0 ? domain : domain.slice(0, dot);
+};
+/** The part the library calls the top-level domain: everything after the first label. */
+const rest = (domain: string): string => {
+  const dot = domain.indexOf('.');
+  return dot < 0 ? '' : domain.slice(dot + 1);
+};
+
+/** Edits between a and b, or Infinity when their lengths alone rule out `limit` (keeps the work linear). */
+function edits(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return Infinity;
+  return damerauLevenshtein(a, b).steps;
+}
+
+export class TypoSuggester {
+  private readonly domains: string[];
+  private readonly popular: ReadonlySet<string>;
+  private readonly byLabel = new Map<string, string[]>();
+  private readonly secondLevel: string[];
+  private readonly topLevel: string[];
+
+  /** `domains`: the popular domains, most used first. */
+  constructor(domains: readonly string[]) {
+    this.domains = [...domains];
+    this.popular = new Set(domains);
+    for (const domain of domains) {
+      const label = firstLabel(domain);
+      const same = this.byLabel.get(label);
+      if (same) same.push(domain);
+      else this.byLabel.set(label, [domain]);
+    }
+    this.secondLevel = [...this.byLabel.keys()];
+    this.topLevel = [...new Set(domains.map(rest))];
+  }
+
+  isPopular(domain: string): boolean {
+    return this.popular.has(domain);
+  }
+
+  /** The popular domain `domain` (lower-case ASCII) is a near miss of, or null. */
+  suggest(domain: string): string | null {
+    if (domain === '' || this.popular.has(domain)) return null;
+    const found = spellCheck({
+      email: `x@${domain}`,
+      domains: this.domains,
+      secondLevelDomains: this.secondLevel,
+      topLevelDomains: this.topLevel,
+      domainThreshold: DOMAIN_THRESHOLD,
+      secondLevelThreshold: SECOND_LEVEL_THRESHOLD,
+      topLevelThreshold: TOP_LEVEL_THRESHOLD,
+    });
+    if (!found || !this.popular.has(found.domain)) return null;
+    const best = this.closestWithLabel(domain, firstLabel(found.domain));
+    return best !== null && this.accepts(domain, best) ? best : null;
+  }
+
+  /** Of the popular domains with this first label, the fewest edits from `domain` (ties: the more used). */
+  private closestWithLabel(domain: string, label: string): string | null {
+    let best: string | null = null;
+    let bestEdits = Infinity;
+    for (const candidate of this.byLabel.get(label) ?? []) {
+      const n = edits(domain, candidate, MAX_DOMAIN_EDITS);
+      if (n < bestEdits) [best, bestEdits] = [candidate, n];
+    }
+    return bestEdits <= MAX_DOMAIN_EDITS ? best : null;
+  }
+
+  private accepts(domain: string, suggestion: string): boolean {
+    const label = firstLabel(suggestion);
+    // A single-label input (gmailcom) is one label: judge it whole.
+    const typed = domain.includes('.') ? firstLabel(domain) : domain;
+    const target = domain.includes('.') ? label : suggestion;
+    if (typed === target) return true;
+    return label.length >= MIN_CHANGED_LABEL_LENGTH && edits(typed, target, MAX_LABEL_EDITS) <= MAX_LABEL_EDITS;
+  }
+}

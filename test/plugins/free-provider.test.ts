@@ -1,0 +1,181 @@
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { getDomain } from 'tldts';
+import { describe, expect, it } from 'vitest';
+import freeProvider from '../../plugins/free-provider/index.js';
+import { indexProviders, readProviders } from '../../plugins/free-provider/providers.js';
+import { FactCatalog } from '../../src/engine/run.js';
+import { registry } from '../../plugins/index.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { decide } from '../../src/policy/decide.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { testPlugin } from '../support/plugin-tester.js';
+
+const free = (key: string, group: 'common' | 'rare') => ({ is_free_provider_domain: true, free_provider: key, free_provider_group: group });
+const notFree = { is_free_provider_domain: false, free_provider: null, free_provider_group: null };
+const unknown = { is_free_provider_domain: null, free_provider: null, free_provider_group: null };
+
+testPlugin(freeProvider, [
+  { email: 'jane@gmail.com', facts: free('gmail', 'common') },
+  { email: 'jane@googlemail.com', facts: free('gmail', 'common') },
+  { name: 'upper case domain', email: 'Jane@GMail.COM', facts: free('gmail', 'common') },
+  { email: 'a@hotmail.com', facts: free('outlook', 'common') },
+  { email: 'a@hotmail.co.uk', facts: free('outlook', 'common') },
+  { email: 'a@outlook.com', facts: free('outlook', 'common') },
+  { email: 'a@outlook.de', facts: free('outlook', 'common') },
+  { email: 'a@live.co.uk', facts: free('outlook', 'common') },
+  { email: 'a@msn.com', facts: free('outlook', 'common') },
+  { email: 'a@yahoo.com', facts: free('yahoo', 'common') },
+  { email: 'a@yahoo.fr', facts: free('yahoo', 'common') },
+  { email: 'a@ymail.com', facts: free('yahoo', 'common') },
+  { email: 'a@rocketmail.com', facts: free('yahoo', 'common') },
+  { name: 'Yahoo Japan is its own company: country key', email: 'a@yahoo.co.jp', facts: free('yahoo_jp', 'common') },
+  { email: 'a@icloud.com', facts: free('icloud', 'common') },
+  { email: 'a@me.com', facts: free('icloud', 'common') },
+  { email: 'a@mac.com', facts: free('icloud', 'common') },
+  { email: 'a@aol.com', facts: free('aol', 'common') },
+  { email: 'a@aim.com', facts: free('aol', 'common') },
+  { email: 'a@proton.me', facts: free('proton', 'common') },
+  { email: 'a@protonmail.com', facts: free('proton', 'common') },
+  { email: 'a@pm.me', facts: free('proton', 'common') },
+  { email: 'a@gmx.com', facts: free('gmx', 'common') },
+  { name: 'German GMX: country key', email: 'a@gmx.de', facts: free('gmx_de', 'common') },
+  { email: 'a@gmx.net', facts: free('gmx_de', 'common') },
+  { email: 'a@gmx.at', facts: free('gmx_de', 'common') },
+  { email: 'a@web.de', facts: free('web_de', 'common') },
+  { email: 'a@mail.ru', facts: free('mail_ru', 'common') },
+  { email: 'a@bk.ru', facts: free('mail_ru', 'common') },
+  { email: 'a@yandex.ru', facts: free('yandex', 'common') },
+  { email: 'a@ya.ru', facts: free('yandex', 'common') },
+  { email: 'a@zoho.com', facts: free('zoho', 'common') },
+  { email: 'a@qq.com', facts: free('qq', 'common') },
+  { email: 'a@163.com', facts: free('netease', 'common') },
+  { email: 'a@126.com', facts: free('netease', 'common') },
+  { email: 'a@naver.com', facts: free('naver', 'common') },
+  { email: 'a@hanmail.net', facts: free('daum', 'common') },
+  { name: 'mail.com is a real provider', email: 'a@mail.com', facts: free('mail_com', 'common') },
+  { email: 'a@email.com', facts: free('mail_com', 'common') },
+  { email: 'a@comcast.net', facts: free('comcast', 'common') },
+  { email: 'a@sbcglobal.net', facts: free('att', 'common') },
+  { email: 'a@orange.fr', facts: free('orange', 'common') },
+  { email: 'a@t-online.de', facts: free('t_online', 'common') },
+  // Rare group: the long tail, from freemail's free.txt and the smaller providers of the package.
+  { email: 'a@fastmail.com', facts: free('fastmail', 'rare') },
+  { email: 'a@tutanota.com', facts: free('tuta', 'rare') },
+  { email: 'a@posteo.de', facts: free('posteo', 'rare') },
+  { email: 'a@lycos.com', facts: free('lycos', 'rare') },
+  { name: 'free.txt domain with a key derived from it', email: 'a@abwesend.de', facts: free('abwesend', 'rare') },
+  { name: 'Mail2World vanity domains share one key', email: 'a@mail2rome.com', facts: free('mail2world', 'rare') },
+  { name: 'a listed subdomain of a provider joins its key', email: 'a@vip.163.com', facts: free('netease', 'common') },
+  { name: 'IDN input is looked up in ASCII: no provider uses one', email: 'a@gmaíl.com', facts: notFree },
+  // Not free: exact match only, companies, relays, disposables, education.
+  { name: 'mail.google.com is not gmail (exact domains)', email: 'a@mail.google.com', facts: notFree },
+  { name: 'a subdomain of gmail.com is not gmail', email: 'a@x.gmail.com', facts: notFree },
+  { name: "google.com is Google's own domain", email: 'a@google.com', facts: notFree },
+  { email: 'a@example.com', facts: notFree },
+  { email: 'a@acme-corp.co.uk', facts: notFree },
+  { name: 'a typo is not a provider', email: 'a@gmial.com', facts: notFree },
+  { name: 'a look-alike of yahoo.com in free.txt is excluded', email: 'a@yahoo.co', facts: notFree },
+  { name: 'privacy relay: DuckDuckGo', email: 'a@duck.com', facts: notFree },
+  { name: 'privacy relay: SimpleLogin', email: 'a@simplelogin.com', facts: notFree },
+  { name: 'privacy relay: addy.io (AnonAddy)', email: 'a@anonaddy.com', facts: notFree },
+  { name: 'privacy relay: Firefox Relay', email: 'a@relay.firefox.com', facts: notFree },
+  { name: 'privacy relay: Firefox Relay aliases', email: 'a@mozmail.com', facts: notFree },
+  { name: 'privacy relay: Hide My Email', email: 'a@privaterelay.appleid.com', facts: notFree },
+  { name: 'disposable', email: 'a@mailinator.com', facts: notFree },
+  { name: 'disposable', email: 'a@10minutemail.com', facts: notFree },
+  { name: 'in free.txt but disposable-email-domains-js lists it', email: 'a@sify.com', facts: notFree },
+  { name: 'education', email: 'a@mit.edu', facts: notFree },
+  { name: 'hosting company domain in the provider package', email: 'a@godaddy.com', facts: notFree },
+  { name: 'Alibaba corporate domain (aliyun.com is the mail service)', email: 'a@alibaba.com', facts: notFree },
+  { email: 'a@aliyun.com', facts: free('aliyun', 'rare') },
+  { name: 'invalid address, domain still looked up', email: 'a..b@gmail.com', facts: free('gmail', 'common') },
+  { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: unknown },
+  { name: 'no @', email: 'plainaddress', facts: unknown },
+  { name: 'empty domain', email: 'a@', facts: unknown },
+]);
+
+async function firedChecks(email: string): Promise<string[]> {
+  const catalog = new FactCatalog(registry);
+  const policy = compilePolicy('free', parsePolicy('free.json', JSON.stringify({ version: '1', checks: { free_provider_domain: { mode: 'hard', action: 'block' } } })), catalog);
+  const outcome = await policy.runner.run({
+    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
+    options: policy.options,
+    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
+  });
+  const decision = decide(policy, outcome.ruleResults);
+  expect(decision.errors).toEqual([]);
+  return decision.fired.map((v) => v.name);
+}
+
+describe('free_provider_domain check', () => {
+  it.each([
+    ['a@gmail.com', ['free_provider_domain']],
+    ['a@abwesend.de', ['free_provider_domain']],
+    ['a@example.com', []],
+    ['a@duck.com', []],
+    ['a@[192.168.0.1]', []],
+    ['plainaddress', []],
+  ])('%s fires %j (no code: the flag and the action carry it)', async (email, names) => {
+    expect(await firedChecks(email)).toEqual(names);
+  });
+});
+
+describe('providers.json', () => {
+  const providers = readProviders();
+  const entries = Object.entries(providers);
+  const require = createRequire(import.meta.url);
+  const lines = (file: string) =>
+    readFileSync(require.resolve(file), 'utf8')
+      .split('\n')
+      .map((line) => line.trim().toLowerCase())
+      .filter((line) => line !== '');
+  const disposable = new Set([...lines('freemail/data/disposable.txt'), ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[])]);
+
+  it('holds no disposable domain, nor a domain under one (parents up to the registrable domain, as the disposable plugin matches)', () => {
+    const found: string[] = [];
+    for (const [, entry] of entries) {
+      for (const domain of entry.domains) {
+        const registrable = getDomain(domain, { allowPrivateDomains: false });
+        expect(registrable, domain).not.toBeNull();
+        for (let name = domain; ; name = name.slice(name.indexOf('.') + 1)) {
+          if (disposable.has(name)) found.push(domain);
+          if (name === registrable) break;
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('holds no privacy relay', () => {
+    const relays = ['duck.com', 'mozmail.com', 'relay.firefox.com', 'privaterelay.appleid.com', 'simplelogin.com', 'simplelogin.io', 'slmail.me', 'anonaddy.com', 'anonaddy.me', 'addy.io', '33mail.com'];
+    const index = indexProviders(providers);
+    expect(relays.filter((relay) => index.has(relay))).toEqual([]);
+  });
+
+  it('has keys in lower case with underscores, a group and a name each, and no domain twice', () => {
+    const seen = new Set<string>();
+    for (const [key, entry] of entries) {
+      expect(key).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+      expect(['common', 'rare']).toContain(entry.group);
+      expect(entry.name.length).toBeGreaterThan(0);
+      expect(entry.domains.length).toBeGreaterThan(0);
+      for (const domain of entry.domains) {
+        expect(domain).toMatch(/^[a-z0-9.-]+$/);
+        expect(seen.has(domain), domain).toBe(false);
+        seen.add(domain);
+      }
+    }
+  });
+
+  it('puts the big consumer webmail services in the common group', () => {
+    for (const key of ['gmail', 'outlook', 'yahoo', 'yahoo_jp', 'icloud', 'aol', 'proton', 'gmx', 'gmx_de', 'web_de', 'mail_ru', 'yandex', 'zoho', 'qq', 'netease', 'naver', 'daum']) {
+      expect(providers[key]?.group, key).toBe('common');
+    }
+    expect(entries.filter(([, e]) => e.group === 'common').length).toBeLessThan(60);
+  });
+
+  it('stays under 2 MB', () => {
+    expect(statSync(new URL('../../plugins/free-provider/data/providers.json', import.meta.url)).size).toBeLessThan(2 * 1024 * 1024);
+  });
+});

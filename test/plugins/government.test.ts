@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import government from '../../plugins/government/index.js';
+import { firedCodes, testPlugin } from '../support/plugin-tester.js';
+
+const yes = (match: string) => ({ is_government_domain: true, government_match: match });
+const no = { is_government_domain: false, government_match: null };
+const unknown = { is_government_domain: null, government_match: null };
+
+testPlugin(government, [
+  { email: 'a@nasa.gov', facts: yes('gov') },
+  { name: 'subdomain under the gov TLD', email: 'a@www.nasa.gov', facts: yes('gov') },
+  { email: 'a@army.mil', facts: yes('mil') },
+  { email: 'a@us.af.mil', facts: yes('mil') },
+  { email: 'a@hmrc.gov.uk', facts: yes('gov.uk') },
+  { name: 'deep under gov.uk', email: 'a@digital.cabinet-office.gov.uk', facts: yes('gov.uk') },
+  { email: 'a@interieur.gouv.fr', facts: yes('gouv.fr') },
+  { email: 'a@mofa.go.jp', facts: yes('go.jp') },
+  { email: 'a@sat.gob.mx', facts: yes('gob.mx') },
+  { email: 'a@ato.gov.au', facts: yes('gov.au') },
+  { email: 'a@meity.gov.in', facts: yes('gov.in') },
+  { name: 'Government of India hosts under nic.in', email: 'a@mea.nic.in', facts: yes('nic.in') },
+  { email: 'a@receita.gov.br', facts: yes('gov.br') },
+  { name: 'most specific entry wins', email: 'a@saude.go.gov.br', facts: yes('go.gov.br') },
+  { email: 'a@bka.gv.at', facts: yes('gv.at') },
+  { email: 'a@mfa.go.kr', facts: yes('go.kr') },
+  { email: 'a@dia.govt.nz', facts: yes('govt.nz') },
+  { name: 'Government of Canada under gc.ca', email: 'a@forces.gc.ca', facts: yes('gc.ca') },
+  { name: 'wildcard TLD (*.bd): gov.bd', email: 'a@cabinet.gov.bd', facts: yes('gov.bd') },
+  { name: 'IDN suffix 政府.hk, Unicode form', email: 'a@dept.政府.hk', facts: yes('xn--mxtq1m.hk') },
+  { name: 'the same in punycode', email: 'a@dept.xn--mxtq1m.hk', facts: yes('xn--mxtq1m.hk') },
+  // Curated registrable domains.
+  { email: 'a@ec.europa.eu', facts: yes('europa.eu') },
+  { email: 'a@europa.eu', facts: yes('europa.eu') },
+  { email: 'a@bit.admin.ch', facts: yes('admin.ch') },
+  { email: 'a@bmi.bund.de', facts: yes('bund.de') },
+  { email: 'a@canada.ca', facts: yes('canada.ca') },
+  { email: 'a@mcc.gouv.qc.ca', facts: yes('gouv.qc.ca') },
+  { email: 'a@fs.fed.us', facts: yes('fed.us') },
+  { email: 'a@dot.state.ny.us', facts: yes('state.ny.us') },
+  { email: 'A@HMRC.GOV.UK', facts: yes('gov.uk') },
+  { name: 'trailing root dot', email: 'a@nasa.gov.', facts: yes('gov') },
+  // False: look-alikes and labels elsewhere.
+  { email: 'a@governor.com', facts: no },
+  { name: 'gov as a subdomain of a company', email: 'a@gov.example.com', facts: no },
+  { name: 'gov.uk as labels of a company domain', email: 'a@gov.uk.example.com', facts: no },
+  { email: 'a@gmail.com', facts: no },
+  { email: 'a@example.com', facts: no },
+  { email: 'a@government.com', facts: no },
+  { name: 'go.it is Gorizia, not government', email: 'a@comune.go.it', facts: no },
+  { name: 'a company under co.uk', email: 'a@govtech.co.uk', facts: no },
+  { name: 'the suffix itself is nobody\'s domain', email: 'a@gov.uk', facts: no },
+  { name: 'the gov TLD alone', email: 'a@gov', facts: no },
+  { name: 'not a curated domain: a sibling of one', email: 'a@notbund.de', facts: no },
+  { name: 'intergovernmental, not a government', email: 'a@un.org', facts: no },
+  // Unknown.
+  { name: 'no @', email: 'plainaddress', facts: unknown },
+  { name: 'IPv6 literal', email: 'a@[IPv6:2001:db8::1]', facts: unknown },
+  { name: 'empty label', email: 'a@nasa..gov', facts: unknown },
+]);
+
+describe('government check', () => {
+  it.each([
+    ['a@hmrc.gov.uk', []],
+    ['a@governor.com', []],
+  ])('%s reports no code (the flag and action carry it)', async (email, codes) => {
+    expect(await firedCodes(government, email)).toEqual(codes);
+  });
+  it('declares the government_domain step and checked type', () => {
+    expect(government.steps).toEqual(['government_domain']);
+    expect(government.checks.government_domain?.checkedType).toBe('government_domain');
+    expect(government.facts.is_government_domain?.expose).toBe('flag');
+  });
+});
+
+describe('government data files', () => {
+  const entries = (file: string) =>
+    readFileSync(new URL(`../../plugins/government/data/${file}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  it('suffixes.txt is sorted, unique, lower-case ASCII', () => {
+    const lines = entries('suffixes.txt');
+    expect(lines.length).toBeGreaterThan(200);
+    expect(lines).toEqual([...new Set(lines)].sort());
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/);
+  });
+  it('domains.txt is unique, lower-case ASCII, and under no listed suffix', () => {
+    const lines = entries('domains.txt');
+    const suffixes = new Set(entries('suffixes.txt'));
+    expect(lines).toEqual([...new Set(lines)]);
+    for (const line of lines) {
+      expect(line).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+      const labels = line.split('.');
+      for (let i = 1; i < labels.length; i++) expect(suffixes.has(labels.slice(i).join('.')), line).toBe(false);
+    }
+  });
+});
