@@ -1,8 +1,136 @@
-import { it } from 'vitest';
-import { TypoSuggester } from '../../plugins/typo/suggest.js';
+import { describe, expect, it } from 'vitest';
 import { readPopularDomains } from '../../plugins/typo/popular-domains.js';
-it('explore', () => {
-  const s = new TypoSuggester(readPopularDomains());
-  const inputs = 'gmial.com hotmial.co.uk yahooo.com gmail.con outlok.com gmai.com gamil.com gmal.com gmaill.com gnail.com gmail.co gmail.cm gmail.om gmail.comm gmail.vom gmail.xom gmail.ocm gmail.cmo gmailcom hotmal.com hotmai.com hotmail.co hotmial.com hotmil.com yaho.com yahho.com yahoo.cm yahoo.co yhaoo.com outllok.com outlook.con iclod.com icoud.com icloud.co comcst.net comcast.com sbcglobl.net verizon.com aol.con aoll.com ao.com protonmial.com protonmail.cm yandex.ri yandx.ru gmx.dee web.dr hotmail.fr.com gmail.de mail.de aig.com ibm.com mw.com box.com cnn.com example.com gmaill-consulting.com acme.co gmx.com mail.com email.com aim.com ymail.com hotmail.fr live.co.uk yandex.ru yahoo.fr outlook.de yahoo.co.jp gmx.de web.de orange.com web.com sky.de att.com live.de lve.com liv.com yahoo.de.com gmial.fr hotmail.co.jp hotmail.jp hotmai.co.uk googlemail.con googlmail.com qq.con 163.con 126.cm mac.co me.co msn.co hotmsil.com hotmart.com gmial.con mail.gmail.com gmail.co.uk yahoo.co.uk.com outlook.co hotmail.c gmail.c gmail yahoo hotmail gmailcom.com gmail.com.br gmail.net yahoo.net hotmail.net aol.co outlook.om ymail.co yahoomail.com hotmai.fr hotmail.frr horizon.net verizon.ne comcast.ne sbcglobal.ne att.ne hotnail.com gmsil.com yahoi.com'.split(' ');
-  console.log(inputs.map((d) => `${d}→${s.suggest(d) ?? '-'}`).join('  '));
+import { TypoSuggester } from '../../plugins/typo/suggest.js';
+import typo from '../../plugins/typo/index.js';
+import { firedCodes, testPlugin } from '../support/plugin-tester.js';
+
+const typoOf = (email: string) => {
+  const at = email.lastIndexOf('@');
+  const domain = email.slice(at + 1);
+  return { has_typo_mismatch: true, suggested_domain: domain, corrected_email: email };
+};
+const none = { has_typo_mismatch: false, suggested_domain: null, corrected_email: null };
+const unknown = { has_typo_mismatch: null, suggested_domain: null, corrected_email: null };
+
+testPlugin(typo, [
+  // Near misses of popular domains.
+  { email: 'jane@gmial.com', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@hotmial.co.uk', facts: typoOf('jane@hotmail.co.uk') },
+  { email: 'jane@yahooo.com', facts: typoOf('jane@yahoo.com') },
+  { email: 'jane@gmail.con', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@outlok.com', facts: typoOf('jane@outlook.com') },
+  { email: 'jane@gmai.com', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gamil.com', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gnail.com', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmaill.com', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmail.co', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmail.cm', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmail.om', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmail.ocm', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@gmail.comm', facts: typoOf('jane@gmail.com') },
+  { name: 'two typos, one in the name and one in the suffix', email: 'jane@gmial.con', facts: typoOf('jane@gmail.com') },
+  { name: 'missing dot (single label)', email: 'jane@gmailcom', facts: typoOf('jane@gmail.com') },
+  { email: 'jane@hotmai.com', facts: typoOf('jane@hotmail.com') },
+  { email: 'jane@hotnail.com', facts: typoOf('jane@hotmail.com') },
+  { email: 'jane@hotmail.co', facts: typoOf('jane@hotmail.com') },
+  { email: 'jane@hotmai.fr', facts: typoOf('jane@hotmail.fr') },
+  { email: 'jane@yhaoo.com', facts: typoOf('jane@yahoo.com') },
+  { name: '.cm is one edit from both .com and .ca: the more used wins', email: 'jane@yahoo.cm', facts: typoOf('jane@yahoo.com') },
+  { email: 'jane@yahoo.co', facts: typoOf('jane@yahoo.com') },
+  { email: 'jane@outlook.con', facts: typoOf('jane@outlook.com') },
+  { email: 'jane@iclod.com', facts: typoOf('jane@icloud.com') },
+  { email: 'jane@comcst.net', facts: typoOf('jane@comcast.net') },
+  { email: 'jane@sbcglobal.ne', facts: typoOf('jane@sbcglobal.net') },
+  { email: 'jane@protonmial.com', facts: typoOf('jane@protonmail.com') },
+  { email: 'jane@yandx.ru', facts: typoOf('jane@yandex.ru') },
+  { email: 'jane@googlmail.com', facts: typoOf('jane@googlemail.com') },
+  { name: 'short names: only the suffix is corrected', email: 'jane@aol.con', facts: typoOf('jane@aol.com') },
+  { email: 'jane@qq.con', facts: typoOf('jane@qq.com') },
+  { email: 'jane@gmx.dee', facts: typoOf('jane@gmx.de') },
+  { email: 'jane@web.dr', facts: typoOf('jane@web.de') },
+  { name: 'local part kept as written', email: 'Jane.Doe+news@GMIAL.com', facts: typoOf('Jane.Doe+news@gmail.com') },
+  { name: 'quoted local part kept', email: '"jane doe"@gmial.com', facts: typoOf('"jane doe"@gmail.com') },
+  // Real domains: never corrected.
+  { email: 'jane@gmail.com', facts: none },
+  { name: 'mail.com is a real provider, not a typo of gmail.com', email: 'jane@mail.com', facts: none },
+  { email: 'jane@email.com', facts: none },
+  { email: 'jane@gmx.com', facts: none },
+  { email: 'jane@gmx.de', facts: none },
+  { email: 'jane@web.de', facts: none },
+  { email: 'jane@aol.com', facts: none },
+  { email: 'jane@aim.com', facts: none },
+  { email: 'jane@ymail.com', facts: none },
+  { email: 'jane@hotmail.fr', facts: none },
+  { email: 'jane@live.co.uk', facts: none },
+  { email: 'jane@yandex.ru', facts: none },
+  { email: 'jane@yahoo.fr', facts: none },
+  { email: 'jane@yahoo.co.jp', facts: none },
+  { email: 'jane@outlook.de', facts: none },
+  { name: 'rare free provider one edit from a popular domain', email: 'jane@email.ru', facts: none },
+  { name: 'rare free provider (xmail.com)', email: 'jane@xmail.com', facts: none },
+  { name: 'education domain', email: 'jane@mit.edu', facts: none },
+  // Business domains close to provider names: not typos.
+  { email: 'jane@example.com', facts: none },
+  { name: 'a business name containing a provider name', email: 'jane@gmaill-consulting.com', facts: none },
+  { name: 'AIG is one letter from aim.com: short names are never changed', email: 'jane@aig.com', facts: none },
+  { email: 'jane@ibm.com', facts: none },
+  { email: 'jane@box.com', facts: none },
+  { email: 'jane@cnn.com', facts: none },
+  { name: 'Hotmart is two letters from hotmail.com', email: 'jane@hotmart.com', facts: none },
+  { name: 'company domain of a provider', email: 'jane@comcast.com', facts: none },
+  { email: 'jane@verizon.com', facts: none },
+  { email: 'jane@att.com', facts: none },
+  { email: 'jane@orange.com', facts: none },
+  { name: 'known name with another known suffix is left alone', email: 'jane@gmail.de', facts: none },
+  { email: 'jane@web.com', facts: none },
+  { name: 'vanity word domains are no targets', email: 'jane@europa.com', facts: none },
+  { email: 'jane@horizon.net', facts: none },
+  { email: 'jane@acme.co', facts: none },
+  { name: 'mail.google.com is not a typo of gmail.com', email: 'jane@mail.google.com', facts: none },
+  { name: 'a country gmail does not offer is not guessed', email: 'jane@gmial.fr', facts: none },
+  { name: 'liv.com: four-letter names are never changed', email: 'jane@liv.com', facts: none },
+  { name: 'IDN domain', email: 'jane@gmaïl.com', facts: none },
+  // No valid domain: unknown.
+  { name: 'invalid address', email: 'jane..doe@gmial.com', facts: unknown },
+  { name: 'IPv4 literal', email: 'jane@[192.168.0.1]', facts: unknown },
+  { name: 'no @', email: 'plainaddress', facts: unknown },
+  { name: 'empty domain', email: 'jane@', facts: unknown },
+]);
+
+describe('typo_detection check', () => {
+  it.each([
+    ['jane@gmial.com', ['domain_typo_detected']],
+    ['jane@gmail.com', []],
+    ['jane@mail.com', []],
+    ['jane@example.com', []],
+    ['plainaddress', []],
+  ])('%s fires %j', async (email, codes) => {
+    expect(await firedCodes(typo, email)).toEqual(codes);
+  });
+});
+
+describe('TypoSuggester', () => {
+  const suggester = new TypoSuggester(readPopularDomains());
+
+  it('never suggests for a popular domain, and suggests only popular domains', () => {
+    const popular = readPopularDomains();
+    expect(popular.length).toBeGreaterThan(100);
+    for (const domain of popular) expect(suggester.suggest(domain), domain).toBeNull();
+    for (const typoed of ['gmial.com', 'yahooo.com', 'hotmial.co.uk']) expect(popular).toContain(suggester.suggest(typoed));
+  });
+
+  it('accepts one edit in the name and two in the whole domain, not more', () => {
+    expect(suggester.suggest('hotmial.com')).toBe('hotmail.com');
+    expect(suggester.suggest('hotmial.con')).toBe('hotmail.com');
+    expect(suggester.suggest('hotmial.cmo')).toBe('hotmail.com');
+    expect(suggester.suggest('htomial.com')).toBeNull(); // two edits in the name
+    expect(suggester.suggest('hotmial.cmoo')).toBeNull(); // three in the whole domain
+  });
+
+  it('takes linear time on a long domain', () => {
+    const long = `${'a'.repeat(240)}.com`;
+    const start = performance.now();
+    expect(suggester.suggest(long)).toBeNull();
+    expect(performance.now() - start).toBeLessThan(200);
+  });
 });
