@@ -3,14 +3,15 @@ import { run as spellCheck } from '@zootools/email-spell-checker';
 import damerauLevenshtein from 'damerau-levenshtein';
 
 /** Candidate search (sift3 distance, the library's own; its default thresholds). */
-export const DOMAIN_THRESHOLD = 2;
-export const SECOND_LEVEL_THRESHOLD = 2;
-export const TOP_LEVEL_THRESHOLD = 2;
-/** Acceptance (Damerau-Levenshtein, optimal string alignment): edits allowed in the first label and in the whole domain. */
-export const MAX_LABEL_EDITS = 1;
-export const MAX_DOMAIN_EDITS = 2;
+const DOMAIN_THRESHOLD = 2;
+const SECOND_LEVEL_THRESHOLD = 2;
+const TOP_LEVEL_THRESHOLD = 2;
+/** Acceptance (Damerau-Levenshtein with transpositions): one slip in the first label, one in the rest. */
+const MAX_LABEL_EDITS = 1;
+const MAX_SUFFIX_EDITS = 1;
+const MAX_DOMAIN_EDITS = MAX_LABEL_EDITS + MAX_SUFFIX_EDITS;
 /** A first label shorter than this is never changed: aim, aol, me, msn, live are one edit from too many real names. */
-export const MIN_CHANGED_LABEL_LENGTH = 5;
+const MIN_CHANGED_LABEL_LENGTH = 5;
 
 const firstLabel = (domain: string): string => {
   const dot = domain.indexOf('.');
@@ -22,7 +23,7 @@ const rest = (domain: string): string => {
   return dot < 0 ? '' : domain.slice(dot + 1);
 };
 
-/** Edits between a and b, or Infinity when their lengths alone rule out `limit` (keeps the work linear). */
+/** Edits between a and b, or Infinity when their lengths alone rule out `limit`. */
 function edits(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return Infinity;
   return damerauLevenshtein(a, b).steps;
@@ -34,6 +35,8 @@ export class TypoSuggester {
   private readonly byLabel = new Map<string, string[]>();
   private readonly secondLevel: string[];
   private readonly topLevel: string[];
+  /** Longer inputs are more edits away from every popular domain than acceptance allows. */
+  private readonly maxLength: number;
 
   /** `domains`: the popular domains, most used first. */
   constructor(domains: readonly string[]) {
@@ -47,6 +50,7 @@ export class TypoSuggester {
     }
     this.secondLevel = [...this.byLabel.keys()];
     this.topLevel = [...new Set(domains.map(rest))];
+    this.maxLength = Math.max(0, ...domains.map((d) => d.length)) + MAX_DOMAIN_EDITS;
   }
 
   isPopular(domain: string): boolean {
@@ -55,7 +59,7 @@ export class TypoSuggester {
 
   /** The popular domain `domain` (lower-case ASCII) is a near miss of, or null. */
   suggest(domain: string): string | null {
-    if (domain === '' || this.popular.has(domain)) return null;
+    if (domain === '' || domain.length > this.maxLength || this.popular.has(domain)) return null;
     const found = spellCheck({
       email: `x@${domain}`,
       domains: this.domains,
@@ -82,11 +86,11 @@ export class TypoSuggester {
   }
 
   private accepts(domain: string, suggestion: string): boolean {
+    // A single-label input (gmailcom) has no suffix to compare: judge it whole.
+    if (!domain.includes('.')) return edits(domain, suggestion, MAX_LABEL_EDITS) <= MAX_LABEL_EDITS;
     const label = firstLabel(suggestion);
-    // A single-label input (gmailcom) is one label: judge it whole.
-    const typed = domain.includes('.') ? firstLabel(domain) : domain;
-    const target = domain.includes('.') ? label : suggestion;
-    if (typed === target) return true;
-    return label.length >= MIN_CHANGED_LABEL_LENGTH && edits(typed, target, MAX_LABEL_EDITS) <= MAX_LABEL_EDITS;
+    const labelEdits = edits(firstLabel(domain), label, MAX_LABEL_EDITS);
+    if (labelEdits > MAX_LABEL_EDITS || (labelEdits > 0 && label.length < MIN_CHANGED_LABEL_LENGTH)) return false;
+    return edits(rest(domain), rest(suggestion), MAX_SUFFIX_EDITS) <= MAX_SUFFIX_EDITS;
   }
 }

@@ -66,8 +66,10 @@ testPlugin(typo, [
   { email: 'jane@yahoo.fr', facts: none },
   { email: 'jane@yahoo.co.jp', facts: none },
   { email: 'jane@outlook.de', facts: none },
-  { name: 'rare free provider one edit from a popular domain', email: 'jane@email.ru', facts: none },
-  { name: 'rare free provider (xmail.com)', email: 'jane@xmail.com', facts: none },
+  { name: 'national Outlook domain outside the popular list (free-provider says real)', email: 'jane@outlook.dk', facts: none },
+  { name: 'national Yahoo domain outside the popular list', email: 'jane@yahoo.ie', facts: none },
+  { name: 'rare free provider one edit from gmail.com', email: 'jane@xmail.com', facts: none },
+  { name: 'rare free provider one edit from email.com', email: 'jane@3email.com', facts: none },
   { name: 'education domain', email: 'jane@mit.edu', facts: none },
   // Business domains close to provider names: not typos.
   { email: 'jane@example.com', facts: none },
@@ -119,12 +121,23 @@ describe('TypoSuggester', () => {
     for (const typoed of ['gmial.com', 'yahooo.com', 'hotmial.co.uk']) expect(popular).toContain(suggester.suggest(typoed));
   });
 
-  it('accepts one edit in the name and two in the whole domain, not more', () => {
+  it('would correct those free-provider domains: the guard on is_free_provider_domain is what spares them', () => {
+    expect(suggester.suggest('outlook.dk')).toBe('outlook.de');
+    expect(suggester.suggest('yahoo.ie')).toBe('yahoo.it');
+    expect(suggester.suggest('xmail.com')).toBe('gmail.com');
+    expect(suggester.suggest('3email.com')).toBe('email.com');
+  });
+
+  it('accepts one edit in the name and one in the suffix, not more', () => {
     expect(suggester.suggest('hotmial.com')).toBe('hotmail.com');
     expect(suggester.suggest('hotmial.con')).toBe('hotmail.com');
     expect(suggester.suggest('hotmial.cmo')).toBe('hotmail.com');
     expect(suggester.suggest('htomial.com')).toBeNull(); // two edits in the name
-    expect(suggester.suggest('hotmial.cmoo')).toBeNull(); // three in the whole domain
+    expect(suggester.suggest('hotmial.cmoo')).toBeNull(); // two in the suffix
+    expect(suggester.suggest('gmail.cmoo')).toBeNull();
+    expect(suggester.suggest('mail.lv')).toBeNull(); // another country code is no slip: lv -> ru is two edits
+    expect(suggester.suggest('gmail.c')).toBeNull(); // c -> com is two edits
+    expect(suggester.suggest('gmail')).toBeNull(); // a bare name: four edits
   });
 
   it('takes linear time on a long domain', () => {
