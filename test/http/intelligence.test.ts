@@ -92,8 +92,15 @@ describe('intelligence (form B, the default)', () => {
     const { normalized, details } = res.body.email;
     expect(Object.keys(normalized).sort()).toEqual(['base', 'without_dot_variations', 'without_plus_addressing', 'without_punycode', 'without_typo_mismatch']);
     for (const value of Object.values(normalized)) expect(value === null || typeof value === 'string').toBe(true);
-    expect(normalized.base).toBe('jane.doe+news@example.com');
-    expect(['deliverable', 'undeliverable', 'unknown']).toContain(details.deliverability);
+    expect(normalized).toEqual({
+      base: 'jane.doe@example.com',
+      without_plus_addressing: 'Jane.Doe@example.com',
+      without_dot_variations: null,
+      without_punycode: null,
+      without_typo_mismatch: null,
+    });
+    expect(details.deliverability).toBe('unknown');
+    expect(details.domain).toMatchObject({ category: 'business', free_provider: null, has_typo_mismatch: false });
     expect(details.local).toMatchObject({ has_plus_addressing: true, has_dot_variation: true, has_numeric: false, has_hyphen: false, has_underscore: false, is_quoted: false });
     expect(Object.keys(details.local).sort()).toEqual(
       ['fraud_pattern', 'has_dot_variation', 'has_fraud_pattern', 'has_hyphen', 'has_mixed_script', 'has_numeric', 'has_plus_addressing', 'has_special_characters', 'has_underscore', 'is_quoted', 'mixed_script'].sort(),
@@ -170,6 +177,63 @@ describe('intelligence form A (INTELLIGENCE_FORM=A)', () => {
     expect(Object.keys(first.body).sort()).toEqual(['action', 'email', 'velocity_by_email']);
     const second = await intelligence(p, { email_address: 'form.a@example.com' }, formA);
     expect(second.body.velocity_by_email).toEqual({ items: [{ base_email: 'form.a@example.com', created_at: expect.any(Number) }], count: 1 });
+  });
+});
+
+describe('intelligence classification and normalised forms', () => {
+  it('a gmail address: category free, provider key, dots and plus removed for the base', async () => {
+    const res = await intelligence(project, { email_address: 'Jane.Doe+x@googlemail.com' });
+    expect(res.body.email.normalized).toEqual({
+      base: 'janedoe@gmail.com',
+      without_plus_addressing: 'Jane.Doe@googlemail.com',
+      without_dot_variations: 'JaneDoe+x@gmail.com',
+      without_punycode: null,
+      without_typo_mismatch: null,
+    });
+    expect(res.body.email.details.domain).toMatchObject({ category: 'free', free_provider: 'gmail' });
+  });
+
+  it('a typo: without_typo_mismatch and has_typo_mismatch', async () => {
+    const res = await intelligence(project, { email_address: 'jane@gmial.com' });
+    expect(res.body.email.normalized.without_typo_mismatch).toBe('jane@gmail.com');
+    expect(res.body.email.details.domain).toMatchObject({ has_typo_mismatch: true });
+  });
+
+  it.each([
+    ['x@mailinator.com', 'disposable'],
+    ['student@cs.mit.edu', 'education'],
+    ['clerk@hmrc.gov.uk', 'government'],
+    ['ceo@example.com', 'business'],
+    ['not-an-address', 'unknown'],
+    ['a@example.notatld', 'unknown'],
+  ])('%s is in category %s', async (email, category) => {
+    expect((await intelligence(project, { email_address: email })).body.email.details.domain.category).toBe(category);
+  });
+
+  it('a machine-made local part: fraud_pattern high_entropy:<score>', async () => {
+    const { local } = (await intelligence(project, { email_address: 'x7kq2m9vz3p8@example.com' })).body.email.details;
+    expect(local.has_fraud_pattern).toBe(true);
+    expect(local.fraud_pattern).toMatch(/^high_entropy:\d+(\.\d+)?$/);
+  });
+
+  it('velocity by email groups plus-tag and gmail dot variants under one base', async () => {
+    await intelligence(project, { email_address: 'grouped.user+a@gmail.com' });
+    const second = await intelligence(project, { email_address: 'groupeduser+b@googlemail.com' });
+    expect(second.body.velocity_by_email.count).toBe(1);
+    expect(second.body.velocity_by_email.items[0].passed_email).toBe('grouped.user+a@gmail.com');
+  });
+
+  it('custom_policy on classification fields: domain_free and domain_disposable', async () => {
+    const custom_policy = {
+      version: '1.0',
+      parent_rules: [
+        { field: 'domain_disposable', operator: '==', target: { bool: true }, action: 'block' },
+        { field: 'domain_free', operator: '==', target: { bool: true }, action: 'allow' },
+      ],
+    };
+    expect((await intelligence(sandbox, { email_address: 'x@mailinator.com', custom_policy })).body.action).toBe('block');
+    expect((await intelligence(sandbox, { email_address: 'jane@gmail.com', custom_policy })).body.action).toBe('allow');
+    expect((await intelligence(sandbox, { email_address: 'jane@example.com', custom_policy })).body.action).toBe('ignore');
   });
 });
 
