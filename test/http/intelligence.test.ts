@@ -277,6 +277,9 @@ describe('the intelligence verdict', () => {
     const p = await server.createProject({ name: 'intel-policy', policyYaml });
     expect((await intelligence(p, { email_address: 'a+b@example.com' })).body.action).toBe('block');
     expect((await intelligence(p, { email_address: 'ab@example.com' })).body.action).toBe('ignore');
-    expect((await intelligence(project, { email_address: 'a+b@example.com' })).body.action).toBe('ignore');
+    // The default policy allows a well-formed address and blocks a malformed or disposable one.
+    expect((await intelligence(project, { email_address: 'a+b@example.com' })).body.action).toBe('allow');
+    expect((await intelligence(project, { email_address: 'a@mailinator.com' })).body.action).toBe('block');
+    expect((await intelligence(project, { email_address: 'a@@example.com' })).body.action).toBe('block');
   });
 });
