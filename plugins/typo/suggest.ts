@@ -29,6 +29,9 @@ function edits(a: string, b: string, limit: number): number {
   return damerauLevenshtein(a, b).steps;
 }
 
+/** Domains whose answer is remembered; past this the memory starts again (bounded, no per-entry bookkeeping). */
+const MAX_REMEMBERED = 10_000;
+
 export class TypoSuggester {
   private readonly domains: string[];
   private readonly popular: ReadonlySet<string>;
@@ -58,7 +61,19 @@ export class TypoSuggester {
   }
 
   /** The popular domain `domain` (lower-case ASCII) is a near miss of, or null. */
+  /** The answer for each domain seen lately: sign-ups repeat domains, and a search scans every popular one. */
+  private readonly answers = new Map<string, string | null>();
+
   suggest(domain: string): string | null {
+    const known = this.answers.get(domain);
+    if (known !== undefined) return known;
+    const answer = this.search(domain);
+    if (this.answers.size >= MAX_REMEMBERED) this.answers.clear();
+    this.answers.set(domain, answer);
+    return answer;
+  }
+
+  private search(domain: string): string | null {
     if (domain === '' || domain.length > this.maxLength || this.popular.has(domain)) return null;
     const found = spellCheck({
       email: `x@${domain}`,

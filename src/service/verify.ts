@@ -1,6 +1,6 @@
 // POST /v1/public/verify without Koa: a request and a project in, a response out. Every call is
 // recorded as an event, committed before the response is returned.
-import type { FactSpec, Plugin } from '../engine/plugin.js';
+import type { FactSpec } from '../engine/plugin.js';
 import type { RunOutcome, RunServices } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { decide } from '../policy/decide.js';
@@ -55,23 +55,20 @@ export async function evaluate(ctx: ServiceContext, policy: CompiledPolicy, proj
   const decision = decide(policy, outcome.ruleResults);
   const response: VerifyResponse = { action: decision.action };
 
-  for (const plugin of policy.enabledPlugins) {
-    for (const [name] of exposed(plugin, 'flag')) response[name] = (await outcome.fact(name)) === true;
-  }
+  const exposure = exposureOf(policy);
+  for (const name of exposure.flags) response[name] = (await outcome.fact(name)) === true;
   if (request.show_results) {
     response.errors = decision.errors;
     response.warnings = decision.warnings;
-    response.checked_types = [...new Set(policy.checks.flatMap((c) => (c.checkedType ? [c.checkedType] : [])))];
+    response.checked_types = exposure.checkedTypes;
     const analyzed: Record<string, unknown> = {};
-    for (const plugin of policy.enabledPlugins) {
-      for (const [name] of exposed(plugin, 'analyzed_data')) {
-        const value = await outcome.fact(name);
-        if (value !== null && value !== undefined) analyzed[name] = renderAnalyzed(value);
-      }
-      for (const [name] of exposed(plugin, 'result')) {
-        const value = await outcome.fact(name);
-        if (value !== null && value !== undefined) response[name] = value;
-      }
+    for (const name of exposure.analyzed) {
+      const value = await outcome.fact(name);
+      if (value !== null && value !== undefined) analyzed[name] = renderAnalyzed(value);
+    }
+    for (const name of exposure.results) {
+      const value = await outcome.fact(name);
+      if (value !== null && value !== undefined) response[name] = value;
     }
     response.analyzed_data = analyzed;
   }
@@ -100,8 +97,30 @@ export async function verify(ctx: ServiceContext, project: Project, request: Ver
   return response;
 }
 
-function* exposed(plugin: Plugin, as: FactSpec['expose']): Generator<[string, FactSpec]> {
-  for (const [name, spec] of Object.entries(plugin.facts)) if (spec.expose === as) yield [name, spec];
+/** What a policy's response shows, by fact name: worked out once per compiled policy. */
+interface Exposure {
+  flags: string[];
+  analyzed: string[];
+  results: string[];
+  checkedTypes: string[];
+}
+
+const exposures = new WeakMap<CompiledPolicy, Exposure>();
+
+function exposureOf(policy: CompiledPolicy): Exposure {
+  let exposure = exposures.get(policy);
+  if (!exposure) {
+    const facts = policy.enabledPlugins.flatMap((plugin) => Object.entries(plugin.facts));
+    const named = (as: FactSpec['expose']) => facts.filter(([, spec]) => spec.expose === as).map(([name]) => name);
+    exposure = {
+      flags: named('flag'),
+      analyzed: named('analyzed_data'),
+      results: named('result'),
+      checkedTypes: [...new Set(policy.checks.flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
+    };
+    exposures.set(policy, exposure);
+  }
+  return { ...exposure, checkedTypes: [...exposure.checkedTypes] };
 }
 
 /** analyzed_data renders every scalar as a string, as the spec's documented responses do. */
