@@ -90,6 +90,50 @@ export interface VelocityReader {
   byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<IpVelocity>;
 }
 
+/** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */
+export type DnsAnswer<T> =
+  | { status: 'ok'; records: T[] }
+  | { status: 'nodata' }
+  | { status: 'nxdomain' }
+  | { status: 'error'; reason: string };
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+/** Domain name lookups; the domain is in ASCII (punycode) form. Answers are cached by the implementation. */
+export interface DnsLookup {
+  mx(domain: string): Promise<DnsAnswer<MxRecord>>;
+  a(domain: string): Promise<DnsAnswer<string>>;
+  aaaa(domain: string): Promise<DnsAnswer<string>>;
+}
+
+export type LookupResult<T> = { status: 'ok'; value: T } | { status: 'unknown'; reason: string };
+
+/** Registration data (RDAP) of a registrable domain. */
+export interface RegistrationLookup {
+  /** When the domain was registered (ms since the epoch), from RDAP's `registration` event. */
+  registered(domain: string): Promise<LookupResult<number>>;
+}
+
+/** Whether a domain serves a website; refuses private, loopback and metadata addresses. */
+export interface WebsiteProbe {
+  hasWebsite(domain: string): Promise<LookupResult<boolean>>;
+}
+
+/**
+ * The outside world, for one request: every call shares the request's network budget (after it, answers
+ * are errors/unknown), and results are cached across requests (persisted only when `persist`).
+ */
+export interface NetworkAccess {
+  /** False when network checks are turned off (NETWORK_CHECKS=off): plugins answer "not checked" at once. */
+  readonly enabled: boolean;
+  readonly dns: DnsLookup;
+  readonly registration: RegistrationLookup;
+  readonly website: WebsiteProbe;
+}
+
 /** What a plugin's run receives. I/O goes only through here. */
 export interface PluginContext {
   readonly input: RequestInput;
@@ -98,6 +142,7 @@ export interface PluginContext {
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;
+  readonly network: NetworkAccess;
   /** Current time in milliseconds (injectable for tests). */
   now(): number;
 }

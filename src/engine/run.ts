@@ -2,7 +2,17 @@
 // A plugin runs the first time one of its facts is asked for, once per request (the almanac
 // caches the promise), so a request pays only for the checks its rules or its caller ask about.
 import { Engine, Fact, type Almanac, type DynamicFactCallback, type Event, type RuleProperties, type RuleResult } from 'json-rules-engine';
-import type { CheckOptions, FactValues, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
+
+const offline = { status: 'error', reason: 'network checks are off' } as const;
+const unknown = { status: 'unknown', reason: 'network checks are off' } as const;
+/** No network: every lookup answers "unknown" at once. */
+export const OFFLINE: NetworkAccess = {
+  enabled: false,
+  dns: { mx: async () => offline, a: async () => offline, aaaa: async () => offline },
+  registration: { registered: async () => unknown },
+  website: { hasWebsite: async () => unknown },
+};
 
 type EngineT = Engine;
 
@@ -16,6 +26,8 @@ const IO_FACT_PRIORITY = 1;
 
 export interface RunServices {
   velocity: VelocityReader;
+  /** The outside world for this request (DNS, RDAP, web); offline when absent. */
+  network?: NetworkAccess;
   now(): number;
   /** Told when a plugin throws; its facts are then null (unknown). */
   onPluginError?(pluginId: string, error: unknown): void;
@@ -163,6 +175,7 @@ async function runPlugin(plugin: Plugin, almanac: Almanac): Promise<FactValues> 
     fact: <T>(name: string) => almanac.factValue(name) as Promise<T | null>,
     options: (check) => request.options[check] ?? plugin.checks[check]?.defaults ?? {},
     velocity: request.services.velocity,
+    network: request.services.network ?? OFFLINE,
     now: () => request.services.now(),
   };
   let values: FactValues;
