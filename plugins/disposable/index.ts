@@ -1,10 +1,10 @@
 // Disposable (throwaway) mailbox providers: a curated list matched on the domain and its parents,
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { domainAndParents, readDomainList } from './domain-list.js';
+import { domainAndParents, readList } from '../plugin-data.js';
 
-const LISTED = readDomainList('domains.txt');
-const NEVER_DISPOSABLE = readDomainList('never-disposable.txt');
+const LISTED = readList('disposable', 'domains.txt');
+const NEVER_DISPOSABLE = readList('disposable', 'never-disposable.txt');
 
 const MAX_ENTRIES = 10_000;
 const domainListSchema = (description: string) => ({

@@ -1,13 +1,13 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from './data-files.js';
+import { readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
-const INSTITUTIONS = readList('domains.txt');
+const INSTITUTIONS = readList('education', 'domains.txt');
 /** Never academic, nor anything under them unless an institution is listed below them: alumni, abused, stoplisted. */
-const EXCLUDED = readList('excluded.txt');
+const EXCLUDED = readList('education', 'excluded.txt');
 /** Every domain strictly below one of these is academic (edu, ac.uk, k12.ca.us, ...). */
-const SUFFIXES = readList('academic-suffixes.txt');
+const SUFFIXES = readList('education', 'academic-suffixes.txt');
 
 const MAX_DOMAIN_LENGTH = 253;
 

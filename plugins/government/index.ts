@@ -1,11 +1,11 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from './data-files.js';
+import { readList } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
-const SUFFIXES = readList('suffixes.txt');
+const SUFFIXES = readList('government', 'suffixes.txt');
 /** Government registrable domains under no such suffix (europa.eu, admin.ch, bund.de, canada.ca, ...). */
-const DOMAINS = readList('domains.txt');
+const DOMAINS = readList('government', 'domains.txt');
 
 const MAX_DOMAIN_LENGTH = 253;
 

@@ -1,9 +1,9 @@
 // Domains known as sources of abuse or spam: a shipped list (empty for now, see README) matched on the
 // domain and its parents, plus the project's own additions and exemptions.
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { domainAndParents, readDomainList } from './domain-list.js';
+import { domainAndParents, readList } from '../plugin-data.js';
 
-const LISTED = readDomainList('domains.txt');
+const LISTED = readList('known-abuse', 'domains.txt');
 
 const MAX_ENTRIES = 10_000;
 const domainListSchema = (description: string) => ({

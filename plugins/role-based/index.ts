@@ -1,9 +1,9 @@
 // Role-based address: the local part names a function or a group (info, support, noreply), not a person.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from './data-files.js';
+import { readList } from '../plugin-data.js';
 
 /** Role names in their compared form (lower case, no ".", "-" or "_"). */
-const ROLES = readList('roles.txt');
+const ROLES = readList('role-based', 'roles.txt');
 
 /**
  * The compared form of a local part: unquoted, lower-cased, without its plus tag and without the

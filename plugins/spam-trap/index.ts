@@ -1,9 +1,9 @@
 // Domains associated with spam traps (addresses that exist only to catch senders of unsolicited mail): a
 // shipped list (empty for now, see README) matched on the domain and its parents, plus the project's lists.
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { domainAndParents, readDomainList } from './domain-list.js';
+import { domainAndParents, readList } from '../plugin-data.js';
 
-const LISTED = readDomainList('domains.txt');
+const LISTED = readList('spam-trap', 'domains.txt');
 
 const MAX_ENTRIES = 10_000;
 const domainListSchema = (description: string) => ({

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
-import { domainAndParents, parseDomainList } from '../../plugins/spam-trap/domain-list.js';
+import { domainAndParents, parseList } from '../../plugins/plugin-data.js';
 import spamTrap from '../../plugins/spam-trap/index.js';
 import type { CheckOptions } from '../../src/engine/plugin.js';
 import { FactCatalog } from '../../src/engine/run.js';
@@ -64,7 +64,7 @@ testPlugin(spamTrap, [
 
 describe('spam-trap domain list', () => {
   it('parses one lower-case domain per line, skipping comments and blank lines', () => {
-    expect([...parseDomainList('# header\n\nspam.example\n  Other.Example  \n# note\nspam.example\n')]).toEqual(['spam.example', 'other.example']);
+    expect([...parseList('# header\n\nspam.example\n  Other.Example  \n# note\nspam.example\n')]).toEqual(['spam.example', 'other.example']);
   });
 
   it('walks a domain up to its registrable domain', () => {
@@ -76,7 +76,7 @@ describe('spam-trap domain list', () => {
 
   it('ships an empty list whose header says so', () => {
     const text = readFileSync(join(packageRoot, 'plugins', 'spam-trap', 'data', 'domains.txt'), 'utf8');
-    expect(parseDomainList(text).size).toBe(0);
+    expect(parseList(text).size).toBe(0);
     expect(text).toContain('EMPTY');
   });
 });

@@ -1,0 +1,49 @@
+// What every plugin with a list needs, in one place: reading its own data files (once, at module load)
+// and walking a domain's parents. Not a plugin and not the contract: a plugin may import this module and
+// nothing else of its neighbours.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The folder holding package.json: plugins run from plugins/ (tests) and from dist/plugins/ (built). */
+function packageRoot(): string {
+  const start = dirname(fileURLToPath(import.meta.url));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
+  }
+}
+
+/** The text of plugins/<pluginId>/data/<file>. */
+export function readDataFile(pluginId: string, file: string): string {
+  return readFileSync(join(packageRoot(), 'plugins', pluginId, 'data', file), 'utf8');
+}
+
+/** One name per line, trimmed and lower-cased; blank lines and lines starting with # are skipped. */
+export function parseList(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split('\n')) {
+    const name = line.trim().toLowerCase();
+    if (name !== '' && !name.startsWith('#')) names.add(name);
+  }
+  return names;
+}
+
+/** A list file of plugins/<pluginId>/data/ as a set (see parseList). */
+export function readList(pluginId: string, file: string): Set<string> {
+  return parseList(readDataFile(pluginId, file));
+}
+
+/**
+ * `domain`, then each parent of it up to `registrable` (`a.b.example.co.uk`, `b.example.co.uk`,
+ * `example.co.uk`); the domain alone when `registrable` is not a suffix of it.
+ */
+export function domainAndParents(domain: string, registrable: string | null): string[] {
+  const names = [domain];
+  if (registrable === null || !domain.endsWith(`.${registrable}`)) return names;
+  for (let name = domain; name !== registrable; ) {
+    name = name.slice(name.indexOf('.') + 1);
+    names.push(name);
+  }
+  return names;
+}
