@@ -1,53 +1,10 @@
 // Domains known as sources of abuse or spam: a shipped list (empty for now, see README) matched on the
 // domain and its parents, plus the project's own additions and exemptions.
-import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { domainAndParents, readList } from '../plugin-data.js';
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { PROJECT_LISTS_DEFAULTS, lookupNames, matchListed, projectListsSchema } from '../listed-domain.js';
+import { readList } from '../plugin-data.js';
 
 const LISTED = readList('known-abuse', 'domains.txt');
-
-const MAX_ENTRIES = 10_000;
-const domainListSchema = (description: string) => ({
-  type: 'array',
-  maxItems: MAX_ENTRIES,
-  description,
-  items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$' },
-});
-
-interface ProjectLists {
-  add: ReadonlySet<string>;
-  exempt: ReadonlySet<string>;
-}
-
-// Keyed by the options object, which a compiled policy keeps for its lifetime: sets are built once per policy.
-const projectListsByOptions = new WeakMap<CheckOptions, ProjectLists>();
-
-function domainSet(value: unknown): Set<string> {
-  if (!Array.isArray(value)) return new Set();
-  return new Set(value.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.toLowerCase()));
-}
-
-function projectLists(options: CheckOptions): ProjectLists {
-  let lists = projectListsByOptions.get(options);
-  if (!lists) {
-    lists = { add: domainSet(options.add), exempt: domainSet(options.exempt) };
-    projectListsByOptions.set(options, lists);
-  }
-  return lists;
-}
-
-/** The matching entry: project entries first, most specific name first (exempt wins a tie), then the shipped list. */
-function match(names: readonly string[], lists: ProjectLists): string | null {
-  for (const name of names) {
-    if (lists.exempt.has(name)) return null;
-    if (lists.add.has(name)) return name;
-  }
-  return names.find((name) => LISTED.has(name)) ?? null;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 
 const plugin: Plugin = {
   id: 'known-abuse',
@@ -66,29 +23,15 @@ const plugin: Plugin = {
       description: 'The domain is a known source of abuse or spam (shipped list and the project\'s additions).',
       when: { fact: 'is_known_abuse_domain', operator: 'equal', value: true },
       checkedType: 'known_abuse_domain',
-      options: {
-        type: 'object',
-        properties: {
-          add: domainListSchema('Domains the project treats as abuse sources, with their subdomains (lower-case, punycode for IDN).'),
-          exempt: domainListSchema('Domains never treated as abuse sources, with their subdomains (lower-case, punycode for IDN).'),
-        },
-        additionalProperties: false,
-      },
-      defaults: { add: [], exempt: [] },
+      options: projectListsSchema('abuse sources'),
+      defaults: PROJECT_LISTS_DEFAULTS,
     },
   },
   needs: ['structure', 'idn', 'tld'],
   async run(ctx): Promise<FactValues> {
-    const valid = await ctx.fact<boolean>('valid_address_format');
-    const domain = await ctx.fact<string>('domain');
-    const literal = await ctx.fact<string>('domain_literal');
-    if (valid !== true || typeof domain !== 'string' || domain === '' || literal !== null || domain.startsWith('[')) return {};
-    const punycode = await ctx.fact<string>('punycode_value');
-    const ascii = typeof punycode === 'string' ? punycode : domain;
-    if (!isAscii(ascii)) return {};
-    const registrable = await ctx.fact<string>('registrable_domain');
-    const names = domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
-    const matched = match(names, projectLists(ctx.options('known_abuse_domain')));
+    const names = await lookupNames(ctx);
+    if (names === null) return {};
+    const matched = matchListed(names, ctx.options('known_abuse_domain'), LISTED);
     return { is_known_abuse_domain: matched !== null, known_abuse_match: matched };
   },
 };
