@@ -64,8 +64,33 @@ testPlugin(freeProvider, [
   { email: 'a@tutanota.com', facts: free('tuta', 'rare') },
   { email: 'a@posteo.de', facts: free('posteo', 'rare') },
   { email: 'a@lycos.com', facts: free('lycos', 'rare') },
-  { name: 'free.txt domain with a key derived from it', email: 'a@abwesend.de', facts: free('abwesend', 'rare') },
   { name: 'Mail2World vanity domains share one key', email: 'a@mail2rome.com', facts: free('mail2world', 'rare') },
+  // The long tail: a domain whose owner a source shows joins that provider's key ...
+  { name: "mail.com vanity domain (Thunderbird ISPDB) joins mail.com", email: 'a@doctor.com', facts: free('mail_com', 'common') },
+  { name: 'iName was mail.com', email: 'a@iname.com', facts: free('mail_com', 'common') },
+  { name: "GMX's German fun domain (ISPDB) joins GMX Germany", email: 'a@abwesend.de', facts: free('gmx_de', 'common') },
+  { name: "a Fastmail sign-up domain joins fastmail", email: 'a@ftml.net', facts: free('fastmail', 'rare') },
+  { email: 'a@sent.com', facts: free('fastmail', 'rare') },
+  { name: 'Prodigy mail is AT&T now', email: 'a@prodigy.net', facts: free('att', 'common') },
+  { name: 'MindSpring merged into EarthLink', email: 'a@mindspring.com', facts: free('earthlink', 'rare') },
+  { name: 'Libero serves inwind.it', email: 'a@inwind.it', facts: free('libero', 'common') },
+  { name: 'Hushmail serves hush.com', email: 'a@hush.com', facts: free('hushmail', 'rare') },
+  // ... a known service keeps its own key, one key for all its domains ...
+  { name: 'Netcourrier: one key over net-c.* and netc.*', email: 'a@net-c.fr', facts: free('netcourrier', 'rare') },
+  { email: 'a@netc.pl', facts: free('netcourrier', 'rare') },
+  { email: 'a@sapo.pt', facts: free('sapo', 'rare') },
+  { email: 'a@o2.pl', facts: free('o2_pl', 'rare') },
+  { email: 'a@walla.co.il', facts: free('walla', 'rare') },
+  { email: 'a@inbox.lv', facts: free('inbox_lv', 'rare') },
+  { email: 'a@inbox.lt', facts: free('inbox_lv', 'rare') },
+  // ... and the rest is a catch-all per top-level domain, not a brand.
+  { name: 'small German provider: catch-all other_de', email: 'a@mailto.de', facts: free('other_de', 'rare') },
+  { name: 'co.uk folds into other_uk', email: 'a@scottishmail.co.uk', facts: free('other_uk', 'rare') },
+  { name: 'generic TLD .com', email: 'a@coolgoose.com', facts: free('other_com', 'rare') },
+  { email: 'a@crosswinds.net', facts: free('other_net', 'rare') },
+  { email: 'a@starmail.org', facts: free('other_org', 'rare') },
+  { email: 'a@email4u.info', facts: free('other_info', 'rare') },
+  { name: 'two services named freemail are different catch-alls', email: 'a@freemail.gr', facts: free('other_gr', 'rare') },
   { name: 'a listed subdomain of a provider joins its key', email: 'a@vip.163.com', facts: free('netease', 'common') },
   { name: 'IDN input is looked up in ASCII: no provider uses one', email: 'a@gmaíl.com', facts: notFree },
   // Not free: exact match only, companies, relays, disposables, education.
@@ -112,6 +137,7 @@ describe('free_provider_domain check', () => {
   it.each([
     ['a@gmail.com', ['free_provider_domain']],
     ['a@abwesend.de', ['free_provider_domain']],
+    ['a@mailto.de', ['free_provider_domain']],
     ['a@example.com', []],
     ['a@duck.com', []],
     ['a@[192.168.0.1]', []],
@@ -168,11 +194,47 @@ describe('providers.json', () => {
     }
   });
 
-  it('puts the big consumer webmail services in the common group', () => {
+  it('puts the big consumer webmail services in the common group, and only a few dozen keys', () => {
     for (const key of ['gmail', 'outlook', 'yahoo', 'yahoo_jp', 'icloud', 'aol', 'proton', 'gmx', 'gmx_de', 'web_de', 'mail_ru', 'yandex', 'zoho', 'qq', 'netease', 'naver', 'daum']) {
       expect(providers[key]?.group, key).toBe('common');
     }
-    expect(entries.filter(([, e]) => e.group === 'common').length).toBeLessThan(60);
+    const common = entries.filter(([, e]) => e.group === 'common');
+    expect(common.length).toBeGreaterThan(30);
+    expect(common.length).toBeLessThan(60);
+    expect(common.filter(([key]) => key.startsWith('other_'))).toEqual([]);
+    for (const key of ['fastmail', 'posteo', 'tuta', 'lycos', 'mail2world', 'other_com', 'other_de']) expect(providers[key]?.group, key).toBe('rare');
+  });
+
+  it('is a fixed list of roughly four hundred keys (300 to 450), as the spec says', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(300);
+    expect(entries.length).toBeLessThanOrEqual(450);
+    for (const [key] of entries) expect(key).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+  });
+
+  it('folds the long tail into one catch-all per top-level domain, named as such and never a brand', () => {
+    const catchAlls = entries.filter(([key]) => key.startsWith('other_'));
+    expect(catchAlls.length).toBeGreaterThan(20);
+    for (const [key, entry] of catchAlls) {
+      const tld = key.slice('other_'.length);
+      expect(entry.group, key).toBe('rare');
+      expect(entry.name, key).toBe(`Other free providers (.${tld})`);
+      for (const domain of entry.domains) expect(domain.endsWith(`.${tld}`), `${domain} in ${key}`).toBe(true);
+    }
+    for (const [key, entry] of entries) {
+      if (!key.startsWith('other_')) expect(entry.name, key).not.toMatch(/^Other free providers/);
+    }
+    expect(providers.other_uk?.domains).toContain('scottishmail.co.uk');
+    expect(providers.other_com?.domains.length).toBeGreaterThan(1000);
+  });
+
+  it('keeps every domain: the re-keying of the long tail (2,769 keys -> ~300) dropped none', () => {
+    // 4,314 domains before and after folding the single-domain long-tail keys into catch-alls.
+    const domains = entries.flatMap(([, entry]) => entry.domains);
+    expect(domains.length).toBeGreaterThanOrEqual(4314);
+    // Formerly each its own key; still free, now under a provider or a catch-all.
+    const formerLongTail = ['abwesend.de', 'mailto.de', 'doctor.com', 'ftml.net', 'sent.com', 'coolgoose.com', 'crosswinds.net', 'scottishmail.co.uk', 'freemail.gr', 'freemail.de', 'email4u.info', 'cocaine.ninja', 'vnn.vn', 'tut.by', 'montevideo.com.uy', 'walla.co.il', 'inbox.lt', 'prodigy.net', 'hush.ai', 'dyndns.org'];
+    const index = indexProviders(providers);
+    expect(formerLongTail.filter((domain) => !index.has(domain))).toEqual([]);
   });
 
   it('stays under 2 MB', () => {

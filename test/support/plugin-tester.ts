@@ -1,7 +1,7 @@
 // Our PluginTester: a plugin's test is a table of inputs and the exact facts expected,
 // run through the real runner (json-rules-engine dynamic facts), with the plugin's needs.
 import { describe, expect, it } from 'vitest';
-import type { CheckOptions, FactValues, Plugin, VelocityReader } from '../../src/engine/plugin.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, VelocityReader } from '../../src/engine/plugin.js';
 import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
 import { registry } from '../../plugins/index.js';
 import { compilePolicy } from '../../src/policy/compile.js';
@@ -23,6 +23,8 @@ export interface PluginCase {
 export interface TesterOptions {
   velocity?: VelocityReader;
   now?: () => number;
+  /** The outside world for the plugin (services.network); offline when absent. */
+  network?: NetworkAccess;
 }
 
 const noVelocity: VelocityReader = {
@@ -36,7 +38,7 @@ export async function computeFacts(plugin: Plugin, c: Omit<PluginCase, 'facts'>,
   const outcome = await runner.run({
     input: { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, softCheck: false, projectId: 'test-project' },
     options: mergeDefaults(plugin, c.options ?? {}),
-    services: { velocity: opts.velocity ?? noVelocity, now: opts.now ?? Date.now, onPluginError: (_id, e) => errors.push(e) },
+    services: { velocity: opts.velocity ?? noVelocity, network: opts.network, now: opts.now ?? Date.now, onPluginError: (_id, e) => errors.push(e) },
   });
   const facts: FactValues = {};
   for (const name of Object.keys(plugin.facts)) facts[name] = await outcome.fact(name);
@@ -74,13 +76,13 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
  * Codes of a plugin's checks that fire for `email`, sorted: every check of the plugin enabled in hard
  * mode (with `options` per check), compiled by the real policy compiler and decided by `decide`.
  */
-export async function firedCodes(plugin: Plugin, email: string, options: Record<string, CheckOptions> = {}): Promise<string[]> {
+export async function firedCodes(plugin: Plugin, email: string, options: Record<string, CheckOptions> = {}, opts: TesterOptions = {}): Promise<string[]> {
   const checks = Object.fromEntries(Object.keys(plugin.checks).map((name) => [name, { mode: 'hard', ...(options[name] ? { options: options[name] } : {}) }]));
   const policy = compilePolicy(`${plugin.id}-checks`, parsePolicy(`${plugin.id}-checks.json`, JSON.stringify({ version: '1', checks })), new FactCatalog(registry));
   const outcome = await policy.runner.run({
     input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
     options: policy.options,
-    services: { velocity: noVelocity, now: Date.now },
+    services: { velocity: opts.velocity ?? noVelocity, network: opts.network, now: opts.now ?? Date.now },
   });
   return decide(policy, outcome.ruleResults).errors.sort();
 }

@@ -2,10 +2,12 @@
 // Run from the repository root: node plugins/free-provider/data/build.mjs
 // Sources (devDependencies): @mikkelscheike/email-provider-links (MIT) for the well-known providers,
 // freemail's free.txt (ISC) for breadth; every domain listed as disposable by freemail's disposable.txt
-// or by disposable-email-domains-js (CC0), or under such a domain, is left out.
+// or by disposable-email-domains-js (CC0), or under such a domain, is left out. The long tail of
+// free.txt is keyed by the reviewed tables in long-tail.mjs, the rest by top-level domain (other_de).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parse } from 'tldts';
+import { JOIN, LONG_TAIL } from './long-tail.mjs';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('./providers.json', import.meta.url);
@@ -240,7 +242,7 @@ for (const provider of packageProviders) {
 }
 
 // Breadth from free.txt: a domain under a listed domain joins its key (vip.163.com -> netease), a
-// brand label joins the brand, mail2*.com joins Mail2World, anything else becomes a rare provider.
+// brand label joins the brand, mail2*.com joins Mail2World, anything else is the long tail.
 const derived = [];
 for (const domain of freeTxt) {
   if (owner.has(domain)) continue;
@@ -259,29 +261,53 @@ for (const domain of freeTxt) {
   else derived.push(domain);
 }
 
+// The long tail: a domain the reviewed tables in long-tail.mjs place joins that key (a curated
+// provider's former brand, or a long-tail provider kept as its own key); every other domain joins
+// the catch-all key of its top-level domain, `other_<tld>` (`abwesend.de` -> other_de,
+// `x.co.uk` -> other_uk, `x.com` -> other_com): a small free provider under that TLD, not a brand.
+const CATCH_ALL = 'other_';
 const keyOf = (text) => text.replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
-const labelCount = new Map();
-for (const domain of derived) {
-  const label = parse(domain).domainWithoutSuffix ?? domain;
-  labelCount.set(label, (labelCount.get(label) ?? 0) + 1);
+const placed = new Map(); // domain -> key, from the reviewed tables
+const place = (key, domain) => {
+  if (placed.has(domain)) throw new Error(`long-tail.mjs places ${domain} under ${placed.get(domain)} and ${key}`);
+  placed.set(domain, key);
+};
+for (const [key, domains] of Object.entries(JOIN)) {
+  if (!providers.has(key)) throw new Error(`long-tail.mjs joins domains to ${key}, which is not curated`);
+  for (const domain of domains) place(key, domain);
+}
+for (const [key, [name, domains]] of Object.entries(LONG_TAIL)) {
+  if (providers.has(key)) throw new Error(`long-tail key ${key} is curated already`);
+  if (key.startsWith(CATCH_ALL)) throw new Error(`long-tail key ${key} looks like a catch-all`);
+  providers.set(key, { group: 'rare', name, domains: [] });
+  for (const domain of domains) place(key, domain);
 }
 for (const domain of derived) {
-  if (rejection(domain)) {
-    exclude(rejection(domain), domain);
+  const why = rejection(domain);
+  if (why) {
+    exclude(why, domain);
     continue;
   }
-  const info = parse(domain, { allowPrivateDomains: false });
-  const label = info.domainWithoutSuffix ?? domain;
-  let key = keyOf(label);
-  if (labelCount.get(label) > 1 || providers.has(key) || key === '') key = keyOf(`${label}_${info.publicSuffix}`);
-  if (providers.has(key)) throw new Error(`derived key ${key} for ${domain} is taken`);
-  providers.set(key, { group: 'rare', name: domain, domains: [] });
+  let key = placed.get(domain);
+  if (key === undefined) {
+    const tld = keyOf((parse(domain, { allowPrivateDomains: false }).publicSuffix ?? '').split('.').pop() ?? '');
+    if (tld === '') throw new Error(`no top-level domain for ${domain}`);
+    key = `${CATCH_ALL}${tld}`;
+    if (!providers.has(key)) providers.set(key, { group: 'rare', name: `Other free providers (.${tld})`, domains: [] });
+  }
   add(key, domain);
+}
+// A reviewed domain that free.txt does not list (or that is excluded) is reported, never added; one
+// that another key holds (a package or brand rule took it first) stops the build for review.
+const unplaced = [...placed].filter(([domain, key]) => owner.get(domain) !== key);
+for (const [domain, key] of unplaced) {
+  if (owner.has(domain)) throw new Error(`long-tail.mjs places ${domain} under ${key}, but ${owner.get(domain)} holds it`);
 }
 
 for (const [key, provider] of providers) {
   if (provider.domains.length === 0) throw new Error(`${key} has no domain left`);
   if (!/^[a-z0-9]+(_[a-z0-9]+)*$/.test(key)) throw new Error(`bad key ${key}`);
+  if (key.startsWith(CATCH_ALL) && !provider.name.startsWith('Other free providers')) throw new Error(`${key} looks like a catch-all but is a provider`);
 }
 
 // Within a key, the domains the provider package lists come first, in its order (the main domains).
@@ -289,10 +315,15 @@ const packageRank = new Map(packageProviders.flatMap((p) => p.domains ?? []).map
 const rank = (domain) => packageRank.get(domain) ?? Number.MAX_SAFE_INTEGER;
 for (const provider of providers.values()) provider.domains.sort((a, b) => rank(a) - rank(b));
 
-const sorted = [...providers.entries()].sort(([a, pa], [b, pb]) => (pa.group === pb.group ? (a < b ? -1 : 1) : pa.group === 'common' ? -1 : 1));
+// Common keys first, then the rare brands, then the rare catch-alls; by key within each.
+const tier = (key, p) => (p.group === 'common' ? 0 : key.startsWith(CATCH_ALL) ? 2 : 1);
+const sorted = [...providers.entries()].sort(([a, pa], [b, pb]) => tier(a, pa) - tier(b, pb) || (a < b ? -1 : 1));
 const body = sorted.map(([key, p]) => `  ${JSON.stringify(key)}: ${JSON.stringify(p)}`).join(',\n');
 writeFileSync(OUT, `{\n${body}\n}\n`);
 
 const common = sorted.filter(([, p]) => p.group === 'common');
-console.log(`keys ${providers.size} (common ${common.length}, rare ${providers.size - common.length}); domains ${owner.size}`);
+const catchAll = sorted.filter(([key]) => key.startsWith(CATCH_ALL));
+const catchAllDomains = catchAll.reduce((n, [, p]) => n + p.domains.length, 0);
+console.log(`keys ${providers.size} (common ${common.length}, rare ${providers.size - common.length}: ${providers.size - common.length - catchAll.length} providers, ${catchAll.length} catch-alls with ${catchAllDomains} domains); domains ${owner.size}`);
+console.log(`reviewed long-tail domains not in free.txt (ignored): ${unplaced.length}${process.argv.includes('-v') ? `: ${unplaced.map(([d]) => d).join(' ')}` : ''}`);
 for (const [reason, domains] of excluded) console.log(`excluded ${domains.size}: ${reason}${process.argv.includes('-v') ? `: ${[...domains].join(' ')}` : ''}`);

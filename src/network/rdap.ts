@@ -1,0 +1,370 @@
+// Registration dates over RDAP (RFC 9082/9083): the server for a TLD comes from IANA's bootstrap file
+// (RFC 9224; a shipped copy, src/network/data/rdap-dns.json), the date from the `registration` event.
+// One question per domain at a time, answers cached in memory and, for requests that persist, in the
+// domain facts table. A request waits for an answer until its deadline; the question itself runs up to
+// `timeoutMs`, so a slow registry's answer still warms the cache for the next request.
+//
+// Options (the composition root maps the environment onto them):
+//   baseUrl        RDAP_BASE_URL        one RDAP base URL for every TLD; default: per TLD, from the bootstrap file
+//   bootstrapFile  RDAP_BOOTSTRAP_FILE  an RFC 9224 dns.json instead of the shipped copy
+//   timeoutMs      RDAP_TIMEOUT_MS      time one question may take (redirects included); 3000
+//   ttlMs          RDAP_CACHE_TTL_SECONDS × 1000: how long a registration date is kept; 7 days
+// Nothing here throws to a caller: failures are "unknown" answers.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LookupResult, RegistrationLookup } from '../engine/plugin.js';
+import { packageRoot } from '../paths.js';
+import type { DomainFacts } from '../store/domain-facts.js';
+import { isAddressLiteral } from './address-guard.js';
+import { ExpiringCache } from './dns-cache.js';
+
+/** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
+export const RDAP_FACT = 'rdap:registered';
+export const DEFAULT_BOOTSTRAP_FILE = join(packageRoot, 'src', 'network', 'data', 'rdap-dns.json');
+
+const DAY = 86_400_000;
+/** Before the first .com registration: a placeholder date, not a registration. */
+const EARLIEST_REGISTRATION = Date.UTC(1985, 0, 1);
+const MAX_REDIRECTS = 3;
+
+export interface RegistrationSettings {
+  timeoutMs: number;
+  /** How long a registration date (or a reply without one) is kept. */
+  ttlMs: number;
+  /** How long "not found" (HTTP 404) is kept: the name may be registered tomorrow. */
+  notFoundTtlMs: number;
+  /** How long a failure (timeout, 5xx, bad JSON) is remembered in memory; failures are never persisted. */
+  errorTtlMs: number;
+  /** Largest response body read; a larger one is a failure. */
+  maxBodyBytes: number;
+  /** Domains remembered in memory (least recently used go first). */
+  maxEntries: number;
+  /** Questions running at once across requests; past it a lookup answers "unknown". */
+  maxInFlight: number;
+}
+
+export const RDAP_DEFAULTS: Readonly<RegistrationSettings> = {
+  timeoutMs: 3000,
+  ttlMs: 7 * DAY,
+  notFoundTtlMs: DAY,
+  errorTtlMs: 60_000,
+  maxBodyBytes: 256 * 1024,
+  maxEntries: 10_000,
+  maxInFlight: 64,
+};
+
+export interface RegistrationOptions extends Partial<RegistrationSettings> {
+  /** One RDAP base URL for every TLD (a private RDAP proxy; the tests' local server). */
+  baseUrl?: string;
+  /** An RFC 9224 bootstrap file (IANA's dns.json as downloaded) instead of the shipped copy. */
+  bootstrapFile?: string;
+  /** The store's domain facts: read on a memory miss, written for requests that persist. */
+  domainFacts?: Pick<DomainFacts, 'get' | 'put'> | null;
+  /** Clock (ms since the epoch); injectable for tests. */
+  now?: () => number;
+  /** Told about domain-facts read/write failures (the lookup goes on without the table). */
+  onError?: (error: unknown) => void;
+}
+
+export interface RegistrationRequest {
+  /** Write answers to the domain facts table (false for soft_check requests). */
+  persist: boolean;
+  /** Milliseconds since the epoch after which a lookup not yet answered gives "unknown" (reason `budget`). */
+  deadline: number;
+}
+
+export interface RegistrationService {
+  /** The lookups of one request, bound to its deadline and persist flag. */
+  forRequest(request: RegistrationRequest): RegistrationLookup;
+  /** Resolves when every domain-facts write started so far has finished (tests, shutdown). */
+  flush(): Promise<void>;
+  /** Aborts the questions in flight (they answer "unknown"); for shutdown. */
+  close(): void;
+}
+
+/** What the table keeps: a date, or why the registry gave none. */
+type Stored = number | 'not_found' | 'no_registration_event';
+
+interface Outcome {
+  result: LookupResult<number>;
+  /** null for failures, which are not persisted. */
+  stored: Stored | null;
+}
+
+interface Cached extends Outcome {
+  expiresAt: number;
+  /** Already in the domain facts table (read from it, or written once). */
+  persisted: boolean;
+}
+
+const unknown = (reason: string): LookupResult<number> => ({ status: 'unknown', reason });
+
+/** TLD (or longer suffix) → base URL with a trailing slash, from an RFC 9224 bootstrap file. */
+export function loadBootstrap(file: string): Map<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`RDAP bootstrap file ${file}: ${(error as Error).message}`);
+  }
+  const services = (parsed as { services?: unknown } | null)?.services;
+  if (!Array.isArray(services)) throw new Error(`RDAP bootstrap file ${file}: no "services" array (RFC 9224)`);
+  const bases = new Map<string, string>();
+  for (const service of services) {
+    const [entries, urls] = Array.isArray(service) ? (service as unknown[]) : [];
+    if (!Array.isArray(entries) || !Array.isArray(urls)) throw new Error(`RDAP bootstrap file ${file}: a service is not [[names], [urls]]`);
+    const url = preferredUrl(urls.filter((u): u is string => typeof u === 'string'));
+    if (url === null) continue;
+    for (const entry of entries) if (typeof entry === 'string') bases.set(entry.toLowerCase(), url);
+  }
+  return bases;
+}
+
+/** RFC 9224 §4: prefer HTTPS when a service lists several URLs. */
+function preferredUrl(urls: string[]): string | null {
+  const usable = urls.filter((u) => /^https?:\/\//i.test(u));
+  const url = usable.find((u) => /^https:/i.test(u)) ?? usable[0];
+  if (url === undefined) return null;
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** Lower-case ASCII name of at least two labels, or null (address, Unicode, empty label, too long). */
+function domainName(domain: string): string | null {
+  const name = (domain.endsWith('.') ? domain.slice(0, -1) : domain).toLowerCase();
+  if (name.length === 0 || name.length > 253 || !name.includes('.') || isAddressLiteral(name)) return null;
+  for (const label of name.split('.')) {
+    if (label.length === 0 || label.length > 63 || !/^[a-z0-9-]+$/.test(label)) return null;
+  }
+  return name;
+}
+
+/** The longest suffix of `name` the bootstrap lists (RFC 9224 §4). */
+function baseFor(bases: ReadonlyMap<string, string>, name: string): string | null {
+  for (let suffix = name; ; ) {
+    const base = bases.get(suffix);
+    if (base !== undefined) return base;
+    const dot = suffix.indexOf('.');
+    if (dot < 0) return null;
+    suffix = suffix.slice(dot + 1);
+  }
+}
+
+/** Registration date from an RDAP domain object: the `registration` event's date. */
+export function registrationDate(body: unknown, now: number): Outcome {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return failure('RDAP reply is not an object');
+  const events = (body as { events?: unknown }).events;
+  const event = Array.isArray(events)
+    ? (events as { eventAction?: unknown; eventDate?: unknown }[]).find((e) => typeof e?.eventAction === 'string' && e.eventAction.toLowerCase() === 'registration')
+    : undefined;
+  const at = typeof event?.eventDate === 'string' ? Date.parse(event.eventDate) : Number.NaN;
+  if (!Number.isFinite(at) || at < EARLIEST_REGISTRATION) return settled('no_registration_event');
+  if (at > now + DAY) return failure('registration date in the future');
+  return settled(at);
+}
+
+function settled(stored: Stored): Outcome {
+  if (typeof stored === 'number') return { result: { status: 'ok', value: stored }, stored };
+  return { result: unknown(stored === 'not_found' ? 'not found' : 'no registration event'), stored };
+}
+
+function failure(reason: string): Outcome {
+  return { result: unknown(reason), stored: null };
+}
+
+function isStored(value: unknown): value is Stored {
+  return (typeof value === 'number' && Number.isFinite(value)) || value === 'not_found' || value === 'no_registration_event';
+}
+
+/** Reads a body up to `max` bytes; null when it is larger. */
+async function readCapped(response: Response, max: number): Promise<string | null> {
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** Seconds of a Retry-After header (delta form), bounded; the default when absent or a date. */
+function retryAfterMs(header: string | null): number {
+  const seconds = header !== null && /^\d{1,6}$/.test(header.trim()) ? Number(header.trim()) : 30;
+  return Math.min(Math.max(seconds, 1), 300) * 1000;
+}
+
+
+export function createRegistrationLookup(options: RegistrationOptions = {}): RegistrationService {
+  const settings = settingsOf(options);
+  const now = options.now ?? Date.now;
+  const store = options.domainFacts ?? null;
+  const onError = options.onError ?? (() => undefined);
+  const forcedBase = options.baseUrl === undefined ? null : preferredUrl([options.baseUrl]);
+  if (options.baseUrl !== undefined && forcedBase === null) throw new Error(`RDAP base URL "${options.baseUrl}" is not an http(s) URL`);
+  const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
+
+  const memory = new ExpiringCache<Cached>(settings.maxEntries);
+  const inFlight = new Map<string, Promise<Cached>>();
+  const writes = new Set<Promise<void>>();
+  /** Origins that answered 429, left alone until the time given. */
+  const backoff = new Map<string, number>();
+  /** Questions running, so close() can stop them. */
+  const active = new Set<AbortController>();
+  let closed = false;
+
+  function ttlOf(stored: Stored | null): number {
+    if (stored === null) return settings.errorTtlMs;
+    return stored === 'not_found' ? settings.notFoundTtlMs : settings.ttlMs;
+  }
+
+  async function ask(url: string): Promise<Outcome> {
+    const controller = new AbortController();
+    const { signal } = controller;
+    const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+    active.add(controller);
+    let target = new URL(url);
+    try {
+      for (let hop = 0; ; hop++) {
+        if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
+        const response = await fetch(target, { headers: { accept: 'application/rdap+json, application/json' }, redirect: 'manual', signal });
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location !== null && hop < MAX_REDIRECTS) {
+          await response.body?.cancel();
+          const next = new URL(location, target);
+          // A registry may send us on over HTTPS, or elsewhere on its own origin; nowhere else.
+          if (next.protocol !== 'https:' && next.origin !== target.origin) return failure('RDAP redirect to a non-HTTPS URL');
+          target = next;
+          continue;
+        }
+        if (response.status === 429) backoff.set(target.origin, now() + retryAfterMs(response.headers.get('retry-after')));
+        if (response.status !== 200) {
+          await response.body?.cancel();
+          return response.status === 404 ? settled('not_found') : failure(`RDAP server answered HTTP ${response.status}`);
+        }
+        const text = await readCapped(response, settings.maxBodyBytes);
+        if (text === null) return failure('RDAP reply too large');
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return failure('RDAP reply is not JSON');
+        }
+        return registrationDate(body, now());
+      }
+    } catch (error) {
+      if (signal.aborted) return failure(closed ? 'RDAP lookups closed' : 'RDAP timeout');
+      return failure(`RDAP request failed: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+      active.delete(controller);
+    }
+  }
+
+  async function readStore(name: string): Promise<Cached | null> {
+    if (!store) return null;
+    try {
+      const fact = await store.get<unknown>(name, RDAP_FACT, now());
+      if (!fact || !isStored(fact.value)) return null;
+      return { ...settled(fact.value), expiresAt: fact.expiresAt, persisted: true };
+    } catch (error) {
+      onError(error);
+      return null;
+    }
+  }
+
+  /** Table, then RDAP; every outcome goes to memory (failures briefly). Shared by concurrent requests. */
+  async function resolve(name: string, base: string): Promise<Cached> {
+    const stored = await readStore(name);
+    if (stored) {
+      memory.set(name, stored, stored.expiresAt);
+      return stored;
+    }
+    const outcome = await ask(`${base}domain/${name}`);
+    const entry: Cached = { ...outcome, expiresAt: now() + ttlOf(outcome.stored), persisted: false };
+    memory.set(name, entry, entry.expiresAt);
+    return entry;
+  }
+
+  function persist(name: string, entry: Cached): void {
+    const at = now();
+    if (!store || entry.persisted || entry.stored === null || entry.expiresAt <= at) return;
+    entry.persisted = true;
+    const write = store
+      .put(name, RDAP_FACT, entry.stored, entry.expiresAt - at, at)
+      .catch((error: unknown) => {
+        entry.persisted = false;
+        onError(error);
+      })
+      .finally(() => writes.delete(write));
+    writes.add(write);
+  }
+
+  async function registered(domain: string, request: RegistrationRequest): Promise<LookupResult<number>> {
+    try {
+      const name = typeof domain === 'string' ? domainName(domain) : null;
+      if (name === null) return unknown('not a domain name');
+      const at = now();
+      // A remembered answer costs nothing, so it is given even past the deadline.
+      const hit = memory.get(name, at);
+      if (hit) {
+        if (request.persist) persist(name, hit.value);
+        return hit.value.result;
+      }
+      if (at >= request.deadline) return unknown('budget');
+      const base = forcedBase ?? baseFor(bases, name);
+      if (base === null) return unknown('no RDAP service for this TLD');
+      let pending = inFlight.get(name);
+      if (!pending) {
+        if (inFlight.size >= settings.maxInFlight) return unknown('too many RDAP lookups at once');
+        pending = resolve(name, base).finally(() => inFlight.delete(name));
+        inFlight.set(name, pending);
+      }
+      const entry = await beforeDeadline(pending, request.deadline - at);
+      if (entry === undefined) return unknown('budget');
+      if (request.persist) persist(name, entry);
+      return entry.result;
+    } catch (error) {
+      onError(error);
+      return unknown('internal error');
+    }
+  }
+
+  return {
+    forRequest(request) {
+      return { registered: (domain) => registered(domain, request) };
+    },
+    async flush() {
+      while (writes.size > 0) await Promise.all([...writes]);
+    },
+    close() {
+      closed = true;
+      for (const controller of active) controller.abort();
+    },
+  };
+}
+
+/** The promise's value, or undefined when `ms` pass first. */
+function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, Math.min(ms, 2_147_483_647), undefined);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}
+
+function settingsOf(options: RegistrationOptions): RegistrationSettings {
+  const settings = { ...RDAP_DEFAULTS };
+  for (const key of Object.keys(RDAP_DEFAULTS) as (keyof RegistrationSettings)[]) {
+    const value = options[key];
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) settings[key] = value;
+  }
+  return settings;
+}
