@@ -67,6 +67,7 @@ const plugin: Plugin = {
       type: 'string',
       description: 'undeliverable: no mail route or score below min_score; deliverable: a route and score at least min_score; else unknown.',
       values: DELIVERABILITY_VALUES,
+      unknownValues: ['unknown'],
     },
     email_deliverable: { type: 'boolean', description: 'true when deliverable, false when undeliverable, null when unknown.' },
   },

@@ -34,6 +34,7 @@ const plugin: Plugin = {
       type: 'string',
       description: 'valid: MX hosts exist; invalid: NXDOMAIN, no MX or a null MX; not_checked: the lookup failed, timed out or is off.',
       values: STATUS_VALUES,
+      unknownValues: ['not_checked'],
       expose: 'analyzed_data',
     },
     a_record_fallback: {

@@ -70,6 +70,7 @@ const plugin: Plugin = {
       type: 'string',
       description: 'excellent, healthy, risky, suspicious, dead, or unknown when DNS did not answer; null when there is no domain to look up.',
       values: HEALTH_VALUES,
+      unknownValues: ['unknown'],
       expose: 'analyzed_data',
     },
   },

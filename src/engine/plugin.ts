@@ -14,6 +14,8 @@ export interface FactSpec {
   description: string;
   /** For string facts with a closed value set. */
   values?: readonly string[];
+  /** Values that mean "could not tell" (e.g. `not_checked`): like null, they make a check's `on_unknown` apply. */
+  unknownValues?: readonly string[];
   expose?: FactExposure;
 }
 

@@ -113,13 +113,8 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     group.verdicts.push({ source: 'check', name: checkName, action: check.action, code: spec.code, kind: mode === 'hard' ? 'error' : 'warning', order });
     groups.set(plugin.id, group);
     if (check.onUnknown !== 'ignore') {
-      const facts = [...factsOf(condition)];
-      rules.push(rule(`unknown:${checkName}`, { any: facts.map((fact) => ({ fact, operator: 'equal', value: null })) }, {
-        source: 'unknown',
-        name: checkName,
-        action: check.onUnknown,
-        order,
-      }));
+      const unknown = [...new Set(factsOf(condition))].map((fact) => ({ fact, operator: 'in', value: [null, ...unknownValuesOf(catalog, fact)] }));
+      rules.push(rule(`unknown:${checkName}`, { any: unknown }, { source: 'unknown', name: checkName, action: check.onUnknown, order }));
     }
   }
 
@@ -221,6 +216,10 @@ function validateOptions(
     return null;
   }
   return merged;
+}
+
+function unknownValuesOf(catalog: FactCatalog, fact: string): readonly string[] {
+  return catalog.owner.get(fact)?.facts[fact]?.unknownValues ?? [];
 }
 
 function toRuleCondition(condition: Condition): TopLevelCondition {

@@ -147,6 +147,14 @@ describe('deciding', () => {
     expect(block.decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
   });
 
+  it('on_unknown also applies to a value its fact declares unknown (domain_health "unknown" when DNS is off)', async () => {
+    const ignore = await decideFor('version: "1"\nchecks:\n  domain_health: { mode: hard }\n', 'a@example.com');
+    expect(ignore.decision.action).toBe('allow');
+    expect(await ignore.outcome.fact('domain_health')).toBe('unknown');
+    const block = await decideFor('version: "1"\nchecks:\n  domain_health: { mode: hard, on_unknown: block }\n', 'a@example.com');
+    expect(block.decision).toMatchObject({ action: 'block', errors: [] });
+  });
+
   it('runs only the plugins the rules need', async () => {
     const { outcome } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'a+b@example.com');
     expect(outcome.pluginsRan).toEqual(['structure', 'local-part']);
