@@ -200,7 +200,6 @@ function retryAfterMs(header: string | null): number {
   return Math.min(Math.max(seconds, 1), 300) * 1000;
 }
 
-
 export function createRegistrationLookup(options: RegistrationOptions = {}): RegistrationService {
   const settings = settingsOf(options);
   const now = options.now ?? Date.now;
@@ -233,7 +232,7 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
     try {
       for (let hop = 0; ; hop++) {
         if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
-        const response = await fetch(target, { headers: { accept: 'application/rdap+json, application/json' }, redirect: 'manual', signal });
+        const response = await fetch(target, { headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' }, redirect: 'manual', signal });
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location !== null && hop < MAX_REDIRECTS) {
           await response.body?.cancel();

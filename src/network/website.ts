@@ -95,7 +95,7 @@ type Verdict = { kind: 'yes' } | { kind: 'no'; reason: string } | { kind: 'unkno
 
 const YES: Verdict = { kind: 'yes' };
 const unknown = (reason: string): LookupResult<boolean> => ({ status: 'unknown', reason });
-const DEFAULT_USER_AGENT = 'email-trust website check (+https://github.com/email-trust)';
+const DEFAULT_USER_AGENT = 'email-trust website check';
 /** Resolution outcome: addresses, no address at all (NXDOMAIN, NODATA), or a failure. */
 type Resolved = { addresses: LookupAddress[] } | { none: true } | { error: string };
 
@@ -235,12 +235,12 @@ export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService
   }
 
   /** HTTPS and HTTP at once: the first "yes" wins and stops the other; "no" needs both to say no. */
-  async function both(host: string, addresses: LookupAddress[], probe: AbortController): Promise<LookupResult<boolean>> {
+  async function both(host: string, addresses: LookupAddress[], controller: AbortController): Promise<LookupResult<boolean>> {
     const lookup = pinnedLookup(addresses);
     const verdicts = await Promise.all(
       (['https', 'http'] as const).map(async (scheme) => {
-        const verdict = await attempt(scheme, host, lookup, probe.signal);
-        if (verdict.kind === 'yes') probe.abort();
+        const verdict = await attempt(scheme, host, lookup, controller.signal);
+        if (verdict.kind === 'yes') controller.abort();
         return verdict;
       }),
     );

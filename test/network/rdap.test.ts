@@ -40,6 +40,7 @@ const ANSWERS: Record<string, { status: number; type?: string; body?: string; he
   'broken.test': { status: 500, body: 'oops' },
   'limited.test': { status: 429, headers: { 'retry-after': '60' }, body: '' },
   'moved.test': { status: 302, headers: { location: '/rdap/domain/old.test' }, body: '' },
+  'elsewhere.test': { status: 302, headers: { location: 'http://rdap.elsewhere.example/domain/elsewhere.test' }, body: '' },
   'slow.test': 'hang',
 };
 
@@ -96,6 +97,7 @@ describe('RDAP registration dates (RDAP_BASE_URL)', () => {
     ['young.test', { status: 'ok', value: YOUNG }],
     ['OLD.test.', { status: 'ok', value: OLD }],
     ['moved.test', { status: 'ok', value: OLD }],
+    ['elsewhere.test', { status: 'unknown', reason: 'RDAP redirect to a non-HTTPS URL' }],
     ['noevent.test', { status: 'unknown', reason: 'no registration event' }],
     ['placeholder.test', { status: 'unknown', reason: 'no registration event' }],
     ['future.test', { status: 'unknown', reason: 'registration date in the future' }],

@@ -1,0 +1,31 @@
+// Whether the address's domain serves a website, through ctx.network.website (which refuses private
+// and metadata addresses and bounds the time). A signal for domain health; it has no check of its own.
+import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+
+/** The domain in ASCII form, or null for address literals and missing domains. */
+async function probeDomain(ctx: PluginContext): Promise<string | null> {
+  const domain = await ctx.fact<string>('domain');
+  if (typeof domain !== 'string' || domain === '' || (await ctx.fact('domain_literal')) !== null) return null;
+  const punycode = await ctx.fact<string>('punycode_value');
+  return (typeof punycode === 'string' ? punycode : domain).toLowerCase();
+}
+
+const plugin: Plugin = {
+  id: 'website',
+  description: 'Asks whether the domain answers HTTP(S) requests: HEAD / over HTTPS and HTTP, public addresses only, no redirects followed.',
+  steps: [],
+  io: true,
+  facts: {
+    has_website: { type: 'boolean', description: 'The domain answers HTTP(S) at / (2xx, 401, 403, or a redirect within the site); null when unknown.' },
+  },
+  checks: {},
+  needs: ['structure', 'idn'],
+  async run(ctx): Promise<FactValues> {
+    const domain = await probeDomain(ctx);
+    if (domain === null || !ctx.network.enabled) return {};
+    const found = await ctx.network.website.hasWebsite(domain).catch(() => null);
+    return found?.status === 'ok' ? { has_website: found.value } : {};
+  },
+};
+
+export default plugin;
