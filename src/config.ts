@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated at start: a bad value names its variable.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseDnsServers } from './network/dns-names.js';
 import { policiesDir as defaultPoliciesDir } from './paths.js';
 
 export interface Config {
@@ -18,6 +19,24 @@ export interface Config {
   /** Sealing keys for fingerprints: key id → 32-byte key. The first one seals; all of them open. */
   fingerprintKeys: { id: string; key: Buffer }[];
   fingerprintTtlSeconds: number;
+  network: NetworkConfig;
+}
+
+/** The network checks (DNS, RDAP, website): NETWORK_CHECKS=off turns them all into "not checked". */
+export interface NetworkConfig {
+  enabled: boolean;
+  /** All network work of one request must finish within this many ms; past it facts are unknown. */
+  budgetMs: number;
+  dnsServers: string[];
+  dnsTimeoutMs: number;
+  dnsTries: number;
+  rdapBaseUrl: string | null;
+  rdapBootstrapFile: string | null;
+  rdapTimeoutMs: number;
+  rdapCacheTtlSeconds: number;
+  webChecks: boolean;
+  webTimeoutMs: number;
+  webCacheTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +71,20 @@ export function loadConfig(env: Env = process.env): Config {
     },
     fingerprintKeys: fingerprintKeys(env),
     fingerprintTtlSeconds: integer(env, 'FINGERPRINT_TTL_SECONDS', 86_400, 60, 31_536_000),
+    network: {
+      enabled: onOff(env, 'NETWORK_CHECKS', true),
+      budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),
+      dnsServers: dnsServers(env),
+      dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 500, 50, 10_000),
+      dnsTries: integer(env, 'DNS_TRIES', 2, 1, 5),
+      rdapBaseUrl: httpUrl(env, 'RDAP_BASE_URL'),
+      rdapBootstrapFile: existingFile(env, 'RDAP_BOOTSTRAP_FILE'),
+      rdapTimeoutMs: integer(env, 'RDAP_TIMEOUT_MS', 3000, 100, 30_000),
+      rdapCacheTtlSeconds: integer(env, 'RDAP_CACHE_TTL_SECONDS', 7 * 86_400, 60, 365 * 86_400),
+      webChecks: onOff(env, 'WEB_CHECKS', true),
+      webTimeoutMs: integer(env, 'WEB_TIMEOUT_MS', 1500, 100, 30_000),
+      webCacheTtlSeconds: integer(env, 'WEB_CACHE_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+    },
   };
 }
 
@@ -77,6 +110,37 @@ function databaseUrl(env: Env): string {
     throw new ConfigError('DATABASE_URL', `"${raw}" is not sqlite:<path> or postgres://user@host:port/database`);
   }
   return raw;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `"${raw}" is not on or off`);
+}
+
+function dnsServers(env: Env): string[] {
+  try {
+    return parseDnsServers(env.DNS_SERVERS ?? '');
+  } catch (error) {
+    throw new ConfigError('DNS_SERVERS', (error as Error).message);
+  }
+}
+
+function httpUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(name, `"${raw}" is not an http(s) URL`);
+  return raw;
+}
+
+function existingFile(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  const file = resolve(raw);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new ConfigError(name, `"${raw}" is not a file`);
+  return file;
 }
 
 function policiesFolder(env: Env): string {

@@ -7,6 +7,7 @@ import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/run.js';
 import { createApp } from '../http/app.js';
+import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
@@ -40,7 +41,8 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   const now = options.now ?? Date.now;
-  const ctx: ServiceContext = { store, policies, log, config, now };
+  const network = createNetwork(config.network, store.domainFacts, log);
+  const ctx: ServiceContext = { store, policies, network, log, config, now };
   let keys = config.fingerprintKeys;
   if (keys.length === 0) {
     log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key made at start and will not open after a restart or on another instance');
@@ -50,5 +52,9 @@ export async function composeService(config: Config, options: ComposeOptions = {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
   const app = createApp({ config, log, access: store.keys, operations });
-  return { config, log, store, policies, catalog, app, close: () => store.close() };
+  const close = async () => {
+    await network.close();
+    await store.close();
+  };
+  return { config, log, store, policies, catalog, app, close };
 }

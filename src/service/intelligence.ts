@@ -1,6 +1,6 @@
 // POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
-// the request's custom_policy. Deliverability and IP intelligence arrive with the network and IP checks.
+// the request's custom_policy. IP intelligence arrives with the IP checks.
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { decideVerdict } from '../policy/compile-verdict.js';
 import { CustomPolicyError } from '../policy/book.js';
@@ -34,6 +34,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     options: policy.options,
     services: {
       velocity: ctx.store.events.velocityReader(project.id),
+      network: ctx.network.forRequest({ persist: true, now: ctx.now() }),
       now: ctx.now,
       onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
     },
@@ -108,7 +109,7 @@ async function emailAnalysis(f: FactReader) {
       without_typo_mismatch: await f('corrected_email'),
     },
     details: {
-      deliverability: 'unknown',
+      deliverability: (await f('deliverability')) ?? 'unknown',
       local: {
         fraud_pattern: await f('fraud_pattern'),
         mixed_script: await f('mixed_script'),
@@ -127,7 +128,7 @@ async function emailAnalysis(f: FactReader) {
         free_provider: await f('free_provider'),
         punycode_value: await f('punycode_value'),
         has_valid_tld: await f('has_valid_tld'),
-        has_website: null,
+        has_website: await f('has_website'),
         has_punycode: await f('has_punycode'),
         has_typo_mismatch: await f('has_typo_mismatch'),
         is_ipv4: await f('is_ipv4'),

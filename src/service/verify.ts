@@ -38,6 +38,7 @@ export interface Evaluation {
 export async function evaluate(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest): Promise<Evaluation> {
   const services: RunServices = {
     velocity: ctx.store.events.velocityReader(project.id),
+    network: ctx.network.forRequest({ persist: request.soft_check !== true, now: ctx.now() }),
     now: ctx.now,
     onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
   };

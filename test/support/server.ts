@@ -19,7 +19,7 @@ export interface StartOptions {
   /**
    * Environment overrides given to loadConfig (e.g. RATE_LIMIT_VERIFY, TRUST_PROXY, INTELLIGENCE_FORM).
    * The process environment is not read. Unless overridden, every rate limit is off (0) so that
-   * tests making many quick calls are not refused, and LOG_LEVEL is silent.
+   * tests making many quick calls are not refused, NETWORK_CHECKS is off and LOG_LEVEL is silent.
    */
   env?: Record<string, string>;
   /** Address to listen on (default 127.0.0.1; `::` listens on IPv6 and, dual-stack, IPv4). */
@@ -54,6 +54,9 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
   try {
     const config = loadConfig({
       ...RATE_LIMITS_OFF,
+      // Tests reach only servers they start themselves: a test that wants network checks points
+      // DNS_SERVERS / RDAP_BASE_URL at its own and sets NETWORK_CHECKS=on.
+      NETWORK_CHECKS: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
       DATABASE_URL: `sqlite:${join(dir, 'service.sqlite')}`,

@@ -1,0 +1,49 @@
+// The outside world, built once by the composition root: DNS, RDAP and the website probe, each with
+// its caches, and a NetworkAccess per request bound to the request's budget and persist flag.
+import type { Logger } from 'pino';
+import type { NetworkConfig } from '../config.js';
+import type { NetworkAccess } from '../engine/plugin.js';
+import { OFFLINE } from '../engine/run.js';
+import type { DomainFacts } from '../store/domain-facts.js';
+import { createDnsLookup } from './dns.js';
+import { createRegistrationLookup } from './rdap.js';
+import { createWebsiteProbe } from './website.js';
+
+export interface Network {
+  /** The network of one request: `persist` false for soft_check; every lookup ends by the budget. */
+  forRequest(request: { persist: boolean; now: number }): NetworkAccess;
+  /** Waits for domain-facts writes in flight, then stops (before the store closes). */
+  close(): Promise<void>;
+}
+
+export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, log: Logger): Network {
+  if (!config.enabled) return { forRequest: () => OFFLINE, close: async () => {} };
+  const onError = (error: unknown) => log.warn({ err: error }, 'network check: the domain facts table failed; going on without it');
+  const dns = createDnsLookup({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs, tries: config.dnsTries, domainFacts, onError });
+  const registration = createRegistrationLookup({
+    ...(config.rdapBaseUrl ? { baseUrl: config.rdapBaseUrl } : {}),
+    ...(config.rdapBootstrapFile ? { bootstrapFile: config.rdapBootstrapFile } : {}),
+    timeoutMs: config.rdapTimeoutMs,
+    ttlMs: config.rdapCacheTtlSeconds * 1000,
+    domainFacts,
+    onError,
+  });
+  const website = createWebsiteProbe({
+    enabled: config.webChecks,
+    servers: config.dnsServers,
+    timeoutMs: config.webTimeoutMs,
+    ttlMs: config.webCacheTtlSeconds * 1000,
+    domainFacts,
+    onError,
+  });
+  return {
+    forRequest({ persist, now }) {
+      const request = { persist, deadline: now + config.budgetMs };
+      return { enabled: true, dns: dns.forRequest(request), registration: registration.forRequest(request), website: website.forRequest(request) };
+    },
+    async close() {
+      for (const service of [dns, registration, website]) service.close();
+      await Promise.all([dns.flush(), registration.flush(), website.flush()]);
+    },
+  };
+}
