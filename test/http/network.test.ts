@@ -1,0 +1,110 @@
+// The network checks over HTTP, against real servers on 127.0.0.1: a DNS server (dns2) and an RDAP
+// server (node:http). What a caller sees: facts, codes per mode, the cache, soft_check, a dead resolver.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedProject } from '../../src/cli/projects.js';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { bearer, post, startService, type Reply, type TestServer } from '../support/server.js';
+
+let dns: TestDnsServer;
+let rdap: Server;
+let server: TestServer;
+let project: CreatedProject;
+
+const POLICY = `version: "1.0"
+checks:
+  mx_record:         { mode: hard, action: block }
+  fallback_a_record: { mode: hard, action: block }
+  domain_age:        { mode: soft, action: challenge, options: { new_domain_days: 30 } }
+`;
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  rdap = createServer((req, res) => {
+    const registered: Record<string, string> = { 'mx.test': '2001-05-01T00:00:00Z', 'aonly.test': new Date(Date.now() - 5 * 86_400_000).toISOString() };
+    const name = decodeURIComponent(req.url ?? '').replace(/^.*\/domain\//, '');
+    const date = registered[name];
+    if (!date) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/rdap+json' }).end(JSON.stringify({ ldhName: name, events: [{ eventAction: 'registration', eventDate: date }] }));
+  });
+  await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
+  server = await startService({
+    env: {
+      NETWORK_CHECKS: 'on',
+      DNS_SERVERS: `127.0.0.1:${dns.port}`,
+      DNS_TIMEOUT_MS: '200',
+      DNS_TRIES: '1',
+      NETWORK_BUDGET_MS: '400',
+      RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
+      WEB_CHECKS: 'off',
+    },
+  });
+  project = await server.createProject({ name: 'network', policyYaml: POLICY });
+});
+afterAll(async () => {
+  await server?.close();
+  await new Promise((done) => rdap?.close(done));
+  await dns?.close();
+});
+
+function verify(email: string, extra: Record<string, unknown> = {}): Promise<Reply> {
+  return post(server.url, '/v1/public/verify', { email_address: email, show_results: true, ...extra }, bearer(project.keys.access_token));
+}
+
+describe('network checks over HTTP', () => {
+  it('a domain with MX: valid, counted, established by RDAP, allowed', async () => {
+    const res = await verify('jane@mx.test');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: [] });
+    expect(res.body.checked_types).toEqual(['mx_record']);
+    expect(res.body.analyzed_data).toMatchObject({ mx_record_count: '1', mx_record_status: 'valid', a_record_fallback: 'not_needed', domain_age_signal: 'established' });
+    expect(Number(res.body.analyzed_data.domain_age_days)).toBeGreaterThan(9000);
+  });
+
+  it('NXDOMAIN: no_mx_records and no_a_record in hard mode, blocked', async () => {
+    const res = await verify('jane@nx.test');
+    expect(res.body).toMatchObject({ action: 'block', errors: ['no_mx_records', 'no_a_record'] });
+    expect(res.body.analyzed_data).toMatchObject({ mx_record_status: 'invalid', a_record_fallback: 'invalid' });
+  });
+
+  it('only A records: no_mx_records, the A fallback is valid; a five-day-old domain is new', async () => {
+    const res = await verify('jane@aonly.test');
+    expect(res.body).toMatchObject({ action: 'block', errors: ['no_mx_records'], warnings: [] });
+    expect(res.body.analyzed_data).toMatchObject({ mx_record_status: 'invalid', a_record_fallback: 'valid', a_record_count: '1', domain_age_signal: 'new_domain', domain_age_days: '5' });
+  });
+
+  it('SERVFAIL and a silent server are "not_checked" within the budget, never blocking and never a 5xx', async () => {
+    for (const email of ['jane@servfail.test', 'jane@silent.test']) {
+      const started = Date.now();
+      const res = await verify(email);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ action: 'allow', errors: [] });
+      expect(res.body.analyzed_data.mx_record_status).toBe('not_checked');
+      expect(res.body.analyzed_data).not.toHaveProperty('a_record_fallback');
+      expect(Date.now() - started).toBeLessThan(3000);
+    }
+  });
+
+  it('answers a second call from the cache: no new DNS question', async () => {
+    await verify('first@multi.test');
+    const asked = dns.count('multi.test');
+    expect(asked).toBeGreaterThan(0);
+    const res = await verify('second@multi.test');
+    expect(res.body.analyzed_data).toMatchObject({ mx_record_count: '2', mx_record_status: 'valid' });
+    expect(dns.count('multi.test')).toBe(asked);
+  });
+
+  it('soft_check stores no domain facts (the event still is); a normal call stores them', async () => {
+    const facts = () => server.service.store.knex('domain_facts').where('domain', 'like', '%v6only.test%');
+    const soft = await verify('jane@v6only.test', { soft_check: true });
+    expect(soft.status).toBe(200);
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await facts()).toEqual([]);
+    expect(await server.service.store.knex('events').where({ email: 'jane@v6only.test' })).toHaveLength(1);
+
+    await verify('john@v6only.test');
+    await new Promise((done) => setTimeout(done, 100));
+    expect((await facts()).length).toBeGreaterThan(0);
+  });
+});
