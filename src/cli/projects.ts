@@ -39,7 +39,7 @@ export function printCreated(created: CreatedProject, baseUrl?: string): void {
     `  public_key    ${keys.public_key}   (x-api-key, safe in browsers, for POST /v1/fingerprint)`,
   ];
   if (baseUrl) {
-    const body = JSON.stringify({ email_address: 'jane.doe+test@example.com', ipv4_address: '203.0.113.7', show_results: true, show_steps: true });
+    const body = JSON.stringify({ email_address: 'jane.doe+test@gmail.com', ipv4_address: '203.0.113.7', show_results: true, show_steps: true });
     lines.push('Try it:', `  curl -s -X POST ${baseUrl}/v1/public/verify -H 'Authorization: Bearer ${keys.access_token}' -H 'Content-Type: application/json' -d '${body}'`);
   }
   console.log(lines.join('\n'));
