@@ -2,12 +2,15 @@
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
+import { startDnsServer } from '../test/support/dns-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -39,7 +42,7 @@ interface Figures {
   errors: number;
 }
 
-async function startService(databaseFile: string): Promise<Started> {
+async function startService(databaseFile: string, env: Record<string, string> = {}): Promise<Started> {
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [join(packageRoot, 'bin/email-trust.js'), 'serve'], {
     env: {
@@ -50,6 +53,8 @@ async function startService(databaseFile: string): Promise<Started> {
       LOG_LEVEL: 'info',
       RATE_LIMIT_VERIFY: '0',
       RATE_LIMIT_IP: '0',
+      NETWORK_CHECKS: 'off',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -94,40 +99,81 @@ async function load(title: string, options: autocannon.Options): Promise<Figures
   return f;
 }
 
+/** POST /v1/public/verify with a distinct address per request on `domainOf(n)`, from one of 1,000 IPs. */
+function verifyLoad(service: Started, domainOf: (n: number) => string): autocannon.Options {
+  let n = 0;
+  return {
+    url: `${service.base}/v1/public/verify`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          n += 1;
+          const host = n % DISTINCT_IPS;
+          request.body = JSON.stringify({
+            email_address: `user.${n}+tag@${domainOf(n)}`,
+            ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`,
+            show_results: true,
+          });
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+async function stop(service: Started): Promise<void> {
+  service.child.kill('SIGTERM');
+  await new Promise((r) => service.child.once('exit', r));
+}
+
+/** Verify with the network checks on, against a DNS server and an RDAP server of our own on 127.0.0.1. */
+async function networkRuns(dir: string, offline: Figures): Promise<Record<string, unknown>> {
+  const dns = await startDnsServer();
+  const rdap = createServer((_req, res) => void res.writeHead(404).end());
+  await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
+  const service = await startService(join(dir, 'network.sqlite'), {
+    NETWORK_CHECKS: 'on',
+    DNS_SERVERS: `127.0.0.1:${dns.port}`,
+    RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
+    WEB_CHECKS: 'off',
+  });
+  try {
+    // Cold: every address on a domain never seen, so each request asks the DNS server (MX, A, AAAA).
+    const cold = await load('POST /v1/public/verify, network on, cold DNS cache', verifyLoad(service, (n) => `d${n}.bench.test`));
+    const questions = dns.count();
+    // Warm: one domain with MX, answered from the cache after the first request.
+    await autocannon({ ...verifyLoad(service, () => 'mx.test'), connections: CONNECTIONS, duration: 1 });
+    const warm = await load('POST /v1/public/verify, network on, warm DNS cache', verifyLoad(service, () => 'mx.test'));
+    const ratio = (f: Figures) => Number((f.requests_per_second / offline.requests_per_second).toFixed(3));
+    console.log(`network on / offline throughput: cold ${ratio(cold)}, warm ${ratio(warm)}; DNS questions during the cold run: ${questions}`);
+    return { cold, warm, ratio_cold_to_offline: ratio(cold), ratio_warm_to_offline: ratio(warm), dns_questions_cold: questions };
+  } finally {
+    await stop(service);
+    await new Promise((done) => rdap.close(done));
+    await dns.close();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {
     const ip = { url: `${service.base}/v1/public/ip`, method: 'POST' as const, headers: { 'content-type': 'application/json' } };
-    let n = 0;
-    const verify = {
-      url: `${service.base}/v1/public/verify`,
-      method: 'POST' as const,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
-      requests: [
-        {
-          setupRequest: (request: autocannon.Request) => {
-            n += 1;
-            const host = n % DISTINCT_IPS;
-            request.body = JSON.stringify({
-              email_address: `user.${n}+tag@example.com`,
-              ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`,
-              show_results: true,
-            });
-            return request;
-          },
-        },
-      ],
-    };
+    const verify = verifyLoad(service, () => 'example.com');
     const rssAtStart = residentMb(service.child.pid!);
     await autocannon({ ...ip, connections: CONNECTIONS, duration: 2 });
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
 
     const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
-    const verifyFigures = await load('POST /v1/public/verify (default policy, IPv4, event stored)', verify);
+    const verifyFigures = await load('POST /v1/public/verify (default policy, network off, IPv4, event stored)', verify);
     const rssAfterLoad = residentMb(service.child.pid!);
     console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
+    await stop(service);
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
+    console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5)`);
+    const network = await networkRuns(dir, verifyFigures);
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -139,12 +185,12 @@ async function main(): Promise<void> {
       endpoints: { ip: ipFigures, verify: verifyFigures },
       ratio_verify_to_ip: ratio,
       target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
+      network,
     };
     writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5); written to bench/results.json`);
+    console.log('written to bench/results.json');
   } finally {
-    service.child.kill('SIGTERM');
-    await new Promise((r) => service.child.once('exit', r));
+    if (service.child.exitCode === null) await stop(service);
     rmSync(dir, { recursive: true, force: true });
   }
 }
