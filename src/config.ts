@@ -20,6 +20,8 @@ export interface Config {
   fingerprintKeys: { id: string; key: Buffer }[];
   fingerprintTtlSeconds: number;
   network: NetworkConfig;
+  /** Events older than this are deleted in the background (velocity history). */
+  velocityRetentionDays: number;
 }
 
 /** The network checks (DNS, RDAP, website): NETWORK_CHECKS=off turns them all into "not checked". */
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     fingerprintKeys: fingerprintKeys(env),
     fingerprintTtlSeconds: integer(env, 'FINGERPRINT_TTL_SECONDS', 86_400, 60, 31_536_000),
+    velocityRetentionDays: integer(env, 'VELOCITY_RETENTION_DAYS', 30, 1, 3650),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

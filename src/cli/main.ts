@@ -12,11 +12,14 @@ import { compilePolicy, type CompiledPolicy } from '../policy/compile.js';
 import { PolicyError, formatProblem } from '../policy/errors.js';
 import { parsePolicy } from '../policy/load.js';
 import { runPolicyTests } from '../service/policy-tests.js';
+import { startRetention } from '../service/retention.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { KEY_KINDS, type KeyKind } from '../store/keys.js';
 import { ProjectNameTakenError, type Project } from '../store/projects.js';
 import { composeService } from './compose.js';
 import { createProjectWithKeys, ensureDemoProject, printCreated, type CreatedProject } from './projects.js';
+
+const RETENTION_INTERVAL_MS = 10 * 60_000;
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3, testsFailed: 4 } as const;
 
@@ -82,6 +85,7 @@ export function buildProgram(): Command {
       const config = loadConfig();
       const service = await composeService(config);
       const demo = await ensureDemoProject(service.store);
+      const retention = startRetention(service.store, { retentionDays: config.velocityRetentionDays, intervalMs: RETENTION_INTERVAL_MS, now: Date.now, log: service.log });
       const server = service.app.listen(config.port, config.host);
       await new Promise<void>((done, fail) => server.once('listening', done).once('error', fail));
       const { port } = server.address() as AddressInfo;
@@ -90,6 +94,7 @@ export function buildProgram(): Command {
       if (demo) printCreated(demo, base);
       const stop = async (signal: string) => {
         service.log.info({ signal }, 'stopping: finishing requests in flight');
+        retention.stop();
         server.close();
         await service.close();
         process.exit(EXIT.ok);
