@@ -263,6 +263,14 @@ describe('the intelligence verdict', () => {
     expect((await intelligence(sandbox, { email_address: 'no-at-sign', custom_policy: notPlus })).body.action).toBe('ignore');
   });
 
+  it('custom_policy: 50 rules are accepted, 51 are a 400', async () => {
+    const rules = (n: number) => Array.from({ length: n }, () => ({ field: 'email_plus_addressing', operator: '==', target: { bool: true }, action: 'block' }));
+    expect((await intelligence(sandbox, { email_address: 'a+b@example.com', custom_policy: { parent_rules: rules(50) } })).body.action).toBe('block');
+    const res = await intelligence(sandbox, { email_address: 'a@example.com', custom_policy: { parent_rules: rules(51) } });
+    expectPlainError(res, 400);
+    expect(res.body.error).toMatch(/custom_policy\.parent_rules: must NOT have more than 50 items/);
+  });
+
   it('custom_policy: an unknown field is a 400 naming it and the known fields', async () => {
     const res = await intelligence(sandbox, {
       email_address: 'a@example.com',

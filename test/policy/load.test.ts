@@ -74,3 +74,19 @@ describe('loading a policy', () => {
     expect(() => parsePolicy('p.yaml', bomb)).toThrow(PolicyError);
   });
 });
+
+describe('policy list limits', () => {
+  const rule = (i: number) => `  - { name: r${i}, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }`;
+
+  it('accepts 200 free rules and refuses 201', () => {
+    const policy = (n: number) => `version: "1.0"\nrules:\n${Array.from({ length: n }, (_, i) => rule(i)).join('\n')}\n`;
+    expect(parsePolicy('p.yaml', policy(200)).document.rules).toHaveLength(200);
+    expect(problemsOf(policy(201))[0]).toMatchObject({ path: '/rules', message: 'must NOT have more than 200 items' });
+  });
+
+  it('refuses more than 50 conditions in one all', () => {
+    const conditions = Array.from({ length: 51 }, () => '{ fact: has_numeric, operator: equal, value: true }').join(', ');
+    const problems = problemsOf(`version: "1.0"\nrules:\n  - { name: r, action: warn, conditions: { all: [${conditions}] } }\n`);
+    expect(problems[0]!.path).toMatch(/^\/rules\/0\/conditions/);
+  });
+});
