@@ -48,6 +48,11 @@ export interface CompiledPolicy {
   options: Readonly<Record<string, CheckOptions>>;
   ruleCount: number;
   runner: PolicyRunner;
+  /**
+   * Rule name → the verdicts it carries (one, or one per child of a plugin's rule). Kept here rather
+   * than in the rules' events: json-rules-engine copies a fired rule's event into every result.
+   */
+  verdicts: ReadonlyMap<string, readonly Verdict[]>;
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
@@ -155,41 +160,49 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     options,
     ruleCount: rules.length,
     runner: new PolicyRunner(catalog, rules),
+    verdicts: new Map(rules.map((r) => [r.name as string, verdictsOf.get(r) ?? []])),
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };
 }
 
 /** The verdicts of the rules that fired in one run: of a plugin's rule, those of the checks that fired. */
-export function firedVerdicts(results: readonly RuleResult[]): Verdict[] {
+export function firedVerdicts(policy: CompiledPolicy, results: readonly RuleResult[]): Verdict[] {
   const fired: Verdict[] = [];
   for (const result of results) {
-    if (result.result !== true || !result.event) continue;
-    const params = result.event.params as { verdicts?: Verdict[] } & Partial<Verdict>;
-    if (!params.verdicts) {
-      fired.push(params as Verdict);
+    if (result.result !== true) continue;
+    const verdicts = policy.verdicts.get(result.name) ?? [];
+    if (verdicts.length === 1) {
+      fired.push(verdicts[0] as Verdict);
       continue;
     }
     const children = (result.conditions as { any: Array<{ result?: boolean }> }).any;
-    params.verdicts.forEach((verdict, i) => {
+    verdicts.forEach((verdict, i) => {
       if (children[i]?.result === true) fired.push(verdict);
     });
   }
   return fired;
 }
 
+/** The verdicts each compiled rule carries (see CompiledPolicy.verdicts). */
+const verdictsOf = new WeakMap<RuleProperties, Verdict[]>();
+
 function rule(name: string, conditions: TopLevelCondition, verdict: Verdict): RuleProperties {
-  return { name, conditions, event: { type: verdict.source, params: { ...verdict } } };
+  const built: RuleProperties = { name, conditions, event: { type: verdict.source } };
+  verdictsOf.set(built, [verdict]);
+  return built;
 }
 
 /** One rule for the enabled checks of a plugin; each child is evaluated (one priority) and its result kept. */
 function checksRule(pluginId: string, conditions: Condition[], verdicts: Verdict[]): RuleProperties {
   if (conditions.length === 1) return rule(`check:${verdicts[0]!.name}`, toRuleCondition(conditions[0]!), verdicts[0]!);
-  return {
+  const built: RuleProperties = {
     name: `checks:${pluginId}`,
     conditions: { any: conditions.map((c) => ({ ...c, priority: 1 })) } as TopLevelCondition,
-    event: { type: 'checks', params: { verdicts } as unknown as Record<string, unknown> },
+    event: { type: 'checks' },
   };
+  verdictsOf.set(built, verdicts);
+  return built;
 }
 
 function validateOptions(

@@ -26,7 +26,7 @@ export function mostSevere(actions: Iterable<Action>): Action {
 
 /** Decides from the run's rule results (every evaluated rule, fired or not). */
 export function decide(policy: CompiledPolicy, results: readonly RuleResult[]): Decision {
-  const fired = firedVerdicts(results).sort((a, b) => a.order - b.order);
+  const fired = firedVerdicts(policy, results).sort((a, b) => a.order - b.order);
   const errors: string[] = [];
   const warnings: string[] = [];
   for (const verdict of fired) {
