@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../plugins/index.js';
 import disposable from '../../plugins/disposable/index.js';
 import type { CheckOptions } from '../../src/engine/plugin.js';
-import { FactCatalog } from '../../src/engine/run.js';
 import { packageRoot } from '../../src/paths.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
-import { parsePolicy } from '../../src/policy/load.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { decisionFor, testPlugin } from '../support/plugin-tester.js';
 
 const no = { is_disposable_domain: false, disposable_match: null };
 const unknown = { is_disposable_domain: null, disposable_match: null };
@@ -158,15 +153,7 @@ describe('disposable data', () => {
 });
 
 async function actionFor(email: string, checkOptions?: Record<string, unknown>): Promise<string> {
-  const check = { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) };
-  const doc = { version: '1', default_action: 'allow', checks: { disposable_domain: check } };
-  const policy = compilePolicy('disposable-test', parsePolicy('disposable-test.json', JSON.stringify(doc)), new FactCatalog(registry));
-  const outcome = await policy.runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: policy.options,
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
-  });
-  const decision = decide(policy, outcome.ruleResults);
+  const decision = await decisionFor({ disposable_domain: { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) } }, email);
   expect(decision.errors).toEqual([]);
   return decision.action;
 }

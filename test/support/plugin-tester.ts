@@ -5,7 +5,7 @@ import type { CheckOptions, FactValues, NetworkAccess, Plugin, VelocityReader } 
 import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
 import { registry } from '../../plugins/index.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
+import { decide, type Decision } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 
 export interface PluginCase {
@@ -78,11 +78,19 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
  */
 export async function firedCodes(plugin: Plugin, email: string, options: Record<string, CheckOptions> = {}, opts: TesterOptions = {}): Promise<string[]> {
   const checks = Object.fromEntries(Object.keys(plugin.checks).map((name) => [name, { mode: 'hard', ...(options[name] ? { options: options[name] } : {}) }]));
-  const policy = compilePolicy(`${plugin.id}-checks`, parsePolicy(`${plugin.id}-checks.json`, JSON.stringify({ version: '1', checks })), new FactCatalog(registry));
+  return (await decisionFor(checks, email, opts)).errors.sort();
+}
+
+/**
+ * The decision of a policy made of `checks` (the policy's `checks:` section) for `email`, through the
+ * real compiler, runner and decide; `default_action` is allow. Throws PolicyError for a bad policy.
+ */
+export async function decisionFor(checks: Record<string, unknown>, email: string, opts: TesterOptions = {}): Promise<Decision> {
+  const policy = compilePolicy('test-checks', parsePolicy('test-checks.json', JSON.stringify({ version: '1', default_action: 'allow', checks })), new FactCatalog(registry));
   const outcome = await policy.runner.run({
     input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
     options: policy.options,
     services: { velocity: opts.velocity ?? noVelocity, network: opts.network, now: opts.now ?? Date.now },
   });
-  return decide(policy, outcome.ruleResults).errors.sort();
+  return decide(policy, outcome.ruleResults);
 }

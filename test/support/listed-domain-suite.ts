@@ -1,0 +1,99 @@
+// The tests every domain-list plugin (known-abuse, spam-trap) shares: the project's add and exempt
+// lists over the domain and its parents, the shipped list's header, and the check's options.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseList } from '../../plugins/plugin-data.js';
+import type { CheckOptions, Plugin } from '../../src/engine/plugin.js';
+import { packageRoot } from '../../src/paths.js';
+import { decisionFor, testPlugin } from './plugin-tester.js';
+
+export interface ListedDomainPlugin {
+  plugin: Plugin;
+  /** The check's name (its step id). */
+  check: string;
+  /** The flag fact and the match fact. */
+  flag: string;
+  match: string;
+  /** Whether plugins/<id>/data/domains.txt ships empty (its header then says EMPTY). */
+  shipsEmpty: boolean;
+}
+
+export function listedDomainSuite({ plugin, check, flag, match, shipsEmpty }: ListedDomainPlugin): void {
+  const no = { [flag]: false, [match]: null };
+  const unknown = { [flag]: null, [match]: null };
+  const listed = (domain: string) => ({ [flag]: true, [match]: domain });
+  const options = (o: { add?: string[]; exempt?: string[] }): Record<string, CheckOptions> => ({ [check]: o });
+  const added = options({ add: ['listed.example', 'xn--bcher-kva.example', 'bad.example.co.uk'] });
+  const addedAndExempt = options({ add: ['listed.example'], exempt: ['partner.listed.example'] });
+
+  testPlugin(plugin, [
+    { email: 'a@gmail.com', facts: no },
+    { email: 'a@example.com', facts: no },
+    { name: 'project addition', email: 'a@listed.example', options: added, facts: listed('listed.example') },
+    { name: 'subdomain of an addition', email: 'a@mx.listed.example', options: added, facts: listed('listed.example') },
+    { name: 'deep subdomain of an addition', email: 'a@a.b.listed.example', options: added, facts: listed('listed.example') },
+    { name: 'capitals (structure lower-cases)', email: 'A@Listed.EXAMPLE', options: added, facts: listed('listed.example') },
+    { name: 'addition under a multi-label suffix', email: 'a@x.bad.example.co.uk', options: added, facts: listed('bad.example.co.uk') },
+    { name: 'parent of an addition is not listed', email: 'a@example.co.uk', options: added, facts: no },
+    { name: 'sibling of an addition is not listed', email: 'a@good.example.co.uk', options: added, facts: no },
+    { name: 'added name as a label prefix', email: 'a@listed.example.org', options: added, facts: no },
+    { name: 'IDN matched by its punycode form', email: 'a@bücher.example', options: added, facts: listed('xn--bcher-kva.example') },
+    { name: 'punycode written as such', email: 'a@mail.xn--bcher-kva.example', options: added, facts: listed('xn--bcher-kva.example') },
+    { name: 'exemption of a subdomain', email: 'a@partner.listed.example', options: addedAndExempt, facts: no },
+    { name: 'exemption covers its subdomains', email: 'a@x.partner.listed.example', options: addedAndExempt, facts: no },
+    {
+      name: 'exemption wins when a domain is both added and exempt',
+      email: 'a@listed.example',
+      options: options({ add: ['listed.example'], exempt: ['listed.example'] }),
+      facts: no,
+    },
+    {
+      name: 'a more specific addition wins over an exempt parent',
+      email: 'a@bad.mycompany.example',
+      options: options({ add: ['bad.mycompany.example'], exempt: ['mycompany.example'] }),
+      facts: listed('bad.mycompany.example'),
+    },
+    { name: 'domain is a public suffix: exact lookup', email: 'a@co.uk', options: options({ add: ['co.uk'] }), facts: listed('co.uk') },
+    { name: 'IPv4 literal', email: 'a@[192.168.0.1]', options: added, facts: unknown },
+    { name: 'invalid address', email: 'a..b@listed.example', options: added, facts: unknown },
+    { name: 'no @', email: 'plainaddress', facts: unknown },
+  ]);
+
+  if (shipsEmpty) {
+    it(`${plugin.id} ships an empty list whose header says so`, () => {
+      const text = readFileSync(join(packageRoot, 'plugins', plugin.id, 'data', 'domains.txt'), 'utf8');
+      expect(parseList(text).size).toBe(0);
+      expect(text).toContain('EMPTY');
+    });
+  }
+
+  describe(`${check} check`, () => {
+    const decide = async (email: string, checkOptions?: Record<string, unknown>) => {
+      const decision = await decisionFor({ [check]: { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) } }, email);
+      expect(decision.errors).toEqual([]); // the classification checks have no code: flag and action only
+      return decision.action;
+    };
+
+    it.each<[string, Record<string, unknown> | undefined, string]>([
+      ['a@listed.example', undefined, 'allow'],
+      ['a@listed.example', { add: ['listed.example'] }, 'block'],
+      ['a@mx.listed.example', { add: ['listed.example'] }, 'block'],
+      ['a@listed.example', { add: ['listed.example'], exempt: ['listed.example'] }, 'allow'],
+      ['plainaddress', { add: ['listed.example'] }, 'allow'],
+    ])('%s with %j → %s', async (email, checkOptions, action) => {
+      expect(await decide(email, checkOptions)).toBe(action);
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ['an upper-case domain', { add: ['Listed.example'] }],
+      ['a Unicode domain', { add: ['bücher.example'] }],
+      ['a trailing dot', { exempt: ['listed.example.'] }],
+      ['a 254-character domain', { add: [`${'a'.repeat(250)}.com`] }],
+      ['more than 10,000 entries', { add: Array.from({ length: 10_001 }, (_, i) => `d${i}.example`) }],
+      ['an unknown option', { domains: ['listed.example'] }],
+    ])('refuses options with %s', async (_what, checkOptions) => {
+      await expect(decide('a@example.com', checkOptions)).rejects.toThrow(new RegExp(check));
+    });
+  });
+}
