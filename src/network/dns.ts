@@ -14,8 +14,10 @@
 import { Resolver } from 'node:dns/promises';
 import type { DnsAnswer, DnsLookup, MxRecord } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';
+import { beforeDeadline } from './deadline.js';
 import { ExpiringCache } from './dns-cache.js';
 import { lookupName } from './dns-names.js';
+
 
 export { lookupName, parseDnsServers } from './dns-names.js';
 
@@ -217,16 +219,6 @@ export function createDnsLookup(options: DnsOptions = {}): DnsService {
       resolver.cancel();
     },
   };
-}
-
-/** The promise's value, or undefined when `ms` pass first. */
-function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-    timer.unref();
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 /** A stored value is trusted only when it has the shape we write. */

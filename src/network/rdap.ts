@@ -17,6 +17,7 @@ import { packageRoot } from '../paths.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isAddressLiteral } from './address-guard.js';
 import { ExpiringCache } from './dns-cache.js';
+import { beforeDeadline } from './deadline.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
 export const RDAP_FACT = 'rdap:registered';
@@ -347,16 +348,6 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
       for (const controller of active) controller.abort();
     },
   };
-}
-
-/** The promise's value, or undefined when `ms` pass first. */
-function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, Math.min(ms, 2_147_483_647), undefined);
-    timer.unref();
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 function settingsOf(options: RegistrationOptions): RegistrationSettings {

@@ -23,6 +23,7 @@ import type { LookupResult, WebsiteProbe } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isAddressLiteral, refusalOfAny } from './address-guard.js';
 import { ExpiringCache } from './dns-cache.js';
+import { beforeDeadline } from './deadline.js';
 
 /** Domain facts kind: true or false. */
 export const WEBSITE_FACT = 'web:has_website';
@@ -358,16 +359,6 @@ export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService
       resolver?.cancel();
     },
   };
-}
-
-/** The promise's value, or undefined when `ms` pass first. */
-function beforeDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, Math.min(ms, 2_147_483_647), undefined);
-    timer.unref();
-  });
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 function settingsOf(options: WebsiteOptions): WebsiteSettings {
