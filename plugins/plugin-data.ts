@@ -47,3 +47,20 @@ export function domainAndParents(domain: string, registrable: string | null): st
   }
   return names;
 }
+
+/** `domain` and every parent of it, down to the top-level label (`a.b.gov.uk`, `b.gov.uk`, `gov.uk`, `uk`). */
+export function selfAndParents(domain: string): string[] {
+  const names = [domain];
+  for (let dot = domain.indexOf('.'); dot >= 0; dot = domain.indexOf('.', dot + 1)) names.push(domain.slice(dot + 1));
+  return names;
+}
+
+const MAX_DOMAIN_LENGTH = 253;
+
+/** The ASCII domain without its root dot, or null when it is no host name (empty label, non-ASCII, too long). */
+export function asciiHostName(domain: string): string | null {
+  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
+  return name;
+}

@@ -1,6 +1,6 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from '../plugin-data.js';
+import { asciiHostName, readList, selfAndParents } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');
@@ -9,26 +9,14 @@ const EXCLUDED = readList('education', 'excluded.txt');
 /** Every domain strictly below one of these is academic (edu, ac.uk, k12.ca.us, ...). */
 const SUFFIXES = readList('education', 'academic-suffixes.txt');
 
-const MAX_DOMAIN_LENGTH = 253;
-
-/** ASCII domain without its root dot, or null when it is no host name (empty label, non-ASCII, too long). */
-function hostName(domain: string): string | null {
-  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
-  if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
-  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
-  return name;
-}
-
 /** Walks `domain` and its parents, most specific first: the first listed name decides. */
 function academicMatch(domain: string): string | null {
-  for (let name = domain; ; ) {
+  for (const name of selfAndParents(domain)) {
     if (EXCLUDED.has(name)) return null;
     if (INSTITUTIONS.has(name)) return name;
     if (name !== domain && SUFFIXES.has(name)) return name;
-    const dot = name.indexOf('.');
-    if (dot < 0) return null;
-    name = name.slice(dot + 1);
   }
+  return null;
 }
 
 const plugin: Plugin = {
@@ -58,7 +46,7 @@ const plugin: Plugin = {
     const domain = await ctx.fact<string>('domain');
     const literal = await ctx.fact<string>('domain_literal');
     if (typeof domain !== 'string' || literal !== null) return {};
-    const name = hostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    const name = asciiHostName((await ctx.fact<string>('punycode_value')) ?? domain);
     if (name === null) return {};
     const match = academicMatch(name);
     return { is_education_domain: match !== null, education_match: match };

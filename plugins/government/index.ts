@@ -1,31 +1,19 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from '../plugin-data.js';
+import { asciiHostName, readList, selfAndParents } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
 const SUFFIXES = readList('government', 'suffixes.txt');
 /** Government registrable domains under no such suffix (europa.eu, admin.ch, bund.de, canada.ca, ...). */
 const DOMAINS = readList('government', 'domains.txt');
 
-const MAX_DOMAIN_LENGTH = 253;
-
-/** ASCII domain without its root dot, or null when it is no host name (empty label, non-ASCII, too long). */
-function hostName(domain: string): string | null {
-  const name = domain.endsWith('.') ? domain.slice(0, -1) : domain;
-  if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
-  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
-  return name;
-}
-
 /** Walks `domain` and its parents, most specific first: a curated domain matches itself, a suffix only what lies below it. */
 function governmentMatch(domain: string): string | null {
-  for (let name = domain; ; ) {
+  for (const name of selfAndParents(domain)) {
     if (DOMAINS.has(name)) return name;
     if (name !== domain && SUFFIXES.has(name)) return name;
-    const dot = name.indexOf('.');
-    if (dot < 0) return null;
-    name = name.slice(dot + 1);
   }
+  return null;
 }
 
 const plugin: Plugin = {
@@ -55,7 +43,7 @@ const plugin: Plugin = {
     const domain = await ctx.fact<string>('domain');
     const literal = await ctx.fact<string>('domain_literal');
     if (typeof domain !== 'string' || literal !== null) return {};
-    const name = hostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    const name = asciiHostName((await ctx.fact<string>('punycode_value')) ?? domain);
     if (name === null) return {};
     const match = governmentMatch(name);
     return { is_government_domain: match !== null, government_match: match };

@@ -18,7 +18,6 @@ import { beforeDeadline } from './deadline.js';
 import { ExpiringCache } from './dns-cache.js';
 import { lookupName } from './dns-names.js';
 
-
 export { lookupName, parseDnsServers } from './dns-names.js';
 
 export interface DnsSettings {
