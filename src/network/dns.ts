@@ -15,7 +15,7 @@ import { Resolver } from 'node:dns/promises';
 import type { DnsAnswer, DnsLookup, MxRecord } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { beforeDeadline } from './deadline.js';
-import { ExpiringCache } from './dns-cache.js';
+import { ExpiringCache } from './expiring-cache.js';
 import { lookupName } from './dns-names.js';
 
 export { lookupName, parseDnsServers } from './dns-names.js';

@@ -16,8 +16,7 @@ import type { LookupResult, RegistrationLookup } from '../engine/plugin.js';
 import { packageRoot } from '../paths.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isAddressLiteral } from './address-guard.js';
-import { ExpiringCache } from './dns-cache.js';
-import { beforeDeadline } from './deadline.js';
+import { createCachedLookup } from './cached-lookup.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
 export const RDAP_FACT = 'rdap:registered';
@@ -90,12 +89,6 @@ interface Outcome {
   result: LookupResult<number>;
   /** null for failures, which are not persisted. */
   stored: Stored | null;
-}
-
-interface Cached extends Outcome {
-  expiresAt: number;
-  /** Already in the domain facts table (read from it, or written once). */
-  persisted: boolean;
 }
 
 const unknown = (reason: string): LookupResult<number> => ({ status: 'unknown', reason });
@@ -210,9 +203,6 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
   if (options.baseUrl !== undefined && forcedBase === null) throw new Error(`RDAP base URL "${options.baseUrl}" is not an http(s) URL`);
   const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
 
-  const memory = new ExpiringCache<Cached>(settings.maxEntries);
-  const inFlight = new Map<string, Promise<Cached>>();
-  const writes = new Set<Promise<void>>();
   /** Origins that answered 429, left alone until the time given. */
   const backoff = new Map<string, number>();
   /** Questions running, so close() can stop them. */
@@ -267,82 +257,33 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
     }
   }
 
-  async function readStore(name: string): Promise<Cached | null> {
-    if (!store) return null;
-    try {
-      const fact = await store.get<unknown>(name, RDAP_FACT, now());
-      if (!fact || !isStored(fact.value)) return null;
-      return { ...settled(fact.value), expiresAt: fact.expiresAt, persisted: true };
-    } catch (error) {
-      onError(error);
-      return null;
-    }
-  }
-
-  /** Table, then RDAP; every outcome goes to memory (failures briefly). Shared by concurrent requests. */
-  async function resolve(name: string, base: string): Promise<Cached> {
-    const stored = await readStore(name);
-    if (stored) {
-      memory.set(name, stored, stored.expiresAt);
-      return stored;
-    }
-    const outcome = await ask(`${base}domain/${name}`);
-    const entry: Cached = { ...outcome, expiresAt: now() + ttlOf(outcome.stored), persisted: false };
-    memory.set(name, entry, entry.expiresAt);
-    return entry;
-  }
-
-  function persist(name: string, entry: Cached): void {
-    const at = now();
-    if (!store || entry.persisted || entry.stored === null || entry.expiresAt <= at) return;
-    entry.persisted = true;
-    const write = store
-      .put(name, RDAP_FACT, entry.stored, entry.expiresAt - at, at)
-      .catch((error: unknown) => {
-        entry.persisted = false;
-        onError(error);
-      })
-      .finally(() => writes.delete(write));
-    writes.add(write);
-  }
+  const cache = createCachedLookup<number>({
+    kind: RDAP_FACT,
+    maxEntries: settings.maxEntries,
+    maxInFlight: settings.maxInFlight,
+    busyReason: 'too many RDAP lookups at once',
+    domainFacts: store,
+    now,
+    onError,
+    fromStored: (value) => (isStored(value) ? settled(value) : null),
+    async ask(name) {
+      const base = forcedBase ?? baseFor(bases, name);
+      const outcome = base === null ? failure('no RDAP service for this TLD') : await ask(`${base}domain/${name}`);
+      return { ...outcome, ttlMs: ttlOf(outcome.stored) };
+    },
+  });
 
   async function registered(domain: string, request: RegistrationRequest): Promise<LookupResult<number>> {
-    try {
-      const name = typeof domain === 'string' ? domainName(domain) : null;
-      if (name === null) return unknown('not a domain name');
-      const at = now();
-      // A remembered answer costs nothing, so it is given even past the deadline.
-      const hit = memory.get(name, at);
-      if (hit) {
-        if (request.persist) persist(name, hit.value);
-        return hit.value.result;
-      }
-      if (at >= request.deadline) return unknown('budget');
-      const base = forcedBase ?? baseFor(bases, name);
-      if (base === null) return unknown('no RDAP service for this TLD');
-      let pending = inFlight.get(name);
-      if (!pending) {
-        if (inFlight.size >= settings.maxInFlight) return unknown('too many RDAP lookups at once');
-        pending = resolve(name, base).finally(() => inFlight.delete(name));
-        inFlight.set(name, pending);
-      }
-      const entry = await beforeDeadline(pending, request.deadline - at);
-      if (entry === undefined) return unknown('budget');
-      if (request.persist) persist(name, entry);
-      return entry.result;
-    } catch (error) {
-      onError(error);
-      return unknown('internal error');
-    }
+    const name = typeof domain === 'string' ? domainName(domain) : null;
+    if (name === null) return unknown('not a domain name');
+    return cache.lookup(name, request);
   }
 
   return {
     forRequest(request) {
       return { registered: (domain) => registered(domain, request) };
     },
-    async flush() {
-      while (writes.size > 0) await Promise.all([...writes]);
-    },
+    flush: () => cache.flush(),
     close() {
       closed = true;
       for (const controller of active) controller.abort();

@@ -22,8 +22,7 @@ import type { LookupFunction } from 'node:net';
 import type { LookupResult, WebsiteProbe } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isAddressLiteral, refusalOfAny } from './address-guard.js';
-import { ExpiringCache } from './dns-cache.js';
-import { beforeDeadline } from './deadline.js';
+import { createCachedLookup } from './cached-lookup.js';
 
 /** Domain facts kind: true or false. */
 export const WEBSITE_FACT = 'web:has_website';
@@ -82,13 +81,6 @@ export interface WebsiteService {
   flush(): Promise<void>;
   /** Aborts the probes in flight (they answer "unknown"); for shutdown. */
   close(): void;
-}
-
-interface Cached {
-  result: LookupResult<boolean>;
-  expiresAt: number;
-  /** Already in the domain facts table (read from it, or written once); unknown results never are. */
-  persisted: boolean;
 }
 
 /** One scheme's verdict: the site answers, it does not, or we cannot tell (and why). */
@@ -164,9 +156,6 @@ export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService
     resolver.setServers([...options.servers]);
   }
 
-  const memory = new ExpiringCache<Cached>(settings.maxEntries);
-  const inFlight = new Map<string, Promise<Cached>>();
-  const writes = new Set<Promise<void>>();
   /** Probes running, so close() can stop them. */
   const active = new Set<AbortController>();
   let closed = false;
@@ -278,81 +267,33 @@ export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService
     }
   }
 
-  async function readStore(name: string): Promise<Cached | null> {
-    if (!store) return null;
-    try {
-      const fact = await store.get<unknown>(name, WEBSITE_FACT, now());
-      if (!fact || typeof fact.value !== 'boolean') return null;
-      return { result: { status: 'ok', value: fact.value }, expiresAt: fact.expiresAt, persisted: true };
-    } catch (error) {
-      onError(error);
-      return null;
-    }
-  }
-
-  /** Table, then the probe; every outcome goes to memory (unknown ones briefly). Shared by concurrent requests. */
-  async function resolve(name: string): Promise<Cached> {
-    const stored = await readStore(name);
-    if (stored) {
-      memory.set(name, stored, stored.expiresAt);
-      return stored;
-    }
-    const result = await probe(name);
-    const entry: Cached = { result, expiresAt: now() + (result.status === 'ok' ? settings.ttlMs : settings.errorTtlMs), persisted: false };
-    memory.set(name, entry, entry.expiresAt);
-    return entry;
-  }
-
-  function persist(name: string, entry: Cached): void {
-    const at = now();
-    if (!store || entry.persisted || entry.result.status !== 'ok' || entry.expiresAt <= at) return;
-    entry.persisted = true;
-    const write = store
-      .put(name, WEBSITE_FACT, entry.result.value, entry.expiresAt - at, at)
-      .catch((error: unknown) => {
-        entry.persisted = false;
-        onError(error);
-      })
-      .finally(() => writes.delete(write));
-    writes.add(write);
-  }
+  const cache = createCachedLookup<boolean>({
+    kind: WEBSITE_FACT,
+    maxEntries: settings.maxEntries,
+    maxInFlight: settings.maxInFlight,
+    busyReason: 'too many website probes at once',
+    domainFacts: store,
+    now,
+    onError,
+    fromStored: (value) => (typeof value === 'boolean' ? { result: { status: 'ok', value }, stored: value } : null),
+    async ask(name) {
+      const result = await probe(name);
+      return result.status === 'ok' ? { result, stored: result.value, ttlMs: settings.ttlMs } : { result, stored: null, ttlMs: settings.errorTtlMs };
+    },
+  });
 
   async function hasWebsite(domain: string, request: WebsiteRequest): Promise<LookupResult<boolean>> {
-    try {
-      if (!enabled) return unknown('website checks are off');
-      const name = typeof domain === 'string' ? probeName(domain) : null;
-      if (name === null) return unknown('not a host name');
-      const at = now();
-      // A remembered answer costs nothing, so it is given even past the deadline.
-      const hit = memory.get(name, at);
-      if (hit) {
-        if (request.persist) persist(name, hit.value);
-        return hit.value.result;
-      }
-      if (at >= request.deadline) return unknown('budget');
-      let pending = inFlight.get(name);
-      if (!pending) {
-        if (inFlight.size >= settings.maxInFlight) return unknown('too many website probes at once');
-        pending = resolve(name).finally(() => inFlight.delete(name));
-        inFlight.set(name, pending);
-      }
-      const entry = await beforeDeadline(pending, request.deadline - at);
-      if (entry === undefined) return unknown('budget');
-      if (request.persist) persist(name, entry);
-      return entry.result;
-    } catch (error) {
-      onError(error);
-      return unknown('internal error');
-    }
+    if (!enabled) return unknown('website checks are off');
+    const name = typeof domain === 'string' ? probeName(domain) : null;
+    if (name === null) return unknown('not a host name');
+    return cache.lookup(name, request);
   }
 
   return {
     forRequest(request) {
       return { hasWebsite: (domain) => hasWebsite(domain, request) };
     },
-    async flush() {
-      while (writes.size > 0) await Promise.all([...writes]);
-    },
+    flush: () => cache.flush(),
     close() {
       closed = true;
       for (const controller of active) controller.abort();

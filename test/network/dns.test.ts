@@ -4,7 +4,7 @@ import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainFacts } from '../../src/store/domain-facts.js';
 import type { Store } from '../../src/store/database.js';
-import { ExpiringCache } from '../../src/network/dns-cache.js';
+import { ExpiringCache } from '../../src/network/expiring-cache.js';
 import { answerFromError, createDnsLookup, lookupName, parseDnsServers, type DnsOptions, type DnsService } from '../../src/network/dns.js';
 import { openSecondStore, openSqliteTestStore } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
