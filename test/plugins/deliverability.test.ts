@@ -2,21 +2,14 @@
 // are replaced by stand-ins (same ids, facts and types) answering from a table per domain, so these
 // tests need no network; structure, tld and subdomain are the real plugins.
 import { describe, expect, it } from 'vitest';
-import { registry } from '../../plugins/index.js';
 import deliverability from '../../plugins/deliverability/index.js';
-import domainHealth from '../../plugins/domain-health/index.js';
-import type { CheckOptions, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
+import type { CheckOptions, FactValues } from '../../src/engine/plugin.js';
+import { PolicyRunner } from '../../src/engine/run.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
-
-interface Zone {
-  dns: FactValues;
-  age: FactValues;
-  website?: boolean | null;
-}
+import { standInCatalog, type Zone } from '../support/network-stand-ins.js';
 
 const dnsFacts = (mxCount: number, status: string, fallback: string | null, a: number | null, aaaa: number | null, nullMx = false, ipHosts = false): FactValues => ({
   mx_record_count: mxCount,
@@ -68,43 +61,7 @@ const ZONES: Record<string, Zone> = {
   'a-unanswered.com': { dns: A_UNANSWERED, age: ESTABLISHED },
 };
 
-const zoneOf = (email: string): Zone | undefined => ZONES[email.slice(email.lastIndexOf('@') + 1).toLowerCase()];
-
-const STATUS = ['valid', 'invalid', 'not_checked'];
-function standIn(id: string, facts: Record<string, FactSpec>, answer: (zone: Zone) => FactValues): Plugin {
-  const run = (ctx: PluginContext): FactValues => {
-    const zone = zoneOf(ctx.input.email);
-    return zone ? answer(zone) : {};
-  };
-  return { id, description: `stand-in for ${id}`, steps: [], facts, checks: {}, needs: [], run };
-}
-const STAND_INS: Plugin[] = [
-  standIn(
-    'dns',
-    {
-      mx_record_count: { type: 'integer', description: 'MX hosts' },
-      mx_record_status: { type: 'string', description: 'MX status', values: STATUS },
-      a_record_fallback: { type: 'string', description: 'A fallback', values: ['valid', 'not_needed', 'invalid'] },
-      a_record_count: { type: 'integer', description: 'A records' },
-      aaaa_record_count: { type: 'integer', description: 'AAAA records' },
-      has_null_mx: { type: 'boolean', description: 'null MX' },
-      mx_hosts_are_ips: { type: 'boolean', description: 'MX host is an IP' },
-    },
-    (zone) => zone.dns,
-  ),
-  standIn(
-    'domain-age',
-    {
-      domain_age_days: { type: 'integer', description: 'age in days' },
-      domain_age_signal: { type: 'string', description: 'age signal', values: ['established', 'new_domain', 'unknown'] },
-      domain_registered_at: { type: 'string', description: 'registration time' },
-    },
-    (zone) => zone.age,
-  ),
-  standIn('website', { has_website: { type: 'boolean', description: 'serves a website' } }, (zone) => ({ has_website: zone.website ?? null })),
-];
-const replaced = new Set([...STAND_INS.map((p) => p.id), deliverability.id, domainHealth.id]);
-const catalog = new FactCatalog([...registry.filter((p) => !replaced.has(p.id)), ...STAND_INS, deliverability, domainHealth]);
+const catalog = standInCatalog(ZONES);
 const runner = new PolicyRunner(catalog, []);
 const noVelocity = { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) };
 const input = (email: string) => ({ email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' });
