@@ -1,6 +1,7 @@
 // The intelligence verdict: `parent_rules` (a policy's `intelligence:` section, or a sandbox request's
 // custom_policy) compiled to json-rules-engine rules over an allow-listed set of fields, each the name of
 // a fact. Like compile.ts, this module knows the rule engine's rule format.
+import { createHash } from 'node:crypto';
 import type { Event, RuleProperties, RuleResult } from 'json-rules-engine';
 import { type FactCatalog, PolicyRunner } from '../engine/run.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
@@ -28,6 +29,8 @@ export const VERDICT_FIELDS: Readonly<Record<string, string>> = {
 export type VerdictAction = 'allow' | 'block' | 'ignore';
 
 export interface CompiledVerdict {
+  /** Content hash of the parent rules (names a custom_policy in stored decisions). */
+  revision: string;
   ruleCount: number;
   stopOnBlock: boolean;
   runner: PolicyRunner;
@@ -62,6 +65,7 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
   const stopOnBlock = spec.stop_on_block === true;
   const rules = parents.map((parent, i) => parentRule(parent, i, stopOnBlock ? parents.length - i : 1));
   return {
+    revision: createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16),
     ruleCount: rules.length,
     stopOnBlock,
     runner: new PolicyRunner(catalog, rules),

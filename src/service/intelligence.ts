@@ -71,6 +71,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     ipv6: canonicalIp(device?.ip6),
     device: device?.device ?? null,
     action,
+    policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
     createdAt: ctx.now(),
   });
   return response;

@@ -93,6 +93,7 @@ export async function verify(ctx: ServiceContext, project: Project, request: Ver
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
     action: response.action,
+    policyRevision: policy.revision,
     createdAt: ctx.now(),
   });
   return response;

@@ -25,6 +25,8 @@ export interface NewEvent {
   device?: string | null;
   action: string;
   riskScore?: number | null;
+  /** Content hash of the policy that decided. */
+  policyRevision?: string | null;
   /** Milliseconds since the epoch; defaults to the time of record(). */
   createdAt?: number;
 }
@@ -72,6 +74,7 @@ interface EventRow {
   device: string | null;
   action: string;
   risk_score: number | null;
+  policy_revision: string | null;
   created_at: number;
 }
 
@@ -96,7 +99,7 @@ function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' 
   return value;
 }
 
-function optionalText(event: NewEvent, field: 'domain' | 'device'): string | null {
+function optionalText(event: NewEvent, field: 'domain' | 'device' | 'policyRevision'): string | null {
   const value = event[field];
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') throw new TypeError(`event.${field} must be a string or null`);
@@ -121,6 +124,7 @@ function toRow(event: NewEvent): EventRow {
     device: optionalText(event, 'device'),
     action: requireText(event, 'action'),
     risk_score: risk,
+    policy_revision: optionalText(event, 'policyRevision'),
     created_at: createdAt,
   };
 }

@@ -263,6 +263,16 @@ describe('the intelligence verdict', () => {
     expect((await intelligence(sandbox, { email_address: 'no-at-sign', custom_policy: notPlus })).body.action).toBe('ignore');
   });
 
+  it('stores the decision with the revision of the rules that made it', async () => {
+    await intelligence(sandbox, { email_address: 'revision@example.com', custom_policy: plusBlocks });
+    await intelligence(sandbox, { email_address: 'revision2@example.com' });
+    const rows = await server.service.store.knex('events').whereIn('email', ['revision@example.com', 'revision2@example.com']).orderBy('id');
+    expect(rows.map((r: { policy_revision: string }) => r.policy_revision)).toEqual([
+      expect.stringMatching(/^custom:[0-9a-f]{16}$/),
+      server.service.policies.byName('default')!.revision,
+    ]);
+  });
+
   it('custom_policy: 50 rules are accepted, 51 are a 400', async () => {
     const rules = (n: number) => Array.from({ length: n }, () => ({ field: 'email_plus_addressing', operator: '==', target: { bool: true }, action: 'block' }));
     expect((await intelligence(sandbox, { email_address: 'a+b@example.com', custom_policy: { parent_rules: rules(50) } })).body.action).toBe('block');

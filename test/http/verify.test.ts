@@ -97,8 +97,10 @@ describe('stored events', () => {
         ipv4: '192.0.2.44',
         ipv6: null,
         action: first.body.action,
+        policy_revision: server.service.policies.byName('default')!.revision,
       }),
     ]);
+    expect(first.body.action).toBeDefined();
     const second = await verify(project, { email_address: 'bad@@example.com' });
     expect(second.body.action).toBe('block');
     const rows = await eventsOf(project);

@@ -89,7 +89,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   it('is idempotent and records the migration by name', async () => {
     await store.migrate();
     const done = (await store.knex('knex_migrations').select('name')) as Array<{ name: string }>;
-    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower']);
+    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower', '0003-events-policy-revision']);
   });
 
   it('rolls back cleanly', async () => {
@@ -115,7 +115,7 @@ describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db
 
   beforeAll(async () => {
     store = await db.open();
-    await store.knex.migrate.down({ migrationSource });
+    await store.knex.migrate.down({ migrationSource, name: '0002-events-email-lower' });
     expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(false);
     await store.knex('events').insert([oldRow('ÄRGER+1@X.com', NOW - 2), oldRow('ärger+1@x.com', NOW - 1), oldRow('b@x.com', NOW)]);
     await store.migrate();
@@ -147,7 +147,7 @@ describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db
   });
 
   it('rolls back to the first schema and forward again', async () => {
-    await store.knex.migrate.down({ migrationSource });
+    await store.knex.migrate.down({ migrationSource, name: '0002-events-email-lower' });
     expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(false);
     const [{ n }] = (await store.knex('events').where({ project_id: 'prj_old' }).count({ n: '*' })) as [{ n: unknown }];
     expect(Number(n)).toBe(4);

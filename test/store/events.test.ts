@@ -68,6 +68,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       device: 'dev_hash',
       action: 'block',
       riskScore: 87,
+      policyRevision: '0123456789abcdef',
       createdAt: NOW,
     });
     const rows = await store.knex('events').where({ project_id: 'prj_rows' });
@@ -85,6 +86,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       device: 'dev_hash',
       action: 'block',
       risk_score: 87,
+      policy_revision: '0123456789abcdef',
       created_at: NOW,
     });
   });

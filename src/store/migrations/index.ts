@@ -3,6 +3,7 @@
 import type { Knex } from 'knex';
 import * as initial from './0001-initial.js';
 import * as eventsEmailLower from './0002-events-email-lower.js';
+import * as eventsPolicyRevision from './0003-events-policy-revision.js';
 
 interface Migration {
   name: string;
@@ -12,6 +13,7 @@ interface Migration {
 const migrations: readonly Migration[] = [
   { name: '0001-initial', module: initial },
   { name: '0002-events-email-lower', module: eventsEmailLower },
+  { name: '0003-events-policy-revision', module: eventsPolicyRevision },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
