@@ -38,6 +38,7 @@ describe('without a proxy in front (TRUST_PROXY unset)', () => {
   });
 });
 
+// Runs wherever the machine has an IPv6 loopback (this one does); skipped only where the kernel has none.
 describe.skipIf(!hasIpv6Loopback)('over IPv6 (listening on ::)', () => {
   let server: TestServer;
   beforeAll(async () => {
