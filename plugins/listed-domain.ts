@@ -2,7 +2,7 @@
 // `exempt` options, the names a domain is looked up under, and the matching order. Each plugin still
 // declares its own facts and check; this module holds only the common mechanics.
 import type { CheckOptions, PluginContext } from '../src/engine/plugin.js';
-import { domainAndParents } from './plugin-data.js';
+import { asciiDomainOf, domainAndParents } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -49,23 +49,14 @@ function projectLists(options: CheckOptions): ProjectLists {
   return lists;
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
 /**
  * The names the address's domain is looked up under: its ASCII form, then each parent up to the
  * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
 export async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
-  const valid = await ctx.fact<boolean>('valid_address_format');
-  const domain = await ctx.fact<string>('domain');
-  const literal = await ctx.fact<string>('domain_literal');
-  if (valid !== true || typeof domain !== 'string' || domain === '' || literal !== null || domain.startsWith('[')) return null;
-  const punycode = await ctx.fact<string>('punycode_value');
-  const ascii = typeof punycode === 'string' ? punycode : domain;
-  if (!isAscii(ascii)) return null;
+  if ((await ctx.fact<boolean>('valid_address_format')) !== true) return null;
+  const ascii = await asciiDomainOf(ctx);
+  if (ascii === null) return null;
   const registrable = await ctx.fact<string>('registrable_domain');
   return domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
 }

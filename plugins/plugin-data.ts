@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PluginContext } from '../src/engine/plugin.js';
 
 /** The folder holding package.json: plugins run from plugins/ (tests) and from dist/plugins/ (built). */
 function packageRoot(): string {
@@ -63,4 +64,15 @@ export function asciiHostName(domain: string): string | null {
   if (name === '' || name.length > MAX_DOMAIN_LENGTH || name.startsWith('.') || name.includes('..')) return null;
   for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) > 0x7f) return null;
   return name;
+}
+
+/**
+ * The address's domain as an ASCII host name to look up in a list (its punycode form for an IDN), or
+ * null when there is none: no domain, an address literal, or no valid host name.
+ */
+export async function asciiDomainOf(ctx: PluginContext): Promise<string | null> {
+  const domain = await ctx.fact<string>('domain');
+  const literal = await ctx.fact<string>('domain_literal');
+  if (typeof domain !== 'string' || literal !== null) return null;
+  return asciiHostName((await ctx.fact<string>('punycode_value')) ?? domain);
 }

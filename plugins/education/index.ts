@@ -1,6 +1,6 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiHostName, readList, selfAndParents } from '../plugin-data.js';
+import { asciiDomainOf, readList, selfAndParents } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');
@@ -43,10 +43,7 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
-    const domain = await ctx.fact<string>('domain');
-    const literal = await ctx.fact<string>('domain_literal');
-    if (typeof domain !== 'string' || literal !== null) return {};
-    const name = asciiHostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    const name = await asciiDomainOf(ctx);
     if (name === null) return {};
     const match = academicMatch(name);
     return { is_education_domain: match !== null, education_match: match };

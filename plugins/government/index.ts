@@ -1,6 +1,6 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiHostName, readList, selfAndParents } from '../plugin-data.js';
+import { asciiDomainOf, readList, selfAndParents } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
 const SUFFIXES = readList('government', 'suffixes.txt');
@@ -40,10 +40,7 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
-    const domain = await ctx.fact<string>('domain');
-    const literal = await ctx.fact<string>('domain_literal');
-    if (typeof domain !== 'string' || literal !== null) return {};
-    const name = asciiHostName((await ctx.fact<string>('punycode_value')) ?? domain);
+    const name = await asciiDomainOf(ctx);
     if (name === null) return {};
     const match = governmentMatch(name);
     return { is_government_domain: match !== null, government_match: match };
