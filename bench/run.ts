@@ -1,10 +1,10 @@
 // `npm run bench`: starts the service in a child process on a temporary SQLite database, loads it with
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -141,11 +141,17 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   });
   try {
     // Cold: every address on a domain never seen, so each request asks the DNS server (MX, A, AAAA).
-    const cold = await load('POST /v1/public/verify, network on, cold DNS cache', verifyLoad(service, (n) => `d${n}.bench.test`));
+    const cold = await load(
+      'POST /v1/public/verify, network on, cold DNS cache',
+      verifyLoad(service, (n) => `d${n}.bench.test`),
+    );
     const questions = dns.count();
     // Warm: one domain with MX, answered from the cache after the first request.
     await autocannon({ ...verifyLoad(service, () => 'mx.test'), connections: CONNECTIONS, duration: 1 });
-    const warm = await load('POST /v1/public/verify, network on, warm DNS cache', verifyLoad(service, () => 'mx.test'));
+    const warm = await load(
+      'POST /v1/public/verify, network on, warm DNS cache',
+      verifyLoad(service, () => 'mx.test'),
+    );
     const ratio = (f: Figures) => Number((f.requests_per_second / offline.requests_per_second).toFixed(3));
     console.log(`network on / offline throughput: cold ${ratio(cold)}, warm ${ratio(warm)}; DNS questions during the cold run: ${questions}`);
     return { cold, warm, ratio_cold_to_offline: ratio(cold), ratio_warm_to_offline: ratio(warm), dns_questions_cold: questions };

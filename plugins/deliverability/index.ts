@@ -1,7 +1,7 @@
 // Deliverability: can mail reach the domain, and how much evidence says the address is worth mailing?
 // A 0–100 score from MX, A/AAAA, domain age and subdomain facts, with the policy's weights. No I/O.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { DEFAULT_WEIGHTS, PARTS, score, type Evidence, type Weights } from './score.js';
+import { DEFAULT_WEIGHTS, type Evidence, PARTS, score, type Weights } from './score.js';
 
 const DEFAULT_MIN_SCORE = 40;
 

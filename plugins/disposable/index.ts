@@ -1,7 +1,7 @@
 // Disposable (throwaway) mailbox providers: a curated list matched on the domain and its parents,
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { PROJECT_LISTS_DEFAULTS, lookupNames, matchListed, projectListsSchema } from '../listed-domain.js';
+import { lookupNames, matchListed, PROJECT_LISTS_DEFAULTS, projectListsSchema } from '../listed-domain.js';
 import { readList } from '../plugin-data.js';
 
 const LISTED = readList('disposable', 'domains.txt');
@@ -9,7 +9,7 @@ const NEVER_DISPOSABLE = readList('disposable', 'never-disposable.txt');
 
 const plugin: Plugin = {
   id: 'disposable',
-  description: 'Flags domains of disposable (throwaway) mailbox providers, from a curated list plus the project\'s additions and exemptions.',
+  description: "Flags domains of disposable (throwaway) mailbox providers, from a curated list plus the project's additions and exemptions.",
   steps: ['disposable_domain'],
   facts: {
     is_disposable_domain: {

@@ -16,7 +16,11 @@ const plugin: Plugin = {
   steps: ['domain_age'],
   io: true,
   facts: {
-    domain_age_days: { type: 'integer', description: 'Whole days since the registrable domain was registered (RDAP registration event).', expose: 'analyzed_data' },
+    domain_age_days: {
+      type: 'integer',
+      description: 'Whole days since the registrable domain was registered (RDAP registration event).',
+      expose: 'analyzed_data',
+    },
     domain_age_signal: {
       type: 'string',
       description: 'new_domain: younger than new_domain_days (default 30); established: older; unknown: no registration date could be had.',

@@ -26,7 +26,7 @@ const plugin: Plugin = {
   facts: {
     is_education_domain: {
       type: 'boolean',
-      description: "The domain (or a parent) is a listed institution, or lies under an academic suffix such as edu or ac.uk.",
+      description: 'The domain (or a parent) is a listed institution, or lies under an academic suffix such as edu or ac.uk.',
       expose: 'flag',
     },
     education_match: {

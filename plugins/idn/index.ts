@@ -4,7 +4,14 @@ import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { isMixed, scriptsOf } from './scripts.js';
 
 // Nontransitional UTS #46 with the WHATWG URL settings (ß stays ß); lengths are the length plugin's business.
-const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+const IDNA_OPTIONS = {
+  checkBidi: true,
+  checkJoiners: true,
+  checkHyphens: false,
+  useSTD3ASCIIRules: false,
+  transitionalProcessing: false,
+  verifyDNSLength: false,
+};
 
 function hasNonAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;

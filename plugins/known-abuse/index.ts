@@ -1,14 +1,14 @@
 // Domains known as sources of abuse or spam: a shipped list (empty for now, see README) matched on the
 // domain and its parents, plus the project's own additions and exemptions.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { PROJECT_LISTS_DEFAULTS, lookupNames, matchListed, projectListsSchema } from '../listed-domain.js';
+import { lookupNames, matchListed, PROJECT_LISTS_DEFAULTS, projectListsSchema } from '../listed-domain.js';
 import { readList } from '../plugin-data.js';
 
 const LISTED = readList('known-abuse', 'domains.txt');
 
 const plugin: Plugin = {
   id: 'known-abuse',
-  description: 'Flags domains known as sources of abuse or spam, from a shipped list plus the project\'s additions and exemptions.',
+  description: "Flags domains known as sources of abuse or spam, from a shipped list plus the project's additions and exemptions.",
   steps: ['known_abuse_domain'],
   facts: {
     is_known_abuse_domain: {
@@ -20,7 +20,7 @@ const plugin: Plugin = {
   },
   checks: {
     known_abuse_domain: {
-      description: 'The domain is a known source of abuse or spam (shipped list and the project\'s additions).',
+      description: "The domain is a known source of abuse or spam (shipped list and the project's additions).",
       when: { fact: 'is_known_abuse_domain', operator: 'equal', value: true },
       checkedType: 'known_abuse_domain',
       options: projectListsSchema('abuse sources'),

@@ -11,7 +11,7 @@ const maxOption = {
 function limitCheck(fact: string, code: string, limit: number, description: string): CheckSpec {
   return {
     description,
-    when: (options: CheckOptions) => ({ fact, operator: 'greaterThan', value: options['max'] ?? limit }),
+    when: (options: CheckOptions) => ({ fact, operator: 'greaterThan', value: options.max ?? limit }),
     code,
     checkedType: 'address_format',
     options: maxOption,
@@ -33,12 +33,7 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    local_part_max_length: limitCheck(
-      'local_part_length',
-      'local_part_exceeds_max_length',
-      64,
-      'The local part is longer than max octets (RFC 5321: 64).',
-    ),
+    local_part_max_length: limitCheck('local_part_length', 'local_part_exceeds_max_length', 64, 'The local part is longer than max octets (RFC 5321: 64).'),
     domain_max_length: limitCheck(
       'domain_length',
       'domain_exceeds_max_length',
@@ -51,12 +46,7 @@ const plugin: Plugin = {
       254,
       'The address is longer than max octets (RFC 5321 path limit: 254).',
     ),
-    label_max_length: limitCheck(
-      'longest_label_length',
-      'label_exceeds_max_length',
-      63,
-      'A domain label is longer than max octets (RFC 1035: 63).',
-    ),
+    label_max_length: limitCheck('longest_label_length', 'label_exceeds_max_length', 63, 'A domain label is longer than max octets (RFC 1035: 63).'),
   },
   needs: ['structure'],
   async run(ctx) {

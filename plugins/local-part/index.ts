@@ -42,17 +42,9 @@ const plugin: Plugin = {
     local_underscore: traitCheck('has_underscore', 'local_contains_underscore', 'The local part contains an underscore.'),
     local_numeric: traitCheck('local_is_numeric', 'local_is_numeric', 'The local part is digits only.'),
     local_quoted: traitCheck('is_quoted', 'local_is_quoted', 'The local part is a quoted string.'),
-    local_special_chars: traitCheck(
-      'has_special_characters',
-      'local_contains_special_chars',
-      'The local part holds special characters.',
-    ),
+    local_special_chars: traitCheck('has_special_characters', 'local_contains_special_chars', 'The local part holds special characters.'),
     local_empty: traitCheck('local_is_empty', 'local_is_empty', 'The local part is empty.'),
-    catch_all_wildcard: traitCheck(
-      'has_catch_all_wildcard',
-      'local_contains_catch_all_wildcard',
-      'The local part contains the wildcard "*".',
-    ),
+    catch_all_wildcard: traitCheck('has_catch_all_wildcard', 'local_contains_catch_all_wildcard', 'The local part contains the wildcard "*".'),
   },
   needs: ['structure'],
   async run(ctx) {

@@ -18,13 +18,19 @@ const plugin: Plugin = {
       description:
         'Lower-cased (Unicode, NFC) local part without plus tag (and without dots on gmail.com/googlemail.com) @ the ASCII domain (googlemail.com → gmail.com); null when the address is invalid.',
     },
-    email_lower: { type: 'string', description: 'The whole input lower-cased with Unicode rules (NFC), valid or not: what per-IP velocity tells addresses apart by.' },
+    email_lower: {
+      type: 'string',
+      description: 'The whole input lower-cased with Unicode rules (NFC), valid or not: what per-IP velocity tells addresses apart by.',
+    },
     without_plus_addressing: { type: 'string', description: 'The address with its +tag removed; null when it has none or is invalid.' },
     without_dot_variations: {
       type: 'string',
       description: 'On gmail.com/googlemail.com only: the local part without dots @ gmail.com; null elsewhere, when nothing changes, or when invalid.',
     },
-    without_punycode: { type: 'string', description: 'The address with its punycode (xn--) domain in Unicode; null when the domain has no punycode or is invalid.' },
+    without_punycode: {
+      type: 'string',
+      description: 'The address with its punycode (xn--) domain in Unicode; null when the domain has no punycode or is invalid.',
+    },
   },
   checks: {},
   needs: ['structure', 'idn'],

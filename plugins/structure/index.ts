@@ -4,8 +4,7 @@ import { parseAddress } from './parse.js';
 
 const plugin: Plugin = {
   id: 'structure',
-  description:
-    'Parses the address as an RFC 5321/5322 mailbox (UTF-8 allowed per RFC 6531) and splits it into local part and domain.',
+  description: 'Parses the address as an RFC 5321/5322 mailbox (UTF-8 allowed per RFC 6531) and splits it into local part and domain.',
   steps: ['structure'],
   facts: {
     valid_address_format: { type: 'boolean', description: 'The address is a syntactically valid mailbox.' },

@@ -125,7 +125,7 @@ function isDomainName(d: string): boolean {
       if (labelLength === 0) return false;
       labelLength++;
       lastHyphen = true;
-    } else if (cp < 128 ? isLetterOrDigit(cp) : (isUtf8NonAscii(cp) && !isIdeographicFullStop(cp))) {
+    } else if (cp < 128 ? isLetterOrDigit(cp) : isUtf8NonAscii(cp) && !isIdeographicFullStop(cp)) {
       labelLength++;
       lastHyphen = false;
     } else {
@@ -164,16 +164,7 @@ function isUtf8NonAscii(cp: number): boolean {
 
 /** Unicode White_Space above U+00A0 inclusive (the ASCII and C1 ones are refused earlier). */
 function isUnicodeSpace(cp: number): boolean {
-  return (
-    cp === 0xa0 ||
-    cp === 0x1680 ||
-    (cp >= 0x2000 && cp <= 0x200a) ||
-    cp === 0x2028 ||
-    cp === 0x2029 ||
-    cp === 0x202f ||
-    cp === 0x205f ||
-    cp === 0x3000
-  );
+  return cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000;
 }
 
 /** IDNA maps these to '.', but on the wire (RFC 6531) labels are separated by the ASCII dot only. */

@@ -9,7 +9,14 @@ const ENTROPY_MEDIUM = 3;
 const ENTROPY_HIGH = 3.5;
 
 // Same conversion as the tld plugin, so the registrable domain is a suffix of what we split.
-const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+const IDNA_OPTIONS = {
+  checkBidi: true,
+  checkJoiners: true,
+  checkHyphens: false,
+  useSTD3ASCIIRules: false,
+  transitionalProcessing: false,
+  verifyDNSLength: false,
+};
 
 function asciiDomain(domain: string): string | null {
   for (let i = 0; i < domain.length; i++) {
@@ -70,7 +77,11 @@ const plugin: Plugin = {
   ],
   facts: {
     subdomain_count: { type: 'integer', description: 'Number of labels left of the registrable domain (0 when none).', expose: 'analyzed_data' },
-    nesting_depth: { type: 'integer', description: 'Subdomain nesting depth: levels below the registrable domain (equals subdomain_count).', expose: 'analyzed_data' },
+    nesting_depth: {
+      type: 'integer',
+      description: 'Subdomain nesting depth: levels below the registrable domain (equals subdomain_count).',
+      expose: 'analyzed_data',
+    },
     subdomain_has_wildcard: { type: 'boolean', description: 'A subdomain label is or contains "*".' },
     subdomain_has_hyphen: { type: 'boolean', description: 'A subdomain label (in Unicode form) contains a hyphen.' },
     subdomain_has_numeric: { type: 'boolean', description: 'A subdomain label is all digits.' },

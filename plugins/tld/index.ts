@@ -15,7 +15,14 @@ const PARSE_OPTIONS = {
 } as const;
 
 // Nontransitional UTS #46 with the WHATWG URL settings; lengths are the length plugin's business.
-const IDNA_OPTIONS = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: false, transitionalProcessing: false, verifyDNSLength: false };
+const IDNA_OPTIONS = {
+  checkBidi: true,
+  checkJoiners: true,
+  checkHyphens: false,
+  useSTD3ASCIIRules: false,
+  transitionalProcessing: false,
+  verifyDNSLength: false,
+};
 
 /** Characters of a host name, plus the underscore and wildcard that real (if invalid) addresses carry. */
 const HOST_CHARACTERS = /^[a-z0-9._*-]+$/;

@@ -36,10 +36,7 @@ const plugin: Plugin = {
     const valid = (await ctx.fact('valid_address_format')) === true && (await ctx.fact('domain_literal')) === null;
     if (!valid || typeof local !== 'string' || typeof domain !== 'string') return {};
     const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
-    const real =
-      suggester.isPopular(ascii) ||
-      (await ctx.fact('is_free_provider_domain')) === true ||
-      (await ctx.fact('is_education_domain')) === true;
+    const real = suggester.isPopular(ascii) || (await ctx.fact('is_free_provider_domain')) === true || (await ctx.fact('is_education_domain')) === true;
     const suggested = real ? null : suggester.suggest(ascii);
     return {
       has_typo_mismatch: suggested !== null,

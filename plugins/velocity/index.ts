@@ -1,16 +1,7 @@
 // IP velocity: how many addresses, and how many validations, this project has seen from the
 // request's IP, in total and in trailing windows. History comes from ctx.velocity (the store).
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
-import {
-  countFact,
-  DISTINCT_SCAN_LIMIT,
-  distinctFact,
-  LIST_LIMIT,
-  velocityFacts,
-  WINDOWS,
-  type WindowName,
-  windowStarts,
-} from './windows.js';
+import { countFact, DISTINCT_SCAN_LIMIT, distinctFact, LIST_LIMIT, velocityFacts, WINDOWS, type WindowName, windowStarts } from './windows.js';
 
 /** A request waits at most this long for history; then the facts are unknown (null). */
 const HISTORY_BUDGET_MS = 2_000;
@@ -77,8 +68,7 @@ function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
 
 const plugin: Plugin = {
   id: 'velocity',
-  description:
-    "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window.",
+  description: "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window.",
   steps: ['ip_duplication'],
   facts,
   checks: {
@@ -106,10 +96,7 @@ const plugin: Plugin = {
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     if ((v4 === null && v6 === null) || typeof email !== 'string') return nullFacts;
     const now = ctx.now();
-    const history = await withinBudget(
-      ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
-      HISTORY_BUDGET_MS,
-    );
+    const history = await withinBudget(ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }), HISTORY_BUDGET_MS);
     return velocityFacts(email, now, history);
   },
 };

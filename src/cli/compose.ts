@@ -2,7 +2,7 @@
 // them down. Nothing below src/cli knows where its parts come from.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/run.js';

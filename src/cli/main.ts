@@ -8,16 +8,16 @@ import { registry } from '../../plugins/index.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { FactCatalog } from '../engine/run.js';
 import { PolicyBook } from '../policy/book.js';
-import { compilePolicy, type CompiledPolicy } from '../policy/compile.js';
-import { PolicyError, formatProblem } from '../policy/errors.js';
+import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
+import { formatProblem, PolicyError } from '../policy/errors.js';
 import { parsePolicy } from '../policy/load.js';
 import { runPolicyTests } from '../service/policy-tests.js';
 import { startRetention } from '../service/retention.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { KEY_KINDS, type KeyKind } from '../store/keys.js';
-import { ProjectNameTakenError, type Project } from '../store/projects.js';
+import { type Project, ProjectNameTakenError } from '../store/projects.js';
 import { composeService } from './compose.js';
-import { createProjectWithKeys, ensureDemoProject, printCreated, type CreatedProject } from './projects.js';
+import { type CreatedProject, createProjectWithKeys, ensureDemoProject, printCreated } from './projects.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -85,7 +85,12 @@ export function buildProgram(): Command {
       const config = loadConfig();
       const service = await composeService(config);
       const demo = await ensureDemoProject(service.store);
-      const retention = startRetention(service.store, { retentionDays: config.velocityRetentionDays, intervalMs: RETENTION_INTERVAL_MS, now: Date.now, log: service.log });
+      const retention = startRetention(service.store, {
+        retentionDays: config.velocityRetentionDays,
+        intervalMs: RETENTION_INTERVAL_MS,
+        now: Date.now,
+        log: service.log,
+      });
       const server = service.app.listen(config.port, config.host);
       await new Promise<void>((done, fail) => server.once('listening', done).once('error', fail));
       const { port } = server.address() as AddressInfo;
@@ -150,7 +155,8 @@ export function buildProgram(): Command {
     .option('--json', 'print one JSON object on stdout', false)
     .action(async (opts: { project: string; kind: KeyKind; json: boolean }) => {
       const created = await withStore(async (store) => store.keys.create((await findProject(store, opts.project)).id, opts.kind));
-      if (opts.json) return console.log(JSON.stringify({ id: created.key.id, kind: created.key.kind, project_id: created.key.projectId, token: created.token }));
+      if (opts.json)
+        return console.log(JSON.stringify({ id: created.key.id, kind: created.key.kind, project_id: created.key.projectId, token: created.token }));
       console.log(`created ${created.key.kind} ${created.key.id} (shown once, keep it):\n  ${created.token}`);
     });
   key
@@ -162,7 +168,9 @@ export function buildProgram(): Command {
       const keys = await withStore(async (store) => store.keys.list((await findProject(store, opts.project)).id));
       if (opts.json) return console.log(JSON.stringify(keys));
       for (const k of keys) {
-        console.log(`${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…  created ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `  REVOKED ${new Date(k.revokedAt).toISOString()}` : ''}`);
+        console.log(
+          `${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…  created ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `  REVOKED ${new Date(k.revokedAt).toISOString()}` : ''}`,
+        );
       }
     });
   key
@@ -231,7 +239,14 @@ export function buildProgram(): Command {
 }
 
 function projectJson(p: Project) {
-  return { id: p.id, name: p.name, sandbox: p.sandbox, policy: p.policy, policy_from_file: p.policySource !== null, created_at: new Date(p.createdAt).toISOString() };
+  return {
+    id: p.id,
+    name: p.name,
+    sandbox: p.sandbox,
+    policy: p.policy,
+    policy_from_file: p.policySource !== null,
+    created_at: new Date(p.createdAt).toISOString(),
+  };
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 // Creating a project with its three keys, and the demo project a fresh install starts with.
 import type { Store } from '../store/database.js';
 import { KEY_KINDS, type KeyKind } from '../store/keys.js';
-import { ProjectNameTakenError, type NewProject } from '../store/projects.js';
+import { type NewProject, ProjectNameTakenError } from '../store/projects.js';
 
 export const DEMO_PROJECT = 'demo';
 
@@ -40,7 +40,10 @@ export function printCreated(created: CreatedProject, baseUrl?: string): void {
   ];
   if (baseUrl) {
     const body = JSON.stringify({ email_address: 'jane.doe+test@gmail.com', ipv4_address: '203.0.113.7', show_results: true, show_steps: true });
-    lines.push('Try it:', `  curl -s -X POST ${baseUrl}/v1/public/verify -H 'Authorization: Bearer ${keys.access_token}' -H 'Content-Type: application/json' -d '${body}'`);
+    lines.push(
+      'Try it:',
+      `  curl -s -X POST ${baseUrl}/v1/public/verify -H 'Authorization: Bearer ${keys.access_token}' -H 'Content-Type: application/json' -d '${body}'`,
+    );
   }
   console.log(lines.join('\n'));
 }

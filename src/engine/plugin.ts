@@ -93,11 +93,7 @@ export interface VelocityReader {
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */
-export type DnsAnswer<T> =
-  | { status: 'ok'; records: T[] }
-  | { status: 'nodata' }
-  | { status: 'nxdomain' }
-  | { status: 'error'; reason: string };
+export type DnsAnswer<T> = { status: 'ok'; records: T[] } | { status: 'nodata' } | { status: 'nxdomain' } | { status: 'error'; reason: string };
 
 export interface MxRecord {
   exchange: string;

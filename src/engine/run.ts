@@ -1,7 +1,7 @@
 // The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact.
 // A plugin runs the first time one of its facts is asked for, once per request (the almanac
 // caches the promise), so a request pays only for the checks its rules or its caller ask about.
-import { Engine, Fact, type Almanac, type DynamicFactCallback, type Event, type RuleProperties, type RuleResult } from 'json-rules-engine';
+import { type Almanac, type DynamicFactCallback, Engine, type Event, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;

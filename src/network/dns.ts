@@ -15,8 +15,8 @@ import { Resolver } from 'node:dns/promises';
 import type { DnsAnswer, DnsLookup, MxRecord } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { beforeDeadline } from './deadline.js';
-import { ExpiringCache } from './expiring-cache.js';
 import { lookupName } from './dns-names.js';
+import { ExpiringCache } from './expiring-cache.js';
 
 export { lookupName, parseDnsServers } from './dns-names.js';
 
@@ -229,10 +229,7 @@ function isSettledAnswer(kind: DnsKind, value: unknown): value is Settled<unknow
   if (kind !== 'mx') return records.every((record) => typeof record === 'string');
   return records.every(
     (record: unknown) =>
-      typeof record === 'object' &&
-      record !== null &&
-      typeof (record as MxRecord).exchange === 'string' &&
-      typeof (record as MxRecord).priority === 'number',
+      typeof record === 'object' && record !== null && typeof (record as MxRecord).exchange === 'string' && typeof (record as MxRecord).priority === 'number',
   );
 }
 

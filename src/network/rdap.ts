@@ -148,7 +148,9 @@ export function registrationDate(body: unknown, now: number): Outcome {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return failure('RDAP reply is not an object');
   const events = (body as { events?: unknown }).events;
   const event = Array.isArray(events)
-    ? (events as { eventAction?: unknown; eventDate?: unknown }[]).find((e) => typeof e?.eventAction === 'string' && e.eventAction.toLowerCase() === 'registration')
+    ? (events as { eventAction?: unknown; eventDate?: unknown }[]).find(
+        (e) => typeof e?.eventAction === 'string' && e.eventAction.toLowerCase() === 'registration',
+      )
     : undefined;
   const at = typeof event?.eventDate === 'string' ? Date.parse(event.eventDate) : Number.NaN;
   if (!Number.isFinite(at) || at < EARLIEST_REGISTRATION) return settled('no_registration_event');
@@ -223,7 +225,11 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
     try {
       for (let hop = 0; ; hop++) {
         if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
-        const response = await fetch(target, { headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' }, redirect: 'manual', signal });
+        const response = await fetch(target, {
+          headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' },
+          redirect: 'manual',
+          signal,
+        });
         const location = response.headers.get('location');
         if (response.status >= 300 && response.status < 400 && location !== null && hop < MAX_REDIRECTS) {
           await response.body?.cancel();

@@ -14,10 +14,11 @@
 //   timeoutMs  WEB_TIMEOUT_MS: time one probe may take, resolution included; 1500
 //   ttlMs      WEB_CACHE_TTL_SECONDS × 1000: how long true/false is kept; 1 day
 //   servers    DNS_SERVERS: resolve names there; default: the system resolver (getaddrinfo, /etc/hosts)
-import { lookup as systemLookup, Resolver } from 'node:dns/promises';
+
+import type { LookupAddress } from 'node:dns';
+import { Resolver, lookup as systemLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { LookupResult, WebsiteProbe } from '../engine/plugin.js';
 import type { DomainFacts } from '../store/domain-facts.js';

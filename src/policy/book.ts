@@ -3,8 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FactCatalog } from '../engine/run.js';
-import { compileVerdict, verdictProblems, type CompiledVerdict } from './compile-verdict.js';
-import { compilePolicy, type CompiledPolicy } from './compile.js';
+import { type CompiledPolicy, compilePolicy } from './compile.js';
+import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { PolicyError } from './errors.js';
 import { parsePolicy, readPolicyFile } from './load.js';
 import type { IntelligencePolicy } from './types.js';
@@ -29,7 +29,9 @@ export class PolicyBook {
   static load(dir: string, catalog: FactCatalog): PolicyBook {
     const book = new PolicyBook(catalog);
     const problems = [];
-    for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()) {
       const name = basename(file).replace(/\.ya?ml$/, '');
       try {
         book.named.set(name, compilePolicy(name, readPolicyFile(join(dir, file)), catalog));

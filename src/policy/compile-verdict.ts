@@ -75,7 +75,7 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
 
 /** block if a block rule fired, else allow if an allow rule fired, else ignore. */
 export function decideVerdict(results: readonly RuleResult[]): VerdictAction {
-  const fired = results.filter((r) => r.result === true).map((r) => (r.event?.params as { action: VerdictAction }).action);
+  const fired = results.filter((r) => r.result === true).map((r) => (r.event?.params as { action: VerdictAction } | undefined)?.action);
   if (fired.includes('block')) return 'block';
   if (fired.includes('allow')) return 'allow';
   return 'ignore';

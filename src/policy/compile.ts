@@ -6,11 +6,11 @@
 // on_unknown rule are one rule each.
 import type { RuleProperties, RuleResult, TopLevelCondition } from 'json-rules-engine';
 import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugin.js';
-import { FactCatalog, PolicyRunner } from '../engine/run.js';
+import { type FactCatalog, PolicyRunner } from '../engine/run.js';
 import { describeSchemaErrors, validatorFor } from '../schemas.js';
-import { compileVerdict, verdictProblems, type CompiledVerdict } from './compile-verdict.js';
+import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { conditionProblems } from './condition-types.js';
-import { PolicyError, sortProblems, type PolicyProblem } from './errors.js';
+import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
 import type { LoadedPolicy } from './load.js';
 import type { Action, Mode, PolicyTest } from './types.js';
 
@@ -135,13 +135,15 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     }
     order += 1;
     const code = free.error ?? free.warning;
-    rules.push(rule(`rule:${free.name}`, toRuleCondition(free.conditions as Condition), {
-      source: 'rule',
-      name: free.name,
-      action: free.action,
-      ...(code ? { code, kind: free.error ? 'error' : 'warning' } : {}),
-      order,
-    }));
+    rules.push(
+      rule(`rule:${free.name}`, toRuleCondition(free.conditions as Condition), {
+        source: 'rule',
+        name: free.name,
+        action: free.action,
+        ...(code ? { code, kind: free.error ? 'error' : 'warning' } : {}),
+        order,
+      }),
+    );
   }
 
   const intelligence = doc.intelligence ?? {};
@@ -195,7 +197,8 @@ function rule(name: string, conditions: TopLevelCondition, verdict: Verdict): Ru
 
 /** One rule for the enabled checks of a plugin; each child is evaluated (one priority) and its result kept. */
 function checksRule(pluginId: string, conditions: Condition[], verdicts: Verdict[]): RuleProperties {
-  if (conditions.length === 1) return rule(`check:${verdicts[0]!.name}`, toRuleCondition(conditions[0]!), verdicts[0]!);
+  const [only] = verdicts;
+  if (conditions.length === 1 && only) return rule(`check:${only.name}`, toRuleCondition(conditions[0] as Condition), only);
   const built: RuleProperties = {
     name: `checks:${pluginId}`,
     conditions: { any: conditions.map((c) => ({ ...c, priority: 1 })) } as TopLevelCondition,

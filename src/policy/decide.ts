@@ -1,6 +1,6 @@
 // Combines the fired rules of one run into the recommended action, errors and warnings.
 import type { RuleResult } from 'json-rules-engine';
-import { firedVerdicts, type CompiledPolicy, type Verdict } from './compile.js';
+import { type CompiledPolicy, firedVerdicts, type Verdict } from './compile.js';
 import { ACTIONS, type Action } from './types.js';
 
 export interface Decision {

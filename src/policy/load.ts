@@ -2,9 +2,9 @@
 // keeping every node's position so problems name file, line and column.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import { describeSchemaErrors, pointer, schemaValidator } from '../schemas.js';
-import { PolicyError, sortProblems, type PolicyProblem } from './errors.js';
+import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
 import type { PolicyDocument } from './types.js';
 
 /** Largest policy accepted, in bytes. */

@@ -1,16 +1,6 @@
 // The policy document as written (YAML or JSON), after schema validation.
 
-export const ACTIONS = [
-  'none',
-  'allow',
-  'allow_with_verification',
-  'allow_with_review',
-  'warn',
-  'challenge',
-  'soft_block',
-  'quarantine',
-  'block',
-] as const;
+export const ACTIONS = ['none', 'allow', 'allow_with_verification', 'allow_with_review', 'warn', 'challenge', 'soft_block', 'quarantine', 'block'] as const;
 
 export type Action = (typeof ACTIONS)[number];
 
@@ -24,11 +14,7 @@ export interface CheckConfig {
   options?: Record<string, unknown>;
 }
 
-export type RuleCondition =
-  | { all: RuleCondition[] }
-  | { any: RuleCondition[] }
-  | { not: RuleCondition }
-  | { fact: string; operator: string; value: unknown };
+export type RuleCondition = { all: RuleCondition[] } | { any: RuleCondition[] } | { not: RuleCondition } | { fact: string; operator: string; value: unknown };
 
 export interface FreeRule {
   name: string;

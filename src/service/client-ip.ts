@@ -7,7 +7,10 @@ export interface ClientAddress {
 }
 
 export function clientAddress(raw: string | undefined): ClientAddress {
-  const text = (raw ?? '').trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const text = (raw ?? '')
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   if (!ipaddr.isValid(text)) return { ipv4_address: null, ipv6_address: null };
   const address = ipaddr.process(text);
   if (address.kind() === 'ipv4') return { ipv4_address: address.toString(), ipv6_address: null };

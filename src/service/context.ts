@@ -13,4 +13,3 @@ export interface ServiceContext {
   config: Config;
   now(): number;
 }
-

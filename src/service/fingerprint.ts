@@ -63,7 +63,8 @@ export class FingerprintSealer {
   /** Opens a token for a project; throws FingerprintError saying why it is refused. */
   open(token: string, projectId: string, nowMs: number): FingerprintPayload {
     const [version, id, body] = token.split('.');
-    if (version !== VERSION || !id || !body || token.split('.').length !== 3) throw new FingerprintError('fingerprint is not a token issued by POST /v1/fingerprint');
+    if (version !== VERSION || !id || !body || token.split('.').length !== 3)
+      throw new FingerprintError('fingerprint is not a token issued by POST /v1/fingerprint');
     const key = this.byId.get(id);
     if (!key) throw new FingerprintError('fingerprint was sealed with a key this service no longer has; request a new one');
     const sealed = Buffer.from(body, 'base64url');

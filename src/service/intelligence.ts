@@ -1,9 +1,10 @@
 // POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
 // the request's custom_policy. IP intelligence arrives with the IP checks.
+
+import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { decideVerdict } from '../policy/compile-verdict.js';
-import { CustomPolicyError } from '../policy/book.js';
 import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
@@ -51,9 +52,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   if (!formA) response.ip = { is_datacenter: null, is_tor: null, is_vpn: null };
   response.velocity_by_email = {
     items: history.items.map((item) =>
-      formA
-        ? { base_email: item.baseEmail, created_at: Math.floor(item.at / 1000) }
-        : { passed_email: item.email, created_at: Math.floor(item.at / 1000) },
+      formA ? { base_email: item.baseEmail, created_at: Math.floor(item.at / 1000) } : { passed_email: item.email, created_at: Math.floor(item.at / 1000) },
     ),
     count: history.count,
   };

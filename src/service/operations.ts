@@ -2,8 +2,8 @@
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
-import { intelligence, type IntelligenceRequest } from './intelligence.js';
-import { verify, type VerifyRequest, type VerifyResponse } from './verify.js';
+import { type IntelligenceRequest, intelligence } from './intelligence.js';
+import { type VerifyRequest, type VerifyResponse, verify } from './verify.js';
 
 export interface Operations {
   verify(project: Project, request: VerifyRequest): Promise<VerifyResponse>;

@@ -34,7 +34,8 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
     const failures: string[] = [];
     const { action, errors, warnings } = test.expected;
     if (action !== undefined && decision.action !== action) failures.push(`action: expected ${action}, got ${decision.action}`);
-    if (errors !== undefined && !sameCodes(errors, decision.errors)) failures.push(`errors: expected [${errors.join(', ')}], got [${decision.errors.join(', ')}]`);
+    if (errors !== undefined && !sameCodes(errors, decision.errors))
+      failures.push(`errors: expected [${errors.join(', ')}], got [${decision.errors.join(', ')}]`);
     if (warnings !== undefined && !sameCodes(warnings, decision.warnings)) {
       failures.push(`warnings: expected [${warnings.join(', ')}], got [${decision.warnings.join(', ')}]`);
     }

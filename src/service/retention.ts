@@ -20,7 +20,8 @@ export function startRetention(
     const now = options.now();
     const events = await store.events.pruneOlderThan(now - options.retentionDays * DAY_MS, BATCH_ROWS);
     const domainFacts = await store.domainFacts.pruneExpired(now);
-    if (events > 0 || domainFacts > 0) options.log.info({ events, domainFacts, retentionDays: options.retentionDays }, 'retention: deleted old events and expired domain facts');
+    if (events > 0 || domainFacts > 0)
+      options.log.info({ events, domainFacts, retentionDays: options.retentionDays }, 'retention: deleted old events and expired domain facts');
     return { events, domainFacts };
   };
   // Passes never overlap: each one starts after the previous has finished.

@@ -2,11 +2,12 @@
 // committed: every record() made in one event-loop turn goes into one transaction, and each caller's
 // promise settles with the commit that holds its row (so a response is sent only after its event is
 // durable). Reads are always scoped to one project.
-import type { Knex } from 'knex';
+
 import ipaddr from 'ipaddr.js';
+import type { Knex } from 'knex';
 import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
-import { countsStatement, ipVelocityFrom, isWholeHistory, recentStatement, type IpQuery, type Statement } from './velocity-queries.js';
+import { countsStatement, type IpQuery, ipVelocityFrom, isWholeHistory, recentStatement, type Statement } from './velocity-queries.js';
 
 export interface NewEvent {
   projectId: string;
@@ -230,7 +231,10 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
       const [rows, counted] = await Promise.all([
         ofEmail()
           .select('email', 'base_email', 'created_at')
-          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
           .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
         ofEmail().count({ count: '*' }).first() as Promise<{ count: unknown } | undefined>,
       ]);
@@ -260,4 +264,3 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
     },
   };
 }
-

@@ -95,7 +95,9 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
     },
 
     async list() {
-      const rows = (await table().select(PROJECT_COLUMNS).orderBy([{ column: 'created_at' }, { column: 'name' }])) as ProjectRow[];
+      const rows = (await table()
+        .select(PROJECT_COLUMNS)
+        .orderBy([{ column: 'created_at' }, { column: 'name' }])) as ProjectRow[];
       return rows.map(projectFromRow);
     },
 

@@ -27,9 +27,7 @@ export function createUsage(knex: Knex): Usage {
     },
 
     async get(projectId, month) {
-      const row = (await knex('usage').select('count').where({ project_id: projectId, month }).first()) as
-        | { count: unknown }
-        | undefined;
+      const row = (await knex('usage').select('count').where({ project_id: projectId, month }).first()) as { count: unknown } | undefined;
       return row ? toNumber(row.count) : 0;
     },
   };

@@ -24,8 +24,8 @@ async function run(...args: string[]): Promise<Run> {
   const spies = [
     vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
     vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true)),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (err.push(String(chunk)), true)),
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0),
   ];
   try {
     const code = await main(args);
@@ -176,7 +176,12 @@ describe('keys', () => {
     const r = await run('key', 'create', '--project', 'acme', '--kind', 'public_key', '--json');
     expect(r.code).toBe(0);
     const created = JSON.parse(r.out) as { id: string; kind: string; project_id: string; token: string };
-    expect(created).toEqual({ id: expect.stringMatching(/^key_/), kind: 'public_key', project_id: expect.stringMatching(/^prj_/), token: expect.stringMatching(/^etv_pk_/) });
+    expect(created).toEqual({
+      id: expect.stringMatching(/^key_/),
+      kind: 'public_key',
+      project_id: expect.stringMatching(/^prj_/),
+      token: expect.stringMatching(/^etv_pk_/),
+    });
     publicKey = created;
     const plain = await run('key', 'create', '--project', 'acme', '--kind', 'public_key');
     expect(plain.code).toBe(0);

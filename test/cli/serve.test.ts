@@ -1,6 +1,6 @@
 // End to end: `node bin/email-trust.js serve` on a fresh database prints the demo project's keys and
 // a curl line; that request answers 200; SIGTERM stops the process with exit code 0.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,14 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
     cwd: root,
     // NETWORK_CHECKS=off: the answer must not depend on this machine's resolver.
-    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${join(dir, 'serve.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(dir, 'serve.sqlite')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'off',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = proc;
@@ -80,7 +87,11 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   expect(answer.steps).toEqual(expect.arrayContaining(['structure', 'ip_duplication']));
 
   // The other two keys work on their operations.
-  const fp = await fetch(`${listening?.base}/v1/fingerprint`, { method: 'POST', headers: { 'x-api-key': keys.public_key ?? '', 'content-type': 'application/json' }, body: '{}' });
+  const fp = await fetch(`${listening?.base}/v1/fingerprint`, {
+    method: 'POST',
+    headers: { 'x-api-key': keys.public_key ?? '', 'content-type': 'application/json' },
+    body: '{}',
+  });
   expect(fp.status).toBe(200);
   const intel = await fetch(`${listening?.base}/v1/intelligence`, {
     method: 'POST',
@@ -89,7 +100,9 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   });
   expect(intel.status).toBe(200);
 
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   proc.kill('SIGTERM');
   expect(await exited).toEqual({ code: 0, signal: null });
 });

@@ -2,7 +2,7 @@
 // enabled, with the action and codes its mode gives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { bearer, post, startService, type Reply, type TestServer } from '../support/server.js';
+import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 const FLAGS = {
@@ -71,7 +71,13 @@ describe('typo detection', () => {
   it('soft mode: allow, corrected_email, warning domain_typo_detected', async () => {
     const project = await projectWith('  typo_detection: { mode: soft }\n');
     const res = await verify(project, 'jane@gmial.com', { show_results: true });
-    expect(res.body).toMatchObject({ action: 'allow', corrected_email: 'jane@gmail.com', errors: [], warnings: ['domain_typo_detected'], checked_types: ['typo_detection'] });
+    expect(res.body).toMatchObject({
+      action: 'allow',
+      corrected_email: 'jane@gmail.com',
+      errors: [],
+      warnings: ['domain_typo_detected'],
+      checked_types: ['typo_detection'],
+    });
   });
 
   it('hard mode: block, corrected_email, error domain_typo_detected', async () => {

@@ -2,7 +2,7 @@
 // both documented forms, velocity by email, and custom_policy (sandbox projects only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { apiKey, post, startService, type Reply, type TestServer } from '../support/server.js';
+import { apiKey, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { expectPlainError } from './contract.js';
 
 let server: TestServer;
@@ -101,12 +101,38 @@ describe('intelligence (form B, the default)', () => {
     });
     expect(details.deliverability).toBe('unknown');
     expect(details.domain).toMatchObject({ category: 'business', free_provider: null, has_typo_mismatch: false });
-    expect(details.local).toMatchObject({ has_plus_addressing: true, has_dot_variation: true, has_numeric: false, has_hyphen: false, has_underscore: false, is_quoted: false });
+    expect(details.local).toMatchObject({
+      has_plus_addressing: true,
+      has_dot_variation: true,
+      has_numeric: false,
+      has_hyphen: false,
+      has_underscore: false,
+      is_quoted: false,
+    });
     expect(Object.keys(details.local).sort()).toEqual(
-      ['fraud_pattern', 'has_dot_variation', 'has_fraud_pattern', 'has_hyphen', 'has_mixed_script', 'has_numeric', 'has_plus_addressing', 'has_special_characters', 'has_underscore', 'is_quoted', 'mixed_script'].sort(),
+      [
+        'fraud_pattern',
+        'has_dot_variation',
+        'has_fraud_pattern',
+        'has_hyphen',
+        'has_mixed_script',
+        'has_numeric',
+        'has_plus_addressing',
+        'has_special_characters',
+        'has_underscore',
+        'is_quoted',
+        'mixed_script',
+      ].sort(),
     );
     expect(['business', 'free', 'education', 'government', 'disposable', 'unknown']).toContain(details.domain.category);
-    expect(details.domain).toMatchObject({ has_valid_tld: true, has_punycode: false, is_ipv4: false, is_ipv6: false, is_only_numeric: false, is_single_label: false });
+    expect(details.domain).toMatchObject({
+      has_valid_tld: true,
+      has_punycode: false,
+      is_ipv4: false,
+      is_ipv6: false,
+      is_only_numeric: false,
+      is_single_label: false,
+    });
     for (const field of ['free_provider', 'punycode_value', 'has_website', 'has_typo_mismatch']) expect(details.domain).toHaveProperty(field);
     expect(details.domain.subdomain).toEqual({ count: 0, has_hyphen: false, has_numeric: false, has_uuid: false, has_wildcard: false });
   });
@@ -143,7 +169,11 @@ describe('intelligence (form B, the default)', () => {
   it('accepts custom_policy on a sandbox project', async () => {
     const res = await intelligence(sandbox, {
       email_address: 'a@example.com',
-      custom_policy: { version: '1.0.0', stop_on_block: true, parent_rules: [{ field: 'domain_disposable', operator: '==', target: { bool: true }, action: 'block' }] },
+      custom_policy: {
+        version: '1.0.0',
+        stop_on_block: true,
+        parent_rules: [{ field: 'domain_disposable', operator: '==', target: { bool: true }, action: 'block' }],
+      },
     });
     expect(res.status).toBe(200);
     expect(['allow', 'block', 'ignore']).toContain(res.body.action);
@@ -291,7 +321,12 @@ describe('the intelligence verdict', () => {
   });
 
   it("without custom_policy, the project's policy decides (its intelligence section)", async () => {
-    const policyYaml = ['version: "1.0"', 'intelligence:', '  parent_rules:', '    - { field: email_plus_addressing, operator: "==", target: { bool: true }, action: block }'].join('\n');
+    const policyYaml = [
+      'version: "1.0"',
+      'intelligence:',
+      '  parent_rules:',
+      '    - { field: email_plus_addressing, operator: "==", target: { bool: true }, action: block }',
+    ].join('\n');
     const p = await server.createProject({ name: 'intel-policy', policyYaml });
     expect((await intelligence(p, { email_address: 'a+b@example.com' })).body.action).toBe('block');
     expect((await intelligence(p, { email_address: 'ab@example.com' })).body.action).toBe('ignore');

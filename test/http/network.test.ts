@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { bearer, post, startService, type Reply, type TestServer } from '../support/server.js';
+import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 
 let dns: TestDnsServer;
 let rdap: Server;
@@ -26,7 +26,9 @@ beforeAll(async () => {
     const name = decodeURIComponent(req.url ?? '').replace(/^.*\/domain\//, '');
     const date = registered[name];
     if (!date) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/rdap+json' }).end(JSON.stringify({ ldhName: name, events: [{ eventAction: 'registration', eventDate: date }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/rdap+json' })
+      .end(JSON.stringify({ ldhName: name, events: [{ eventAction: 'registration', eventDate: date }] }));
   });
   await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
   server = await startService({
@@ -58,7 +60,12 @@ describe('network checks over HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: [] });
     expect(res.body.checked_types).toEqual(['mx_record']);
-    expect(res.body.analyzed_data).toMatchObject({ mx_record_count: '1', mx_record_status: 'valid', a_record_fallback: 'not_needed', domain_age_signal: 'established' });
+    expect(res.body.analyzed_data).toMatchObject({
+      mx_record_count: '1',
+      mx_record_status: 'valid',
+      a_record_fallback: 'not_needed',
+      domain_age_signal: 'established',
+    });
     expect(Number(res.body.analyzed_data.domain_age_days)).toBeGreaterThan(9000);
   });
 
@@ -71,7 +78,13 @@ describe('network checks over HTTP', () => {
   it('only A records: no_mx_records, the A fallback is valid; a five-day-old domain is new', async () => {
     const res = await verify('jane@aonly.test');
     expect(res.body).toMatchObject({ action: 'block', errors: ['no_mx_records'], warnings: [] });
-    expect(res.body.analyzed_data).toMatchObject({ mx_record_status: 'invalid', a_record_fallback: 'valid', a_record_count: '1', domain_age_signal: 'new_domain', domain_age_days: '5' });
+    expect(res.body.analyzed_data).toMatchObject({
+      mx_record_status: 'invalid',
+      a_record_fallback: 'valid',
+      a_record_count: '1',
+      domain_age_signal: 'new_domain',
+      domain_age_days: '5',
+    });
   });
 
   it('SERVFAIL and a silent server are "not_checked" within the budget, never blocking and never a 5xx', async () => {

@@ -40,7 +40,12 @@ describe('a store that has gone away', () => {
     expect((await post(server.url, '/v1/intelligence', { email_address: 'a@example.com' }, apiKey(project.keys.private_key))).status).toBe(200);
     await server.service.store.knex.destroy();
 
-    const verify = await post(server.url, '/v1/public/verify', { email_address: 'b@example.com', ipv4_address: '192.0.2.1' }, bearer(project.keys.access_token));
+    const verify = await post(
+      server.url,
+      '/v1/public/verify',
+      { email_address: 'b@example.com', ipv4_address: '192.0.2.1' },
+      bearer(project.keys.access_token),
+    );
     expectStatusError(verify, 500);
     expect(verify.body.error).toContain(verify.body.id);
 

@@ -134,7 +134,10 @@ describe('routes and methods', () => {
     expect(res.headers.get('allow')).toMatch(/POST/);
   });
 
-  it.each([['GET', '/v1/intelligence'], ['GET', '/v1/fingerprint']])('answers 405 {error, code} for %s %s', async (method, path) => {
+  it.each([
+    ['GET', '/v1/intelligence'],
+    ['GET', '/v1/fingerprint'],
+  ])('answers 405 {error, code} for %s %s', async (method, path) => {
     const res = await send(method, server.url, path);
     expectPlainError(res, 405);
   });

@@ -2,8 +2,8 @@
 // policy behaviour and IP velocity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { bearer, post, startService, type Reply, type TestServer } from '../support/server.js';
-import { ACTIONS, CHECKED_TYPES, CREATED_TIME, STEP_IDS, VELOCITY_ANALYZED, fixturePolicy } from './contract.js';
+import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
+import { ACTIONS, CHECKED_TYPES, CREATED_TIME, fixturePolicy, STEP_IDS, VELOCITY_ANALYZED } from './contract.js';
 
 let server: TestServer;
 let demo: CreatedProject;

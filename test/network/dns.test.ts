@@ -2,10 +2,10 @@
 // negative caches with TTLs on an injected clock, the request deadline, and the domain facts table.
 import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainFacts } from '../../src/store/domain-facts.js';
-import type { Store } from '../../src/store/database.js';
+import { answerFromError, createDnsLookup, type DnsOptions, type DnsService, lookupName, parseDnsServers } from '../../src/network/dns.js';
 import { ExpiringCache } from '../../src/network/expiring-cache.js';
-import { answerFromError, createDnsLookup, lookupName, parseDnsServers, type DnsOptions, type DnsService } from '../../src/network/dns.js';
+import type { Store } from '../../src/store/database.js';
+import type { DomainFacts } from '../../src/store/domain-facts.js';
 import { openSecondStore, openSqliteTestStore } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 

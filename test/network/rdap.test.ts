@@ -6,7 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRegistrationLookup, DEFAULT_BOOTSTRAP_FILE, loadBootstrap, RDAP_FACT, registrationDate, type RegistrationOptions } from '../../src/network/rdap.js';
+import {
+  createRegistrationLookup,
+  DEFAULT_BOOTSTRAP_FILE,
+  loadBootstrap,
+  RDAP_FACT,
+  type RegistrationOptions,
+  registrationDate,
+} from '../../src/network/rdap.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../support/databases.js';
 
@@ -141,7 +148,11 @@ describe('RDAP registration dates (RDAP_BASE_URL)', () => {
 
   it('answers "budget" at once past the deadline, without a request', async () => {
     const before = rdap.hits.get('old2.test') ?? 0;
-    expect(await service().forRequest({ persist: false, deadline: Date.now() - 1 }).registered('old2.test')).toEqual({ status: 'unknown', reason: 'budget' });
+    expect(
+      await service()
+        .forRequest({ persist: false, deadline: Date.now() - 1 })
+        .registered('old2.test'),
+    ).toEqual({ status: 'unknown', reason: 'budget' });
     expect(rdap.hits.get('old2.test') ?? 0).toBe(before);
   });
 

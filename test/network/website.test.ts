@@ -3,7 +3,7 @@
 // only where a test sets allowLoopbackForTests; no test ever contacts another address.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWebsiteProbe, probeName, WEBSITE_FACT, type WebsiteOptions } from '../../src/network/website.js';
 import type { Store } from '../../src/store/database.js';
@@ -38,7 +38,12 @@ const ZONE: Zone = {
   'mapped.test': { records: [{ type: 'AAAA', address: '::ffff:7f00:1' }] }, // ::ffff:127.0.0.1 (dns2 cannot encode the dotted form)
   'cgnat.test': { records: [{ type: 'A', address: '100.64.0.1' }] },
   'ula.test': { records: [{ type: 'AAAA', address: 'fd00:ec2::254' }] },
-  'mixed.test': { records: [{ type: 'A', address: '127.0.0.1' }, { type: 'A', address: '10.0.0.1' }] },
+  'mixed.test': {
+    records: [
+      { type: 'A', address: '127.0.0.1' },
+      { type: 'A', address: '10.0.0.1' },
+    ],
+  },
   // Sites on the test servers (127.0.0.1; reachable only with the test allowance).
   'site.test': LOOPBACK,
   'secure.test': LOOPBACK,
@@ -57,9 +62,9 @@ const ZONE: Zone = {
 };
 
 /** What the sites answer per Host (port stripped); the same on both schemes unless `scheme` is tested. */
-function site(req: IncomingMessage, res: ServerResponse, scheme: 'http' | 'https'): void {
+function site(req: IncomingMessage, res: ServerResponse, scheme: 'http' | 'https'): undefined {
   const host = (req.headers.host ?? '').replace(/:\d+$/, '');
-  const send = (status: number, headers: Record<string, string> = {}): void => {
+  const send = (status: number, headers: Record<string, string> = {}): undefined => {
     res.writeHead(status, headers).end(req.method === 'HEAD' ? undefined : 'x');
   };
   switch (host) {
@@ -225,7 +230,10 @@ describe('the website probe, with the test-only loopback allowance', () => {
 
   it('one closed scheme and one silent is unknown', async () => {
     const ports = { https: await closedPort(), http: sites.ports.http };
-    expect(await testProbe({ portsForTests: ports, timeoutMs: 300 }).forRequest(soon()).hasWebsite('slow.test')).toEqual({ status: 'unknown', reason: 'timeout' });
+    expect(await testProbe({ portsForTests: ports, timeoutMs: 300 }).forRequest(soon()).hasWebsite('slow.test')).toEqual({
+      status: 'unknown',
+      reason: 'timeout',
+    });
   });
 
   it('gives up at the request deadline, within the budget', async () => {
@@ -236,7 +244,11 @@ describe('the website probe, with the test-only loopback allowance', () => {
 
   it('answers "budget" at once past the deadline, and "unknown" when website checks are off', async () => {
     const before = dns.count('site.test');
-    expect(await testProbe().forRequest({ persist: false, deadline: Date.now() - 1 }).hasWebsite('site.test')).toEqual({ status: 'unknown', reason: 'budget' });
+    expect(
+      await testProbe()
+        .forRequest({ persist: false, deadline: Date.now() - 1 })
+        .hasWebsite('site.test'),
+    ).toEqual({ status: 'unknown', reason: 'budget' });
     expect(await testProbe({ enabled: false }).forRequest(soon()).hasWebsite('site.test')).toEqual({ status: 'unknown', reason: 'website checks are off' });
     expect(dns.count('site.test')).toBe(before);
   });

@@ -11,7 +11,15 @@ import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { standInCatalog, type Zone } from '../support/network-stand-ins.js';
 
-const dnsFacts = (mxCount: number, status: string, fallback: string | null, a: number | null, aaaa: number | null, nullMx = false, ipHosts = false): FactValues => ({
+const dnsFacts = (
+  mxCount: number,
+  status: string,
+  fallback: string | null,
+  a: number | null,
+  aaaa: number | null,
+  nullMx = false,
+  ipHosts = false,
+): FactValues => ({
   mx_record_count: mxCount,
   mx_record_status: status,
   a_record_fallback: fallback,
@@ -69,7 +77,11 @@ const input = (email: string) => ({ email, ipv4: null, ipv6: null, softCheck: fa
 async function factsOf(email: string, options: CheckOptions = {}): Promise<FactValues> {
   const merged = { deliverability_score: { ...deliverability.checks.deliverability_score!.defaults, ...options } };
   const errors: unknown[] = [];
-  const outcome = await runner.run({ input: input(email), options: merged, services: { velocity: noVelocity, now: Date.now, onPluginError: (_id, e) => errors.push(e) } });
+  const outcome = await runner.run({
+    input: input(email),
+    options: merged,
+    services: { velocity: noVelocity, now: Date.now, onPluginError: (_id, e) => errors.push(e) },
+  });
   const facts: FactValues = {};
   for (const name of Object.keys(deliverability.facts)) facts[name] = await outcome.fact(name);
   if (errors.length > 0) throw errors[0];
@@ -116,7 +128,11 @@ const rows: Row[] = [
   { name: 'MX hosts are IP addresses: half the MX weight', email: 'a@mx-iphosts.com', facts: { ...scores(75, 25, 10, 25, 15), ...DELIVERABLE } },
 
   { name: 'no MX, A fallback, established: deliverable through the A record', email: 'a@a-only.com', facts: { ...scores(50, 0, 10, 25, 15), ...DELIVERABLE } },
-  { name: 'A fallback, new domain, random label: below min_score', email: 'a@x7kq2m9vz3p8.a-only-new.com', facts: { ...scores(15, 0, 10, 0, 5), ...UNDELIVERABLE } },
+  {
+    name: 'A fallback, new domain, random label: below min_score',
+    email: 'a@x7kq2m9vz3p8.a-only-new.com',
+    facts: { ...scores(15, 0, 10, 0, 5), ...UNDELIVERABLE },
+  },
   { name: 'null MX: undeliverable whatever the score (40 here)', email: 'a@null-mx.com', facts: { ...scores(40, 0, 0, 25, 15), ...UNDELIVERABLE } },
   { name: 'NXDOMAIN, age unknown: scored over 75 points, undeliverable', email: 'a@nxdomain.com', facts: { ...scores(20, 0, 0, null, 15), ...UNDELIVERABLE } },
 
@@ -126,8 +142,18 @@ const rows: Row[] = [
   { name: 'not an address', email: 'plainaddress', facts: { ...scores(null, null, null, null, null), ...UNKNOWN } },
 
   // Options.
-  { name: 'min_score equal to the score: deliverable', email: 'a@a.b.mx-est.com', options: { min_score: 95 }, facts: { deliverability_score: 95, ...DELIVERABLE } },
-  { name: 'min_score one above the score: undeliverable', email: 'a@a.b.mx-est.com', options: { min_score: 96 }, facts: { deliverability_score: 95, ...UNDELIVERABLE } },
+  {
+    name: 'min_score equal to the score: deliverable',
+    email: 'a@a.b.mx-est.com',
+    options: { min_score: 95 },
+    facts: { deliverability_score: 95, ...DELIVERABLE },
+  },
+  {
+    name: 'min_score one above the score: undeliverable',
+    email: 'a@a.b.mx-est.com',
+    options: { min_score: 96 },
+    facts: { deliverability_score: 95, ...UNDELIVERABLE },
+  },
   { name: 'min_score 0: a routable domain is always deliverable', email: 'a@x7kq2m9vz3p8.a-only-new.com', options: { min_score: 0 }, facts: DELIVERABLE },
   {
     name: 'only MX weighted: an A-only domain scores 0',
@@ -135,8 +161,18 @@ const rows: Row[] = [
     options: { weights: { mx: 100, a: 0, age: 0, subdomain: 0 } },
     facts: { ...scores(0, 0, 0, 0, 0), ...UNDELIVERABLE },
   },
-  { name: 'only MX weighted: a new domain scores 100', email: 'a@mx-new0.com', options: { weights: { mx: 100, a: 0, age: 0, subdomain: 0 } }, facts: scores(100, 100, 0, 0, 0) },
-  { name: 'weights summing to 50 are doubled', email: 'a@mx-est.com', options: { weights: { mx: 25, a: 5, age: 10, subdomain: 10 } }, facts: scores(100, 50, 10, 20, 20) },
+  {
+    name: 'only MX weighted: a new domain scores 100',
+    email: 'a@mx-new0.com',
+    options: { weights: { mx: 100, a: 0, age: 0, subdomain: 0 } },
+    facts: scores(100, 100, 0, 0, 0),
+  },
+  {
+    name: 'weights summing to 50 are doubled',
+    email: 'a@mx-est.com',
+    options: { weights: { mx: 25, a: 5, age: 10, subdomain: 10 } },
+    facts: scores(100, 50, 10, 20, 20),
+  },
   {
     name: 'weights 1/1/1/0: scaled to 34/33/33/0 (largest remainder, MX first on a tie)',
     email: 'a@a-only.com',
@@ -149,8 +185,18 @@ const rows: Row[] = [
     options: { weights: { mx: 0, a: 0, age: 100, subdomain: 0 } },
     facts: { ...scores(null, 0, 0, null, 0), ...UNKNOWN },
   },
-  { name: 'all weights zero: no score', email: 'a@mx-est.com', options: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } }, facts: { deliverability_score: null, ...UNKNOWN } },
-  { name: 'all weights zero, null MX: still undeliverable', email: 'a@null-mx.com', options: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } }, facts: { deliverability_score: null, ...UNDELIVERABLE } },
+  {
+    name: 'all weights zero: no score',
+    email: 'a@mx-est.com',
+    options: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } },
+    facts: { deliverability_score: null, ...UNKNOWN },
+  },
+  {
+    name: 'all weights zero, null MX: still undeliverable',
+    email: 'a@null-mx.com',
+    options: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } },
+    facts: { deliverability_score: null, ...UNDELIVERABLE },
+  },
 ];
 
 describe('plugin deliverability', () => {

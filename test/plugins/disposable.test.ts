@@ -145,7 +145,39 @@ describe('disposable data', () => {
   });
 
   it('never-disposable list names the relays and big providers of the brief', () => {
-    for (const domain of ['duck.com', 'simplelogin.com', 'simplelogin.co', 'simplelogin.fr', 'slmail.me', 'anonaddy.com', 'anonaddy.me', 'addy.io', 'relay.firefox.com', 'mozmail.com', 'privaterelay.appleid.com', 'passmail.net', 'passmail.com', '33mail.com', 'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'yahoo.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'proton.me', 'protonmail.com', 'gmx.net', 'web.de', 'mail.ru', 'yandex.ru', 'zoho.com']) {
+    for (const domain of [
+      'duck.com',
+      'simplelogin.com',
+      'simplelogin.co',
+      'simplelogin.fr',
+      'slmail.me',
+      'anonaddy.com',
+      'anonaddy.me',
+      'addy.io',
+      'relay.firefox.com',
+      'mozmail.com',
+      'privaterelay.appleid.com',
+      'passmail.net',
+      'passmail.com',
+      '33mail.com',
+      'gmail.com',
+      'googlemail.com',
+      'outlook.com',
+      'hotmail.com',
+      'live.com',
+      'yahoo.com',
+      'icloud.com',
+      'me.com',
+      'mac.com',
+      'aol.com',
+      'proton.me',
+      'protonmail.com',
+      'gmx.net',
+      'web.de',
+      'mail.ru',
+      'yandex.ru',
+      'zoho.com',
+    ]) {
       expect(never).toContain(domain);
     }
     expect(new Set(never).size).toBe(never.length);

@@ -45,7 +45,15 @@ testPlugin(
   [
     {
       email: 'jane@mx.test',
-      facts: { mx_record_status: 'valid', a_record_fallback: 'not_needed', mx_record_count: 1, a_record_count: 1, aaaa_record_count: 0, has_null_mx: false, mx_hosts_are_ips: false },
+      facts: {
+        mx_record_status: 'valid',
+        a_record_fallback: 'not_needed',
+        mx_record_count: 1,
+        a_record_count: 1,
+        aaaa_record_count: 0,
+        has_null_mx: false,
+        mx_hosts_are_ips: false,
+      },
     },
     { email: 'jane@MX.Test', facts: { mx_record_status: 'valid', mx_record_count: 1 } },
     {
@@ -111,7 +119,10 @@ describe('dns plugin without a network', () => {
   });
 
   it('is not_checked when the lookups throw (a broken implementation)', async () => {
-    const broken: NetworkAccess = { ...network, dns: { mx: () => Promise.reject(new Error('x')), a: () => Promise.reject(new Error('x')), aaaa: () => Promise.reject(new Error('x')) } };
+    const broken: NetworkAccess = {
+      ...network,
+      dns: { mx: () => Promise.reject(new Error('x')), a: () => Promise.reject(new Error('x')), aaaa: () => Promise.reject(new Error('x')) },
+    };
     expect(await computeFacts(plugin, { email: 'jane@mx.test' }, { network: broken })).toMatchObject(notChecked);
   });
 });
@@ -128,7 +139,11 @@ describe('dns plugin lookups', () => {
     const slow = createDnsLookup({ servers: [server.server], timeoutMs: 5_000, tries: 2 });
     const budget = 300;
     const started = Date.now();
-    const facts = await computeFacts(plugin, { email: 'jane@silent.test' }, { network: { ...network, dns: slow.forRequest({ persist: false, deadline: started + budget }) } });
+    const facts = await computeFacts(
+      plugin,
+      { email: 'jane@silent.test' },
+      { network: { ...network, dns: slow.forRequest({ persist: false, deadline: started + budget }) } },
+    );
     slow.close();
     expect(facts).toMatchObject(notChecked);
     expect(Date.now() - started).toBeLessThan(3 * budget);
@@ -138,13 +153,28 @@ describe('dns plugin lookups', () => {
     expect(isNullMx([{ exchange: '', priority: 0 }])).toBe(true);
     expect(isNullMx([{ exchange: '.', priority: 0 }])).toBe(true);
     expect(isNullMx([{ exchange: '.', priority: 10 }])).toBe(false);
-    expect(isNullMx([{ exchange: '.', priority: 0 }, { exchange: 'mx.example', priority: 10 }])).toBe(false);
+    expect(
+      isNullMx([
+        { exchange: '.', priority: 0 },
+        { exchange: 'mx.example', priority: 10 },
+      ]),
+    ).toBe(false);
     expect(isNullMx([])).toBe(false);
   });
 
   it('a "." exchange beside real hosts is ignored; only root exchanges leave no fallback', () => {
     const ok: DnsAnswer<string> = { status: 'ok', records: ['192.0.2.1'] };
-    const mixed = mailRoutingFacts({ status: 'ok', records: [{ exchange: '.', priority: 0 }, { exchange: 'mx.example', priority: 10 }] }, ok, ok);
+    const mixed = mailRoutingFacts(
+      {
+        status: 'ok',
+        records: [
+          { exchange: '.', priority: 0 },
+          { exchange: 'mx.example', priority: 10 },
+        ],
+      },
+      ok,
+      ok,
+    );
     expect(mixed).toMatchObject({ mx_record_status: 'valid', mx_record_count: 1, has_null_mx: false });
     const rootOnly = mailRoutingFacts({ status: 'ok', records: [{ exchange: '', priority: 10 }] }, ok, ok);
     expect(rootOnly).toMatchObject({ mx_record_status: 'invalid', a_record_fallback: 'invalid', has_null_mx: false });
@@ -153,7 +183,12 @@ describe('dns plugin lookups', () => {
   it('no MX and an unanswered A/AAAA leaves the fallback unknown, unless one address answered', () => {
     const error = { status: 'error', reason: 'timeout' } as const;
     const nodata = { status: 'nodata' } as const;
-    expect(mailRoutingFacts(nodata, error, nodata)).toMatchObject({ mx_record_status: 'invalid', a_record_fallback: null, a_record_count: null, aaaa_record_count: 0 });
+    expect(mailRoutingFacts(nodata, error, nodata)).toMatchObject({
+      mx_record_status: 'invalid',
+      a_record_fallback: null,
+      a_record_count: null,
+      aaaa_record_count: 0,
+    });
     expect(mailRoutingFacts(nodata, error, { status: 'ok', records: ['2001:db8::1'] })).toMatchObject({ a_record_fallback: 'valid' });
   });
 });

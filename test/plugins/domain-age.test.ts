@@ -44,7 +44,9 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/rdap+json' });
-    res.end(JSON.stringify({ objectClassName: 'domain', ldhName: name, events: [{ eventAction: 'registration', eventDate: new Date(registered).toISOString() }] }));
+    res.end(
+      JSON.stringify({ objectClassName: 'domain', ldhName: name, events: [{ eventAction: 'registration', eventDate: new Date(registered).toISOString() }] }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   rdap = createRegistrationLookup({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });

@@ -77,7 +77,11 @@ const input = (email: string) => ({ email, ipv4: null, ipv6: null, softCheck: fa
 async function healthOf(email: string, options: CheckOptions = {}): Promise<unknown> {
   const merged = { domain_health: { ...domainHealth.checks.domain_health!.defaults, ...options } };
   const errors: unknown[] = [];
-  const outcome = await runner.run({ input: input(email), options: merged, services: { velocity: noVelocity, now: Date.now, onPluginError: (_id, e) => errors.push(e) } });
+  const outcome = await runner.run({
+    input: input(email),
+    options: merged,
+    services: { velocity: noVelocity, now: Date.now, onPluginError: (_id, e) => errors.push(e) },
+  });
   const value = await outcome.fact('domain_health');
   if (errors.length > 0) throw errors[0];
   return value;

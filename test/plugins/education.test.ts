@@ -66,7 +66,9 @@ describe('education check', () => {
 
 describe('education data files', () => {
   it.each(['domains.txt', 'excluded.txt', 'academic-suffixes.txt'])('%s is sorted, unique, lower-case ASCII', (file) => {
-    const lines = readFileSync(new URL(`../../plugins/education/data/${file}`, import.meta.url), 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(new URL(`../../plugins/education/data/${file}`, import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(lines.length).toBeGreaterThan(10);
     expect(lines).toEqual([...new Set(lines)].sort());
     for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/);

@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import fraudPattern from '../../plugins/fraud-pattern/index.js';
 import type { CheckOptions } from '../../src/engine/plugin.js';
-import { firedCodes, testPlugin, type PluginCase } from '../support/plugin-tester.js';
+import { firedCodes, type PluginCase, testPlugin } from '../support/plugin-tester.js';
 
 const clean = { has_fraud_pattern: false, fraud_pattern: null };
 const flagged = (pattern: string) => ({ has_fraud_pattern: true, fraud_pattern: pattern });
@@ -64,7 +64,11 @@ testPlugin(fraudPattern, [
   // Random tokens: high entropy (Shannon bits per character) with a machine shape.
   { email: 'x7kq2m9vz3p8@example.com', facts: { ...flagged('high_entropy:3.58'), local_entropy: 3.58, longest_digit_run: 1, keyboard_walk_length: 1 } },
   { email: 'a8f3k2j9d7s1@example.com', facts: { ...flagged('high_entropy:3.58'), local_entropy: 3.58 } },
-  { name: 'eight distinct characters sit exactly on the 3.00 threshold', email: 'k2j9d7s1@example.com', facts: { ...flagged('high_entropy:3.00'), local_entropy: 3 } },
+  {
+    name: 'eight distinct characters sit exactly on the 3.00 threshold',
+    email: 'k2j9d7s1@example.com',
+    facts: { ...flagged('high_entropy:3.00'), local_entropy: 3 },
+  },
   { name: 'seven characters are under min_length', email: 'k2j9d7s@example.com', facts: { ...clean, local_entropy: 2.81 } },
   { name: 'a hex hash', email: 'd41d8cd98f00b204e9800998ecf8427e@example.com', facts: flagged('high_entropy:3.39') },
   { name: 'a token after a word', email: 'user.8f3k2j9d@example.com', facts: flagged('high_entropy:3.58') },
@@ -85,9 +89,19 @@ testPlugin(fraudPattern, [
     facts: flagged('high_entropy:3.58'),
   },
   { name: 'min_length 13 spares 12 characters', email: 'h7g5k2m9p3x1@example.com', options: { fraud_pattern_detection: { min_length: 13 } }, facts: clean },
-  { name: 'min_length 6 flags a shorter token', email: 'q3v8z1@example.com', options: { fraud_pattern_detection: { min_length: 6, entropy_threshold: 2.5 } }, facts: flagged('high_entropy:2.58') },
+  {
+    name: 'min_length 6 flags a shorter token',
+    email: 'q3v8z1@example.com',
+    options: { fraud_pattern_detection: { min_length: 6, entropy_threshold: 2.5 } },
+    facts: flagged('high_entropy:2.58'),
+  },
   { name: 'q3v8z1 under the defaults', email: 'q3v8z1@example.com', facts: { ...clean, local_entropy: 2.58 } },
-  { name: 'a plain name with a high entropy is no token', email: 'francisco.javier.rodriguez@example.com', options: { fraud_pattern_detection: { entropy_threshold: 1 } }, facts: { ...clean, local_entropy: 3.72 } },
+  {
+    name: 'a plain name with a high entropy is no token',
+    email: 'francisco.javier.rodriguez@example.com',
+    options: { fraud_pattern_detection: { entropy_threshold: 1 } },
+    facts: { ...clean, local_entropy: 3.72 },
+  },
   // Keyboard walks.
   { email: 'qwertyuiop@example.com', facts: { ...flagged('keyboard_walk:10'), keyboard_walk_length: 10 } },
   { email: 'poiuytrewq@example.com', facts: flagged('keyboard_walk:10') },
@@ -102,13 +116,23 @@ testPlugin(fraudPattern, [
   { name: 'five keys are short of a walk', email: 'qwert@example.com', facts: { ...clean, keyboard_walk_length: 5 } },
   { name: 'asdf1234: two short walks', email: 'asdf1234@example.com', facts: { ...clean, keyboard_walk_length: 4, longest_digit_run: 4 } },
   { name: 'a separator breaks a walk', email: 'qwe.rty@example.com', facts: { ...clean, keyboard_walk_length: 3 } },
-  { name: 'min_walk_length 5 flags five keys', email: 'qwert@example.com', options: { fraud_pattern_detection: { min_walk_length: 5 } }, facts: flagged('keyboard_walk:5') },
+  {
+    name: 'min_walk_length 5 flags five keys',
+    email: 'qwert@example.com',
+    options: { fraud_pattern_detection: { min_walk_length: 5 } },
+    facts: flagged('keyboard_walk:5'),
+  },
   { name: 'min_walk_length 7 spares six', email: 'john.asdfgh@example.com', options: { fraud_pattern_detection: { min_walk_length: 7 } }, facts: clean },
   // Long digit runs beside letters.
   { email: 'user8374920163@example.com', facts: { ...flagged('long_digit_run:10'), longest_digit_run: 10 } },
   { name: 'nine digits pass max_digit_run 8 by one', email: 'maria837492016@example.com', facts: flagged('long_digit_run:9') },
   { name: 'a full date (8 digits) is allowed', email: 'maria19850412@example.com', facts: { ...clean, longest_digit_run: 8 } },
-  { name: 'max_digit_run 4 flags a date', email: 'maria19850412@example.com', options: { fraud_pattern_detection: { max_digit_run: 4 } }, facts: flagged('long_digit_run:8') },
+  {
+    name: 'max_digit_run 4 flags a date',
+    email: 'maria19850412@example.com',
+    options: { fraud_pattern_detection: { max_digit_run: 4 } },
+    facts: flagged('long_digit_run:8'),
+  },
   { name: 'max_digit_run 4 allows a year', email: 'jane.doe1985@example.com', options: { fraud_pattern_detection: { max_digit_run: 4 } }, facts: clean },
   { name: 'an all-digit mailbox is local_numeric’s business (QQ numbers, phones)', email: '83749201637@qq.com', facts: { ...clean, longest_digit_run: 11 } },
   // Documented false positives and misses (README), pinned so a change to them is deliberate.

@@ -4,8 +4,8 @@ import { getDomain } from 'tldts';
 import { describe, expect, it } from 'vitest';
 import freeProvider from '../../plugins/free-provider/index.js';
 import { indexProviders, readProviders } from '../../plugins/free-provider/providers.js';
-import { FactCatalog } from '../../src/engine/run.js';
 import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/run.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
@@ -66,10 +66,10 @@ testPlugin(freeProvider, [
   { email: 'a@lycos.com', facts: free('lycos', 'rare') },
   { name: 'Mail2World vanity domains share one key', email: 'a@mail2rome.com', facts: free('mail2world', 'rare') },
   // The long tail: a domain whose owner a source shows joins that provider's key ...
-  { name: "mail.com vanity domain (Thunderbird ISPDB) joins mail.com", email: 'a@doctor.com', facts: free('mail_com', 'common') },
+  { name: 'mail.com vanity domain (Thunderbird ISPDB) joins mail.com', email: 'a@doctor.com', facts: free('mail_com', 'common') },
   { name: 'iName was mail.com', email: 'a@iname.com', facts: free('mail_com', 'common') },
   { name: "GMX's German fun domain (ISPDB) joins GMX Germany", email: 'a@abwesend.de', facts: free('gmx_de', 'common') },
-  { name: "a Fastmail sign-up domain joins fastmail", email: 'a@ftml.net', facts: free('fastmail', 'rare') },
+  { name: 'a Fastmail sign-up domain joins fastmail', email: 'a@ftml.net', facts: free('fastmail', 'rare') },
   { email: 'a@sent.com', facts: free('fastmail', 'rare') },
   { name: 'Prodigy mail is AT&T now', email: 'a@prodigy.net', facts: free('att', 'common') },
   { name: 'MindSpring merged into EarthLink', email: 'a@mindspring.com', facts: free('earthlink', 'rare') },
@@ -122,7 +122,11 @@ testPlugin(freeProvider, [
 
 async function firedChecks(email: string): Promise<string[]> {
   const catalog = new FactCatalog(registry);
-  const policy = compilePolicy('free', parsePolicy('free.json', JSON.stringify({ version: '1', checks: { free_provider_domain: { mode: 'hard', action: 'block' } } })), catalog);
+  const policy = compilePolicy(
+    'free',
+    parsePolicy('free.json', JSON.stringify({ version: '1', checks: { free_provider_domain: { mode: 'hard', action: 'block' } } })),
+    catalog,
+  );
   const outcome = await policy.runner.run({
     input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
     options: policy.options,
@@ -156,7 +160,10 @@ describe('providers.json', () => {
       .split('\n')
       .map((line) => line.trim().toLowerCase())
       .filter((line) => line !== '');
-  const disposable = new Set([...lines('freemail/data/disposable.txt'), ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[])]);
+  const disposable = new Set([
+    ...lines('freemail/data/disposable.txt'),
+    ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[]),
+  ]);
 
   it('holds no disposable domain, nor a domain under one (parents up to the registrable domain, as the disposable plugin matches)', () => {
     const found: string[] = [];
@@ -174,7 +181,19 @@ describe('providers.json', () => {
   });
 
   it('holds no privacy relay', () => {
-    const relays = ['duck.com', 'mozmail.com', 'relay.firefox.com', 'privaterelay.appleid.com', 'simplelogin.com', 'simplelogin.io', 'slmail.me', 'anonaddy.com', 'anonaddy.me', 'addy.io', '33mail.com'];
+    const relays = [
+      'duck.com',
+      'mozmail.com',
+      'relay.firefox.com',
+      'privaterelay.appleid.com',
+      'simplelogin.com',
+      'simplelogin.io',
+      'slmail.me',
+      'anonaddy.com',
+      'anonaddy.me',
+      'addy.io',
+      '33mail.com',
+    ];
     const index = indexProviders(providers);
     expect(relays.filter((relay) => index.has(relay))).toEqual([]);
   });
@@ -195,7 +214,25 @@ describe('providers.json', () => {
   });
 
   it('puts the big consumer webmail services in the common group, and only a few dozen keys', () => {
-    for (const key of ['gmail', 'outlook', 'yahoo', 'yahoo_jp', 'icloud', 'aol', 'proton', 'gmx', 'gmx_de', 'web_de', 'mail_ru', 'yandex', 'zoho', 'qq', 'netease', 'naver', 'daum']) {
+    for (const key of [
+      'gmail',
+      'outlook',
+      'yahoo',
+      'yahoo_jp',
+      'icloud',
+      'aol',
+      'proton',
+      'gmx',
+      'gmx_de',
+      'web_de',
+      'mail_ru',
+      'yandex',
+      'zoho',
+      'qq',
+      'netease',
+      'naver',
+      'daum',
+    ]) {
       expect(providers[key]?.group, key).toBe('common');
     }
     const common = entries.filter(([, e]) => e.group === 'common');
@@ -232,7 +269,28 @@ describe('providers.json', () => {
     const domains = entries.flatMap(([, entry]) => entry.domains);
     expect(domains.length).toBeGreaterThanOrEqual(4314);
     // Formerly each its own key; still free, now under a provider or a catch-all.
-    const formerLongTail = ['abwesend.de', 'mailto.de', 'doctor.com', 'ftml.net', 'sent.com', 'coolgoose.com', 'crosswinds.net', 'scottishmail.co.uk', 'freemail.gr', 'freemail.de', 'email4u.info', 'cocaine.ninja', 'vnn.vn', 'tut.by', 'montevideo.com.uy', 'walla.co.il', 'inbox.lt', 'prodigy.net', 'hush.ai', 'dyndns.org'];
+    const formerLongTail = [
+      'abwesend.de',
+      'mailto.de',
+      'doctor.com',
+      'ftml.net',
+      'sent.com',
+      'coolgoose.com',
+      'crosswinds.net',
+      'scottishmail.co.uk',
+      'freemail.gr',
+      'freemail.de',
+      'email4u.info',
+      'cocaine.ninja',
+      'vnn.vn',
+      'tut.by',
+      'montevideo.com.uy',
+      'walla.co.il',
+      'inbox.lt',
+      'prodigy.net',
+      'hush.ai',
+      'dyndns.org',
+    ];
     const index = indexProviders(providers);
     expect(formerLongTail.filter((domain) => !index.has(domain))).toEqual([]);
   });

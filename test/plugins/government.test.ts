@@ -49,7 +49,7 @@ testPlugin(government, [
   { email: 'a@government.com', facts: no },
   { name: 'go.it is Gorizia, not government', email: 'a@comune.go.it', facts: no },
   { name: 'a company under co.uk', email: 'a@govtech.co.uk', facts: no },
-  { name: 'the suffix itself is nobody\'s domain', email: 'a@gov.uk', facts: no },
+  { name: "the suffix itself is nobody's domain", email: 'a@gov.uk', facts: no },
   { name: 'the gov TLD alone', email: 'a@gov', facts: no },
   { name: 'not a curated domain: a sibling of one', email: 'a@notbund.de', facts: no },
   { name: 'intergovernmental, not a government', email: 'a@un.org', facts: no },

@@ -89,7 +89,11 @@ testPlugin(idn, [
     email: 'a@пример.com',
     facts: { is_internationalized: true, has_mixed_script: false, mixed_script: null, punycode_value: 'xn--e1afmkfd.com' },
   },
-  { name: 'Cyrillic-only domain', email: 'почта@пример.рф', facts: { has_mixed_script: false, punycode_value: 'xn--e1afmkfd.xn--p1ai', unicode_domain: 'пример.рф' } },
+  {
+    name: 'Cyrillic-only domain',
+    email: 'почта@пример.рф',
+    facts: { has_mixed_script: false, punycode_value: 'xn--e1afmkfd.xn--p1ai', unicode_domain: 'пример.рф' },
+  },
   {
     name: 'Japanese Han+Hiragana+Katakana is one writing system',
     email: 'たろう@日本のドメイン.jp',
@@ -100,7 +104,11 @@ testPlugin(idn, [
   { name: 'Korean Hangul+Han', email: 'a@한국漢字.kr', facts: { has_mixed_script: false } },
   { name: 'Hangul with Hiragana is not one system', email: 'a@한국の.kr', facts: { has_mixed_script: true, mixed_script: 'Hangul+Hiragana' } },
   { name: 'Cyrillic with Han is not one system', email: 'a@д中.com', facts: { has_mixed_script: true, mixed_script: 'Cyrillic+Han' } },
-  { name: 'combining accent is Inherited', email: 'a@cafe\u0301.com', facts: { is_internationalized: true, has_mixed_script: false, punycode_value: 'xn--caf-dma.com' } },
+  {
+    name: 'combining accent is Inherited',
+    email: 'a@cafe\u0301.com',
+    facts: { is_internationalized: true, has_mixed_script: false, punycode_value: 'xn--caf-dma.com' },
+  },
   {
     name: 'invalid punycode',
     email: 'a@xn--zz.com',
@@ -124,7 +132,6 @@ testPlugin(idn, [
     facts: Object.fromEntries(Object.keys(plain).map((fact) => [fact, null])),
   },
 ]);
-
 
 describe('idn checks', () => {
   it.each([

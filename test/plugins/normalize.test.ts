@@ -1,8 +1,4 @@
-import { describe, expect, it } from 'vitest';
-import { registry } from '../../plugins/index.js';
 import normalize from '../../plugins/normalize/index.js';
-import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
 import { testPlugin } from '../support/plugin-tester.js';
 
 /** Every form of an address no transformation applies to. */
@@ -25,7 +21,11 @@ const invalid = (emailLower: string | null) => ({
 testPlugin(normalize, [
   { email: 'jane@example.com', facts: plain('jane@example.com') },
   { name: 'dots are kept outside gmail', email: 'jane.doe@example.com', facts: plain('jane.doe@example.com') },
-  { name: 'case: base and email_lower lower-case; the without_* forms keep the local part as written', email: 'Jane.Doe@Example.COM', facts: { ...plain('jane.doe@example.com') } },
+  {
+    name: 'case: base and email_lower lower-case; the without_* forms keep the local part as written',
+    email: 'Jane.Doe@Example.COM',
+    facts: { ...plain('jane.doe@example.com') },
+  },
 
   // Plus addressing.
   {
@@ -61,11 +61,19 @@ testPlugin(normalize, [
       without_dot_variations: 'JaneDoe+Shop@gmail.com',
     },
   },
-  { name: 'googlemail.com without dots still maps to gmail.com', email: 'jane@googlemail.com', facts: { base_email: 'jane@gmail.com', without_dot_variations: 'jane@gmail.com' } },
+  {
+    name: 'googlemail.com without dots still maps to gmail.com',
+    email: 'jane@googlemail.com',
+    facts: { base_email: 'jane@gmail.com', without_dot_variations: 'jane@gmail.com' },
+  },
   { name: 'gmail.com without dots: nothing to remove', email: 'jane@gmail.com', facts: plain('jane@gmail.com') },
-  
+
   { name: 'dots stay on other providers', email: 'j.ane+x@outlook.com', facts: { base_email: 'j.ane@outlook.com', without_dot_variations: null } },
-  { name: 'a subdomain of gmail.com is not gmail.com', email: 'j.ane@mail.gmail.com', facts: { base_email: 'j.ane@mail.gmail.com', without_dot_variations: null } },
+  {
+    name: 'a subdomain of gmail.com is not gmail.com',
+    email: 'j.ane@mail.gmail.com',
+    facts: { base_email: 'j.ane@mail.gmail.com', without_dot_variations: null },
+  },
   { name: 'a look-alike domain is not gmail.com', email: 'j.ane@gmail.co', facts: { base_email: 'j.ane@gmail.co', without_dot_variations: null } },
 
   // Internationalised domains: the base uses the ASCII (punycode) form, the without_punycode form Unicode.
@@ -73,7 +81,11 @@ testPlugin(normalize, [
     email: 'jane@xn--bcher-kva.de',
     facts: { base_email: 'jane@xn--bcher-kva.de', without_punycode: 'jane@bücher.de', without_plus_addressing: null },
   },
-  { name: 'Unicode domain: the same base as its punycode', email: 'jane@bücher.de', facts: { base_email: 'jane@xn--bcher-kva.de', email_lower: 'jane@bücher.de', without_punycode: null } },
+  {
+    name: 'Unicode domain: the same base as its punycode',
+    email: 'jane@bücher.de',
+    facts: { base_email: 'jane@xn--bcher-kva.de', email_lower: 'jane@bücher.de', without_punycode: null },
+  },
   { name: 'Unicode domain in capitals', email: 'Jane@BÜCHER.de', facts: { base_email: 'jane@xn--bcher-kva.de', email_lower: 'jane@bücher.de' } },
   {
     name: 'punycode domain with a plus tag',
@@ -84,7 +96,10 @@ testPlugin(normalize, [
   // Unicode local parts: lower-cased with Unicode rules, composed (NFC).
   { email: 'ÄRGER@example.com', facts: { base_email: 'ärger@example.com', email_lower: 'ärger@example.com' } },
   { name: 'decomposed é is composed', email: 'Jose\u0301@example.com', facts: { base_email: 'jos\u00e9@example.com', email_lower: 'jos\u00e9@example.com' } },
-  { email: 'ИВАН+test@example.com', facts: { base_email: 'иван@example.com', email_lower: 'иван+test@example.com', without_plus_addressing: 'ИВАН@example.com' } },
+  {
+    email: 'ИВАН+test@example.com',
+    facts: { base_email: 'иван@example.com', email_lower: 'иван+test@example.com', without_plus_addressing: 'ИВАН@example.com' },
+  },
 
   // Quoted local parts: "+" and "." are literal text there.
   { email: '"jane+x"@example.com', facts: plain('"jane+x"@example.com') },
@@ -101,4 +116,3 @@ testPlugin(normalize, [
   { name: 'a root dot is refused by structure', email: 'J.ane@Gmail.com.', facts: invalid('j.ane@gmail.com.') },
   { name: 'empty input', email: '', facts: invalid(null) },
 ]);
-

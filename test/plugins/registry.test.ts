@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/run.js';
-import { checkOwners } from '../../src/policy/compile.js';
 import { packageRoot } from '../../src/paths.js';
+import { checkOwners } from '../../src/policy/compile.js';
 
 // From the interface specification (spec/interface.md).
 const SPEC_STEPS = `structure local_plus local_dot local_hyphen local_underscore local_numeric local_quoted local_special_chars

@@ -64,10 +64,28 @@ describe('role-based check', () => {
 
 describe('role-based data', () => {
   it('roles.txt is sorted, unique, in compared form, and holds every RFC 2142 name', () => {
-    const lines = readFileSync(new URL('../../plugins/role-based/data/roles.txt', import.meta.url), 'utf8').trimEnd().split('\n');
+    const lines = readFileSync(new URL('../../plugins/role-based/data/roles.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(lines).toEqual([...new Set(lines)].sort());
     for (const line of lines) expect(line).toMatch(/^[a-z0-9]{2,}$/);
-    for (const name of ['info', 'marketing', 'sales', 'support', 'abuse', 'noc', 'security', 'postmaster', 'hostmaster', 'usenet', 'news', 'webmaster', 'www', 'uucp', 'ftp']) {
+    for (const name of [
+      'info',
+      'marketing',
+      'sales',
+      'support',
+      'abuse',
+      'noc',
+      'security',
+      'postmaster',
+      'hostmaster',
+      'usenet',
+      'news',
+      'webmaster',
+      'www',
+      'uucp',
+      'ftp',
+    ]) {
       expect(lines).toContain(name);
     }
   });

@@ -62,9 +62,17 @@ testPlugin(subdomain, [
     },
   },
   { name: 'md5 label', email: 'a@d41d8cd98f00b204e9800998ecf8427e.example.com', facts: { subdomain_has_uuid: true, uuid_subdomain_risk_signal: 'detected' } },
-  { name: 'UUID in capitals (structure lower-cases)', email: 'a@550E8400-E29B-41D4-A716-446655440000.mail.example.com', facts: { subdomain_count: 2, subdomain_has_uuid: true } },
+  {
+    name: 'UUID in capitals (structure lower-cases)',
+    email: 'a@550E8400-E29B-41D4-A716-446655440000.mail.example.com',
+    facts: { subdomain_count: 2, subdomain_has_uuid: true },
+  },
   { name: '15 hex characters is not a hash', email: 'a@d41d8cd98f00b20.example.com', facts: { subdomain_has_uuid: false } },
-  { name: 'all-digit 16 characters is numeric, not a hash', email: 'a@1234567890123456.example.com', facts: { subdomain_has_uuid: false, subdomain_has_numeric: true } },
+  {
+    name: 'all-digit 16 characters is numeric, not a hash',
+    email: 'a@1234567890123456.example.com',
+    facts: { subdomain_has_uuid: false, subdomain_has_numeric: true },
+  },
   {
     name: 'random token label',
     email: 'a@x7kq2m9vz3p8.example.com',
@@ -73,7 +81,11 @@ testPlugin(subdomain, [
   { name: 'consonant soup', email: 'a@bcdfghjkmn.example.com', facts: { random_subdomain_signal: 'detected', subdomain_entropy: 'medium' } },
   { name: 'random label below others', email: 'a@x7kq2m9vz3p8.mail.example.com', facts: { subdomain_count: 2, random_subdomain_signal: 'detected' } },
   { name: 'a word is not random', email: 'a@marketing.example.com', facts: { random_subdomain_signal: 'none', subdomain_entropy: 'medium' } },
-  { name: 'host name with a number is not random', email: 'a@smtp-relay01.example.com', facts: { random_subdomain_signal: 'none', subdomain_has_hyphen: true } },
+  {
+    name: 'host name with a number is not random',
+    email: 'a@smtp-relay01.example.com',
+    facts: { random_subdomain_signal: 'none', subdomain_has_hyphen: true },
+  },
   { name: 'short mixed label is not random', email: 'a@x7k2.example.com', facts: { random_subdomain_signal: 'none' } },
   { email: 'a@k8s-cluster-01.example.com', facts: { random_subdomain_signal: 'none', subdomain_has_numeric: false } },
   { email: 'a@123.example.com', facts: { subdomain_has_numeric: true, subdomain_count: 1 } },
@@ -83,7 +95,11 @@ testPlugin(subdomain, [
   { email: 'a@*.example.com', facts: { subdomain_has_wildcard: true, subdomain_count: 1 } },
   { email: 'a@mx*.example.com', facts: { subdomain_has_wildcard: true } },
   { name: 'ICANN only: github.io is not a public suffix', email: 'a@user.github.io', facts: { subdomain_count: 1, nesting_depth: 1 } },
-  { name: 'IDN label judged in Unicode (no xn-- hyphen)', email: 'a@xn--bcher-kva.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, random_subdomain_signal: 'none' } },
+  {
+    name: 'IDN label judged in Unicode (no xn-- hyphen)',
+    email: 'a@xn--bcher-kva.example.com',
+    facts: { subdomain_count: 1, subdomain_has_hyphen: false, random_subdomain_signal: 'none' },
+  },
   { name: 'Unicode subdomain', email: 'a@bücher.example.com', facts: { subdomain_count: 1, subdomain_has_hyphen: false, subdomain_entropy_bits: 2.585 } },
   { name: 'IDN registrable domain', email: 'a@mail.exämple.com', facts: { subdomain_count: 1 } },
   { name: 'trailing root dot', email: 'a@mail.example.com.', facts: { subdomain_count: 1 } },
@@ -93,7 +109,6 @@ testPlugin(subdomain, [
   { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: unknown },
   { name: 'no @', email: 'plainaddress', facts: unknown },
 ]);
-
 
 describe('subdomain checks', () => {
   it.each<[string, Record<string, CheckOptions>, string[]]>([
@@ -107,11 +122,7 @@ describe('subdomain checks', () => {
     ['a@*.example.com', {}, ['subdomain_contains_wildcard', 'subdomain_single']],
     ['a@my-host.example.com', {}, ['subdomain_contains_hyphen', 'subdomain_single']],
     ['a@123.example.com', {}, ['subdomain_is_numeric', 'subdomain_single']],
-    [
-      'a@550e8400-e29b-41d4-a716-446655440000.example.com',
-      {},
-      ['subdomain_contains_hyphen', 'subdomain_contains_uuid_hash', 'subdomain_single'],
-    ],
+    ['a@550e8400-e29b-41d4-a716-446655440000.example.com', {}, ['subdomain_contains_hyphen', 'subdomain_contains_uuid_hash', 'subdomain_single']],
     ['a@[192.168.0.1]', {}, []],
     ['plainaddress', {}, []],
   ])('%s with %j fires %j', async (email, options, codes) => {

@@ -49,7 +49,6 @@ testPlugin(tld, [
   { name: 'empty domain', email: 'a@', facts: none },
 ]);
 
-
 describe('tld check', () => {
   it.each([
     ['a@example.invalidtld', ['invalid_tld']],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import typo from '../../plugins/typo/index.js';
 import { readPopularDomains } from '../../plugins/typo/popular-domains.js';
 import { TypoSuggester } from '../../plugins/typo/suggest.js';
-import typo from '../../plugins/typo/index.js';
 import { firedCodes, testPlugin } from '../support/plugin-tester.js';
 
 const typoOf = (email: string) => {

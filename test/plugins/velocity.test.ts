@@ -1,12 +1,12 @@
 import Ajv from 'ajv';
-import { Engine } from 'json-rules-engine';
 import type { TopLevelCondition } from 'json-rules-engine';
+import { Engine } from 'json-rules-engine';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import velocity from '../../plugins/velocity/index.js';
+import { createdTime } from '../../plugins/velocity/windows.js';
 import type { CheckOptions, Condition, FactValues, VelocityReader } from '../../src/engine/plugin.js';
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
-import velocity from '../../plugins/velocity/index.js';
-import { createdTime } from '../../plugins/velocity/windows.js';
 import { openSqliteTestStore } from '../support/databases.js';
 import { computeFacts, testPlugin } from '../support/plugin-tester.js';
 
@@ -27,7 +27,16 @@ function reader(projectId: string): VelocityReader {
 }
 
 function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string }): NewEvent {
-  return { projectId, endpoint: 'verify', email, emailLower: email.toLowerCase(), baseEmail: email.toLowerCase(), action: 'allow', createdAt: NOW - ago, ...ip };
+  return {
+    projectId,
+    endpoint: 'verify',
+    email,
+    emailLower: email.toLowerCase(),
+    baseEmail: email.toLowerCase(),
+    action: 'allow',
+    createdAt: NOW - ago,
+    ...ip,
+  };
 }
 
 beforeAll(async () => {

@@ -59,7 +59,12 @@ afterAll(async () => {
 const networkOf = (service: () => WebsiteService): NetworkAccess => ({
   ...OFFLINE,
   enabled: true,
-  website: { hasWebsite: (domain) => service().forRequest({ persist: false, deadline: Date.now() + 1500 }).hasWebsite(domain) },
+  website: {
+    hasWebsite: (domain) =>
+      service()
+        .forRequest({ persist: false, deadline: Date.now() + 1500 })
+        .hasWebsite(domain),
+  },
 });
 const network = networkOf(() => lenient);
 

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/run.js';
-import { PolicyBook } from '../../src/policy/book.js';
 import { policiesDir } from '../../src/paths.js';
+import { PolicyBook } from '../../src/policy/book.js';
 import { runPolicyTests } from '../../src/service/policy-tests.js';
 
 const book = PolicyBook.load(policiesDir, new FactCatalog(registry));

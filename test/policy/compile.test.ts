@@ -42,7 +42,8 @@ describe('compiling a policy', () => {
   });
 
   it("shares one rule among a plugin's enabled checks, each still deciding on its own", async () => {
-    const yaml = 'version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_hyphen: { mode: soft, action: challenge }\n  local_numeric: { mode: hard, action: quarantine }\n  tld: {}\n';
+    const yaml =
+      'version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_hyphen: { mode: soft, action: challenge }\n  local_numeric: { mode: hard, action: quarantine }\n  tld: {}\n';
     expect(compile(yaml).ruleCount).toBe(2);
     expect((await decideFor(yaml, '12-34@example.com')).decision).toMatchObject({ action: 'challenge', errors: [], warnings: ['local_contains_hyphen'] });
     expect((await decideFor(yaml, '1234@example.com')).decision).toMatchObject({ action: 'quarantine', errors: ['local_is_numeric'], warnings: [] });
@@ -115,7 +116,8 @@ describe('deciding', () => {
   });
 
   it('the most severe fired action wins', async () => {
-    const yaml = 'version: "1"\nchecks:\n  local_plus: { mode: soft, action: challenge }\n  local_numeric: { mode: soft, action: warn }\n  tld: { mode: hard, action: quarantine }\n';
+    const yaml =
+      'version: "1"\nchecks:\n  local_plus: { mode: soft, action: challenge }\n  local_numeric: { mode: soft, action: warn }\n  tld: { mode: hard, action: quarantine }\n';
     const { decision } = await decideFor(yaml, '123+4@example.notatld');
     expect(decision.action).toBe('quarantine');
     expect(decision.errors).toEqual(['invalid_tld']);
@@ -123,7 +125,9 @@ describe('deciding', () => {
   });
 
   it('default_action when rules ran and none fired; none when nothing is enabled', async () => {
-    expect((await decideFor('version: "1"\ndefault_action: allow_with_review\nchecks:\n  local_plus: {}\n', 'ab@example.com')).decision.action).toBe('allow_with_review');
+    expect((await decideFor('version: "1"\ndefault_action: allow_with_review\nchecks:\n  local_plus: {}\n', 'ab@example.com')).decision.action).toBe(
+      'allow_with_review',
+    );
     expect((await decideFor('version: "1"\ndefault_action: block\n', 'a+b@example.com')).decision.action).toBe('none');
   });
 

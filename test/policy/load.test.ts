@@ -29,9 +29,7 @@ describe('loading a policy', () => {
 
   it('reports a schema violation at the offending node', () => {
     const problems = problemsOf('version: "1.0"\nchecks:\n  structure:\n    mode: strict\n');
-    expect(problems).toEqual([
-      expect.objectContaining({ line: 4, column: 11, path: '/checks/structure/mode', message: 'must be one of: hard, soft' }),
-    ]);
+    expect(problems).toEqual([expect.objectContaining({ line: 4, column: 11, path: '/checks/structure/mode', message: 'must be one of: hard, soft' })]);
   });
 
   it('names an unknown field and where it is', () => {
@@ -64,13 +62,19 @@ describe('loading a policy', () => {
 
   it('accepts a policy just under the size limit', () => {
     const header = 'version: "1.0"\n# ';
-    const text = header + 'x'.repeat(POLICY_MAX_BYTES - header.length - 1) + '\n';
+    const text = `${header + 'x'.repeat(POLICY_MAX_BYTES - header.length - 1)}\n`;
     expect(Buffer.byteLength(text)).toBe(POLICY_MAX_BYTES);
     expect(parsePolicy('p.yaml', text).document.version).toBe('1.0');
   });
 
   it('refuses alias bombs', () => {
-    const bomb = ['version: "1.0"', 'a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]'].join('\n');
+    const bomb = [
+      'version: "1.0"',
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
+    ].join('\n');
     expect(() => parsePolicy('p.yaml', bomb)).toThrow(PolicyError);
   });
 });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
-import { RECENT_ROWS, countsStatement, recentStatement } from '../../src/store/velocity-queries.js';
+import { countsStatement, RECENT_ROWS, recentStatement } from '../../src/store/velocity-queries.js';
 import { openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 const NOW = 1_800_000_000_000;
@@ -109,10 +109,7 @@ describe.each(testDatabases)('events on $name', (db) => {
     ['a non-string device', { device: 7 as unknown as string }, /event.device/],
   ])('rejects %s alone, leaving its neighbours to commit', async (_label, bad, message) => {
     const good = event({ projectId: 'prj_bad_neighbour', email: `n${Math.random()}@x.io` });
-    const results = await Promise.allSettled([
-      store.events.record(good),
-      store.events.record({ ...event({ projectId: 'prj_bad', email: 'b@x.io' }), ...bad }),
-    ]);
+    const results = await Promise.allSettled([store.events.record(good), store.events.record({ ...event({ projectId: 'prj_bad', email: 'b@x.io' }), ...bad })]);
     expect(results[0].status).toBe('fulfilled');
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(message) } });
     expect(await store.knex('events').where({ project_id: 'prj_bad' })).toHaveLength(0);
@@ -372,7 +369,9 @@ describe('velocity query plan on sqlite', () => {
       for (const { uses, ...ips } of cases) {
         const query = { projectId: 'prj_a', ...ips, since: [NOW], limit: 10 };
         for (const statement of [recentStatement(query), countsStatement(query)]) {
-          const plan = ((await store.knex.raw(`explain query plan ${statement.sql}`, statement.bindings as Knex.RawBinding[])) as Array<{ detail: string }>).map((r) => r.detail);
+          const plan = (
+            (await store.knex.raw(`explain query plan ${statement.sql}`, statement.bindings as Knex.RawBinding[])) as Array<{ detail: string }>
+          ).map((r) => r.detail);
           for (const index of uses) expect(plan).toContain(index);
           expect(plan.join('\n')).not.toMatch(/base_email_created_at_index|SCAN events/);
         }

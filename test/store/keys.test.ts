@@ -89,8 +89,8 @@ describe.each(testDatabases)('keys on $name', (db) => {
   it.each([
     ['an unknown token', () => generateKey('access_token')],
     ['an empty token', () => ''],
-    ['a tampered token', () => 'etv_at_' + 'A'.repeat(43)],
-    ['an overlong token', () => 'etv_at_' + 'A'.repeat(500)],
+    ['a tampered token', () => `etv_at_${'A'.repeat(43)}`],
+    ['an overlong token', () => `etv_at_${'A'.repeat(500)}`],
   ])('refuses %s', async (_label, token) => {
     expect(await store.keys.authenticate(token(), 'access_token')).toBeNull();
   });

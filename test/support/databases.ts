@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type OpenOptions, type Store } from '../../src/store/database.js';
+import { type OpenOptions, openDatabase, type Store } from '../../src/store/database.js';
 
 /** Override with TEST_POSTGRES_URL; a missing server fails the tests rather than skipping them. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

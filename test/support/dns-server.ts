@@ -11,9 +11,7 @@ import dns2, { type DnsHandler, type Packet as PacketT, type TCPServer, type UDP
 
 const { Packet } = dns2;
 
-export type ZoneRecord =
-  | { type: 'A' | 'AAAA'; address: string; ttl?: number }
-  | { type: 'MX'; exchange: string; priority: number; ttl?: number };
+export type ZoneRecord = { type: 'A' | 'AAAA'; address: string; ttl?: number } | { type: 'MX'; exchange: string; priority: number; ttl?: number };
 
 /** What the server does for a name: answer from records (none for a type: NODATA), or an rcode, or nothing. */
 export type ZoneEntry = { records: ZoneRecord[] } | { rcode: 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' } | { silent: true };
@@ -24,7 +22,12 @@ const DEFAULT_TTL = 300;
 
 /** The test zone. Names not listed answer NXDOMAIN. */
 export const TEST_ZONE: Zone = {
-  'mx.test': { records: [{ type: 'MX', exchange: 'mail.mx.test', priority: 10 }, { type: 'A', address: '192.0.2.10' }] },
+  'mx.test': {
+    records: [
+      { type: 'MX', exchange: 'mail.mx.test', priority: 10 },
+      { type: 'A', address: '192.0.2.10' },
+    ],
+  },
   'mail.mx.test': { records: [{ type: 'A', address: '192.0.2.25' }] },
   'multi.test': {
     records: [
@@ -35,9 +38,19 @@ export const TEST_ZONE: Zone = {
       { type: 'AAAA', address: '2001:db8::11' },
     ],
   },
-  'aonly.test': { records: [{ type: 'A', address: '192.0.2.20' }, { type: 'AAAA', address: '2001:db8::20' }] },
+  'aonly.test': {
+    records: [
+      { type: 'A', address: '192.0.2.20' },
+      { type: 'AAAA', address: '2001:db8::20' },
+    ],
+  },
   'v6only.test': { records: [{ type: 'AAAA', address: '2001:db8::21' }] },
-  'nullmx.test': { records: [{ type: 'MX', exchange: '.', priority: 0 }, { type: 'A', address: '192.0.2.30' }] },
+  'nullmx.test': {
+    records: [
+      { type: 'MX', exchange: '.', priority: 0 },
+      { type: 'A', address: '192.0.2.30' },
+    ],
+  },
   'ipmx.test': { records: [{ type: 'MX', exchange: '192.0.2.1', priority: 10 }] },
   'empty.test': { records: [] },
   'shortttl.test': { records: [{ type: 'A', address: '192.0.2.40', ttl: 2 }] },

@@ -1,11 +1,11 @@
 // Our PluginTester: a plugin's test is a table of inputs and the exact facts expected,
 // run through the real runner (json-rules-engine dynamic facts), with the plugin's needs.
 import { describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, VelocityReader } from '../../src/engine/plugin.js';
 import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
-import { registry } from '../../plugins/index.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide, type Decision } from '../../src/policy/decide.js';
+import { type Decision, decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 
 export interface PluginCase {
@@ -86,7 +86,11 @@ export async function firedCodes(plugin: Plugin, email: string, options: Record<
  * real compiler, runner and decide; `default_action` is allow. Throws PolicyError for a bad policy.
  */
 export async function decisionFor(checks: Record<string, unknown>, email: string, opts: TesterOptions = {}): Promise<Decision> {
-  const policy = compilePolicy('test-checks', parsePolicy('test-checks.json', JSON.stringify({ version: '1', default_action: 'allow', checks })), new FactCatalog(registry));
+  const policy = compilePolicy(
+    'test-checks',
+    parsePolicy('test-checks.json', JSON.stringify({ version: '1', default_action: 'allow', checks })),
+    new FactCatalog(registry),
+  );
   const outcome = await policy.runner.run({
     input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
     options: policy.options,

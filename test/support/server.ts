@@ -11,8 +11,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeService, type ComposeOptions, type Service } from '../../src/cli/compose.js';
-import { createProjectWithKeys, type CreatedProject } from '../../src/cli/projects.js';
+import { type ComposeOptions, composeService, type Service } from '../../src/cli/compose.js';
+import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
 import { loadConfig } from '../../src/config.js';
 
 export interface StartOptions {
@@ -103,6 +103,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
 export interface Reply {
   status: number;
   /** Parsed JSON when the body is JSON, else the text (undefined when empty). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read reply bodies field by field
   body: any;
   text: string;
   headers: Headers;

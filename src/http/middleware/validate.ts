@@ -1,6 +1,7 @@
 // Request bodies checked against their JSON Schema (compiled once): a 400 names the field.
-import type {} from 'koa-bodyparser';
+
 import type { Context } from 'koa';
+import type {} from 'koa-bodyparser';
 import { describeSchemaErrors, schemaValidator } from '../../schemas.js';
 import { ApiError } from '../errors.js';
 

@@ -9,7 +9,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   // Until now base_email held exactly this (the address lower-cased in JavaScript, Unicode rules);
   // SQL lower() would fold only ASCII letters on SQLite.
-  await knex('events').whereNull('email_lower').update({ email_lower: knex.ref('base_email') });
+  await knex('events')
+    .whereNull('email_lower')
+    .update({ email_lower: knex.ref('base_email') });
 }
 
 export async function down(knex: Knex): Promise<void> {
