@@ -2,7 +2,8 @@
 // `exempt` options, the names a domain is looked up under, and the matching order. Each plugin still
 // declares its own facts and check; this module holds only the common mechanics.
 import type { CheckOptions, PluginContext } from '../src/engine/plugin.js';
-import { asciiDomainOf, domainAndParents } from './plugin-data.js';
+import { domainAndParents } from '../src/host-name.js';
+import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
 

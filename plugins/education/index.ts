@@ -1,6 +1,7 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf, readList, selfAndParents } from '../plugin-data.js';
+import { selfAndParents } from '../../src/host-name.js';
+import { asciiDomainOf, readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');

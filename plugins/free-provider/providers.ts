@@ -1,7 +1,5 @@
 // The free provider list: read once from the repository's data folder, looked up by exact domain.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readDataFile } from '../plugin-data.js';
 
 export type ProviderGroup = 'common' | 'rare';
 
@@ -16,17 +14,8 @@ export interface Provider {
   group: ProviderGroup;
 }
 
-/** The folder holding package.json: this module runs from plugins/ (tests) and from dist/plugins/ (built). */
-function packageRoot(): string {
-  const start = dirname(fileURLToPath(import.meta.url));
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}
-
 export function readProviders(): Record<string, ProviderEntry> {
-  return JSON.parse(readFileSync(join(packageRoot(), 'plugins', 'free-provider', 'data', 'providers.json'), 'utf8')) as Record<string, ProviderEntry>;
+  return JSON.parse(readDataFile('free-provider', 'providers.json')) as Record<string, ProviderEntry>;
 }
 
 /** Domain -> its provider, for every domain of every key. */

@@ -1,6 +1,7 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf, readList, selfAndParents } from '../plugin-data.js';
+import { selfAndParents } from '../../src/host-name.js';
+import { asciiDomainOf, readList } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
 const SUFFIXES = readList('government', 'suffixes.txt');

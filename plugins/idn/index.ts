@@ -1,22 +1,7 @@
 // Internationalised addresses: non-ASCII text, punycode labels, and script mixing (homograph lures).
-import { toASCII, toUnicode } from 'tr46';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { isAscii, toAsciiForm, unicodeDomain } from '../../src/host-name.js';
 import { isMixed, scriptsOf } from './scripts.js';
-
-// Nontransitional UTS #46 with the WHATWG URL settings (ß stays ß); lengths are the length plugin's business.
-const IDNA_OPTIONS = {
-  checkBidi: true,
-  checkJoiners: true,
-  checkHyphens: false,
-  useSTD3ASCIIRules: false,
-  transitionalProcessing: false,
-  verifyDNSLength: false,
-};
-
-function hasNonAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
-  return false;
-}
 
 /** The domain as the caller wrote it: structure lower-cases, which can fold a non-ASCII K (U+212A) to ASCII. */
 function writtenDomain(email: string): string {
@@ -36,11 +21,11 @@ interface DomainForms {
 function domainForms(domain: string, internationalized: boolean): DomainForms {
   const hasPunycode = domain.split('.').some((label) => label.startsWith('xn--'));
   const applicable = internationalized || hasPunycode;
-  const decoded = toUnicode(domain, IDNA_OPTIONS);
+  const decoded = unicodeDomain(domain);
   return {
     hasPunycode,
     applicable,
-    ascii: applicable ? toASCII(domain, IDNA_OPTIONS) : null,
+    ascii: applicable ? toAsciiForm(domain) : null,
     unicode: applicable && !decoded.error ? decoded.domain : null,
     labels: decoded.domain.split('.'),
   };
@@ -103,7 +88,7 @@ const plugin: Plugin = {
     const hasLocal = typeof local === 'string';
     const hasDomain = typeof domain === 'string' && domain !== '';
     if (!hasLocal && !hasDomain) return {};
-    const localInternationalized = hasLocal && hasNonAscii(local);
+    const localInternationalized = hasLocal && !isAscii(local);
     if (!hasDomain || literal !== null) {
       const mixed = hasLocal ? mixedScripts([local]) : null;
       return {
@@ -112,7 +97,7 @@ const plugin: Plugin = {
         mixed_script: mixed,
       };
     }
-    const domainInternationalized = hasNonAscii(domain) || hasNonAscii(writtenDomain(ctx.input.email));
+    const domainInternationalized = !isAscii(domain) || !isAscii(writtenDomain(ctx.input.email));
     const forms = domainForms(domain, domainInternationalized);
     const mixed = mixedScripts(hasLocal ? [local, ...forms.labels] : forms.labels);
     return {

@@ -1,14 +1,6 @@
 // Octet lengths of an address's parts as they travel: the local part in UTF-8 (RFC 6531),
 // the domain in its ASCII (punycode, UTS #46) form.
-import { createRequire } from 'node:module';
-
-interface Tr46 {
-  /** UTS #46 ToASCII; null when the input cannot be converted. */
-  toASCII(domain: string): string | null;
-}
-
-// tr46 ships no type declarations; this is the one function used.
-const tr46 = createRequire(import.meta.url)('tr46') as Tr46;
+import { isAscii, toAsciiForm } from '../../src/host-name.js';
 
 /**
  * Punycode encoding is quadratic in a label's length; a label this long is far past the
@@ -44,11 +36,6 @@ export function domainLengths(domain: string): DomainLengths {
 function asciiLabelLength(label: string): number {
   if (isAscii(label)) return label.length;
   if (label.length > MAX_CONVERTED_LABEL) return utf8Length(label);
-  const ascii = tr46.toASCII(label);
+  const ascii = toAsciiForm(label);
   return ascii === null ? utf8Length(label) : ascii.length;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
 }

@@ -1,6 +1,6 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
-import { toASCII, toUnicode } from 'tr46';
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
 import { entropyBits, isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
 const DEFAULT_MIN_DEPTH = 4;
@@ -8,27 +8,10 @@ const DEFAULT_MIN_DEPTH = 4;
 const ENTROPY_MEDIUM = 3;
 const ENTROPY_HIGH = 3.5;
 
-// Same conversion as the tld plugin, so the registrable domain is a suffix of what we split.
-const IDNA_OPTIONS = {
-  checkBidi: true,
-  checkJoiners: true,
-  checkHyphens: false,
-  useSTD3ASCIIRules: false,
-  transitionalProcessing: false,
-  verifyDNSLength: false,
-};
-
-function asciiDomain(domain: string): string | null {
-  for (let i = 0; i < domain.length; i++) {
-    if (domain.charCodeAt(i) > 0x7f) return toASCII(domain, IDNA_OPTIONS);
-  }
-  return domain.toLowerCase();
-}
-
 /** Labels are judged in Unicode so an IDN label's punycode (xn--…) does not read as random or hyphenated. */
 function unicodeLabel(label: string): string {
   if (!label.startsWith('xn--')) return label;
-  const decoded = toUnicode(label, IDNA_OPTIONS);
+  const decoded = unicodeDomain(label);
   return decoded.error ? label : decoded.domain;
 }
 

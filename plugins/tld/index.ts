@@ -1,7 +1,7 @@
 // Top-level domain validity and the registrable domain, from the Public Suffix List's ICANN section.
 import { parse } from 'tldts';
-import { toASCII } from 'tr46';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomain } from '../../src/host-name.js';
 
 // ICANN section only: private entries (github.io, blogspot.com) would hide that user.github.io is a
 // subdomain of a shared host, and would make names no registry delegates count as valid TLDs.
@@ -14,29 +14,8 @@ const PARSE_OPTIONS = {
   validateHostname: false,
 } as const;
 
-// Nontransitional UTS #46 with the WHATWG URL settings; lengths are the length plugin's business.
-const IDNA_OPTIONS = {
-  checkBidi: true,
-  checkJoiners: true,
-  checkHyphens: false,
-  useSTD3ASCIIRules: false,
-  transitionalProcessing: false,
-  verifyDNSLength: false,
-};
-
 /** Characters of a host name, plus the underscore and wildcard that real (if invalid) addresses carry. */
 const HOST_CHARACTERS = /^[a-z0-9._*-]+$/;
-
-/** The ASCII (punycode) form of a domain; an ASCII domain is kept as written so a bad xn-- label still has a TLD. */
-function asciiDomain(domain: string): string | null {
-  if (isAscii(domain)) return domain.toLowerCase();
-  return toASCII(domain, IDNA_OPTIONS);
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 
 const plugin: Plugin = {
   id: 'tld',

@@ -79,17 +79,3 @@ export function refusalOfAny(addresses: readonly string[], policy: AddressPolicy
   }
   return null;
 }
-
-/**
- * A host name that is really an IP address, in any notation a resolver or URL parser would take as one:
- * `1.2.3.4`, `[::1]`, `::1`, `0x7f.1`, `2130706433`, `0177.0.0.1`, `127.1`; also any name whose last
- * label is a number (WHATWG URL parsing treats it as IPv4).
- */
-export function isAddressLiteral(host: string): boolean {
-  let name = host.toLowerCase();
-  if (name.startsWith('[') && name.endsWith(']')) name = name.slice(1, -1);
-  if (name.endsWith('.')) name = name.slice(0, -1);
-  if (name.includes(':') || ipaddr.isValid(name)) return true;
-  const last = name.slice(name.lastIndexOf('.') + 1);
-  return /^(0x[0-9a-f]*|[0-9]+)$/.test(last);
-}

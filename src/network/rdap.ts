@@ -13,9 +13,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LookupResult, RegistrationLookup } from '../engine/plugin.js';
+import { isAddressLiteral } from '../host-name.js';
 import { packageRoot } from '../paths.js';
 import type { DomainFacts } from '../store/domain-facts.js';
-import { isAddressLiteral } from './address-guard.js';
 import { createCachedLookup } from './cached-lookup.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */

@@ -21,8 +21,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { LookupResult, WebsiteProbe } from '../engine/plugin.js';
+import { isAddressLiteral } from '../host-name.js';
 import type { DomainFacts } from '../store/domain-facts.js';
-import { isAddressLiteral, refusalOfAny } from './address-guard.js';
+import { refusalOfAny } from './address-guard.js';
 import { createCachedLookup } from './cached-lookup.js';
 
 /** Domain facts kind: true or false. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressRefusal, isAddressLiteral, refusalOfAny } from '../../src/network/address-guard.js';
+import { isAddressLiteral } from '../../src/host-name.js';
+import { addressRefusal, refusalOfAny } from '../../src/network/address-guard.js';
 
 describe('addressRefusal', () => {
   it.each<[string, string | null]>([

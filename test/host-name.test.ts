@@ -1,0 +1,63 @@
+// Host names and the forms of a domain: the one module plugins and the network layer share.
+import { describe, expect, it } from 'vitest';
+import { asciiDomain, domainAndParents, hostName, type LabelRule, selfAndParents, unicodeDomain } from '../src/host-name.js';
+
+describe('hostName', () => {
+  const long = `${'a'.repeat(250)}.com`;
+  const label64 = `${'a'.repeat(64)}.com`;
+  it.each<[string, LabelRule, string | null]>([
+    ['Example.COM', 'dns', 'example.com'],
+    ['example.com.', 'dns', 'example.com'],
+    ['_dmarc.example.com', 'dns', '_dmarc.example.com'],
+    ['_dmarc.example.com', 'ldh', null],
+    ['ex-ample.com', 'ldh', 'ex-ample.com'],
+    ['localhost', 'ldh', 'localhost'],
+    ['', 'dns', null],
+    ['.', 'dns', null],
+    ['a..b.com', 'dns', null],
+    ['.example.com', 'dns', null],
+    [label64, 'dns', null],
+    [long, 'dns', null],
+    ['bücher.de', 'dns', null],
+    ['ex!ample.com', 'dns', null],
+    ['ex!ample.com', 'any', 'ex!ample.com'],
+    [label64, 'any', label64],
+    ['a..b.com', 'any', null],
+    ['.example.com', 'any', null],
+    ['bücher.de', 'any', null],
+    [long, 'any', null],
+  ])('%j under %s → %j', (text, rule, expected) => {
+    expect(hostName(text, rule)).toBe(expected);
+  });
+});
+
+describe('the ASCII and Unicode forms of a domain', () => {
+  it('keeps an ASCII domain as written (lower-cased), even with a bad xn-- label', () => {
+    expect(asciiDomain('Example.COM')).toBe('example.com');
+    expect(asciiDomain('xn--zz.example')).toBe('xn--zz.example');
+  });
+  it('converts a Unicode domain with UTS #46 nontransitional processing (ß stays ß)', () => {
+    expect(asciiDomain('Bücher.example')).toBe('xn--bcher-kva.example');
+    expect(asciiDomain('straße.de')).toBe('xn--strae-oqa.de');
+  });
+  it('refuses what IDNA refuses', () => {
+    expect(asciiDomain('a\u200db.example')).toBeNull(); // a joiner without the context CONTEXTJ requires
+  });
+  it('decodes punycode labels', () => {
+    expect(unicodeDomain('xn--bcher-kva.example')).toEqual({ domain: 'bücher.example', error: false });
+    expect(unicodeDomain('xn--zz.example').error).toBe(true);
+  });
+});
+
+describe("a domain's parents", () => {
+  it('lists a domain and every parent down to its top-level label', () => {
+    expect(selfAndParents('a.b.gov.uk')).toEqual(['a.b.gov.uk', 'b.gov.uk', 'gov.uk', 'uk']);
+    expect(selfAndParents('localhost')).toEqual(['localhost']);
+  });
+  it('walks a domain up to its registrable domain', () => {
+    expect(domainAndParents('a.b.example.co.uk', 'example.co.uk')).toEqual(['a.b.example.co.uk', 'b.example.co.uk', 'example.co.uk']);
+    expect(domainAndParents('example.co.uk', 'example.co.uk')).toEqual(['example.co.uk']);
+    expect(domainAndParents('co.uk', null)).toEqual(['co.uk']);
+    expect(domainAndParents('xexample.co.uk', 'example.co.uk')).toEqual(['xexample.co.uk']);
+  });
+});
