@@ -1,25 +1,46 @@
-// Every JSON Schema in schemas/ is compiled once, at start, by one ajv instance.
-import { readFileSync } from 'node:fs';
+// Every JSON Schema in schemas/ is added once, at start, to one ajv instance, beside the vocabulary schema
+// built from src/vocabulary.ts (`vocabulary.schema.json`, which the files refer to with $ref), and compiled
+// on first use.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { schemasDir } from './paths.js';
+import { ACTIONS, CHECK_CODES, CHECKED_TYPES, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, STEPS, VERDICT_ACTIONS } from './vocabulary.js';
+
+const SCHEMA_BASE = 'https://email-trust.dev/schemas/';
+
+/** The vocabularies as JSON Schema definitions, under `vocabulary.schema.json#/definitions/<name>`. */
+export const vocabularySchema = {
+  $id: `${SCHEMA_BASE}vocabulary.schema.json`,
+  title: 'email-trust vocabularies (built from src/vocabulary.ts)',
+  definitions: {
+    action: { enum: [...ACTIONS] },
+    verdictAction: { enum: [...VERDICT_ACTIONS] },
+    mode: { enum: [...MODES] },
+    onUnknown: { enum: [...ON_UNKNOWN] },
+    operator: { enum: [...OPERATORS] },
+    parentRuleOperator: { enum: [...PARENT_RULE_OPERATORS] },
+    step: { enum: [...STEPS] },
+    checkedType: { enum: [...CHECKED_TYPES] },
+    code: { enum: [...CHECK_CODES] },
+  },
+};
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ajvFormats.default;
 addFormats(ajv, ['ipv4', 'ipv6']);
-const compiled = new Map<string, ValidateFunction>();
+ajv.addSchema(vocabularySchema);
+for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json'))) {
+  ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
+}
 
 /** The compiled validator of schemas/<name>.schema.json. */
 export function schemaValidator<T>(name: string): ValidateFunction<T> {
-  let validate = compiled.get(name);
-  if (!validate) {
-    const schema = JSON.parse(readFileSync(join(schemasDir, `${name}.schema.json`), 'utf8')) as object;
-    validate = ajv.compile(schema);
-    compiled.set(name, validate);
-  }
-  return validate as ValidateFunction<T>;
+  const validate = ajv.getSchema<T>(`${SCHEMA_BASE}${name}.schema.json`);
+  if (!validate) throw new Error(`no schema ${name}.schema.json in ${schemasDir}`);
+  return validate;
 }
 
 /** Compiles a schema given as an object (plugin check options); cached by identity. */

@@ -5,7 +5,7 @@ import type Koa from 'koa';
 import { type Logger, pino } from 'pino';
 import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
-import { FactCatalog } from '../engine/run.js';
+import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
 import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';

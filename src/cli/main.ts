@@ -6,7 +6,7 @@ import { basename, resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { registry } from '../../plugins/index.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { FactCatalog } from '../engine/run.js';
+import { FactCatalog } from '../engine/catalog.js';
 import { PolicyBook } from '../policy/book.js';
 import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';

@@ -1,13 +1,19 @@
-// The plugin contract: types only. Everything else stands on this file; it imports nothing.
+// The plugin contract: types only. Everything else stands on this file; it imports only the vocabulary.
+import type { CheckedType, Operator, Step } from '../vocabulary.js';
 
 /** JSON type of a fact's value (null is always allowed: it means "unknown"). */
 export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
 
-/** Where a fact appears in the verify response, besides being usable by rules. */
-export type FactExposure =
-  | 'analyzed_data' // under analyzed_data when show_results (scalars rendered as strings)
-  | 'flag' // top-level field whenever one of the plugin's checks is enabled (classification flags)
-  | 'result'; // top-level field only with show_results (punycode_email, corrected_email)
+/**
+ * Where a fact appears in the verify response, besides being usable by rules. A fact appears only when
+ * one of its plugin's checks is enabled by the project's policy (the plugin then runs for the response):
+ * - `analyzed_data`: under analyzed_data when show_results is set, scalars rendered as strings; left out
+ *   when its value is null (unknown, or not applicable to the request: no IP, no domain, an invalid address);
+ * - `flag`: a top-level boolean, always present: true when the fact is true, false otherwise (unknown too);
+ * - `result`: a top-level field when show_results is set and the value is not null (punycode_email,
+ *   corrected_email).
+ */
+export type FactExposure = 'analyzed_data' | 'flag' | 'result';
 
 export interface FactSpec {
   type: FactType;
@@ -18,19 +24,6 @@ export interface FactSpec {
   unknownValues?: readonly string[];
   expose?: FactExposure;
 }
-
-/** Comparison operators a condition may use (json-rules-engine's names). */
-export type Operator =
-  | 'equal'
-  | 'notEqual'
-  | 'lessThan'
-  | 'lessThanInclusive'
-  | 'greaterThan'
-  | 'greaterThanInclusive'
-  | 'in'
-  | 'notIn'
-  | 'contains'
-  | 'doesNotContain';
 
 export interface FactTest {
   fact: string;
@@ -54,14 +47,17 @@ export interface CheckSpec {
    */
   code?: string;
   /** Value for checked_types, when the spec has one for this check. */
-  checkedType?: string;
+  checkedType?: CheckedType;
   /** JSON Schema of the check's options (validated once, when a policy compiles). */
   options?: Record<string, unknown>;
   /** Defaults merged under the policy's options. */
   defaults?: CheckOptions;
 }
 
-/** What the engine knows about the request. Request data reaches plugins only here. */
+/**
+ * What the engine knows about the request. Request data reaches plugins only here: rules read facts,
+ * never the request, so a caller cannot shadow a fact by sending a field of the same name.
+ */
 export interface RequestInput {
   readonly email: string;
   readonly ipv4: string | null;
@@ -135,7 +131,10 @@ export interface NetworkAccess {
 /** What a plugin's run receives. I/O goes only through here. */
 export interface PluginContext {
   readonly input: RequestInput;
-  /** Value of a fact emitted by a plugin named in `needs` (computed once per request). */
+  /**
+   * Value of a fact emitted by a plugin named in `needs` (computed once per request); null when unknown.
+   * Any other fact rejects with an error naming both plugins: `needs` is the contract, not a hint.
+   */
   fact<T = unknown>(name: string): Promise<T | null>;
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
@@ -151,14 +150,17 @@ export interface Plugin {
   /** kebab-case, equal to the folder name. */
   id: string;
   description: string;
-  /** Step identifiers (spec values of `steps`) this plugin performs. */
-  steps: readonly string[];
+  /** Step identifiers (values of `steps`) this plugin performs; each check's name is one of them. */
+  steps: readonly Step[];
   facts: Readonly<Record<string, FactSpec>>;
   checks: Readonly<Record<string, CheckSpec>>;
-  /** Ids of plugins whose facts `run` reads through ctx.fact. */
+  /** Ids of plugins whose facts `run` reads through ctx.fact (enforced when it reads; no cycles, checked at registration). */
   needs: readonly string[];
   /** Does I/O: gets a low fact priority so cheap facts decide first. */
   io?: boolean;
-  /** Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input. */
+  /**
+   * Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input;
+   * an error it does throw is reported and makes all its facts unknown for the request.
+   */
   run(ctx: PluginContext): Promise<FactValues> | FactValues;
 }

@@ -1,7 +1,9 @@
-// The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact.
-// A plugin runs the first time one of its facts is asked for, once per request (the almanac
-// caches the promise), so a request pays only for the checks its rules or its caller ask about.
-import { type Almanac, type DynamicFactCallback, Engine, type Event, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
+// The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact. A plugin runs
+// the first time one of its facts is asked for, once per request, so a request pays only for the checks
+// its rules or its caller ask about. This module and src/policy are the only ones that know
+// json-rules-engine; what leaves here is plain data (the rules that fired, the plugins that ran).
+import { Almanac, Engine, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
+import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -13,13 +15,6 @@ export const OFFLINE: NetworkAccess = {
   registration: { registered: async () => unknown },
   website: { hasWebsite: async () => unknown },
 };
-
-type EngineT = Engine;
-
-/** Runtime fact holding the per-request context; not a valid plugin fact name (those are snake_case). */
-const REQUEST_FACT = '$request';
-/** Request data is visible to rules only under this fact, so a caller cannot shadow a plugin's fact. */
-export const INPUT_FACT = 'input';
 
 const CHEAP_FACT_PRIORITY = 50;
 const IO_FACT_PRIORITY = 1;
@@ -38,153 +33,152 @@ export interface RunRequest {
   /** Options per check name, already validated and merged over the check's defaults. */
   options: Readonly<Record<string, CheckOptions>>;
   services: RunServices;
-  /** Stops evaluating lower-priority rules once a fired rule's event answers true. */
-  halts?(event: Event): boolean;
+  /** Stops evaluating lower-priority rules once a rule of this name has fired. */
+  halts?(ruleName: string): boolean;
+}
+
+/** A rule that fired, and which children of its top-level `any`/`all` held. */
+export interface FiredRule {
+  name: string;
+  children: readonly boolean[];
 }
 
 export interface RunOutcome {
-  /** Events of the rules that fired, in firing order. */
-  events: Event[];
-  /** Every evaluated rule with its condition results: the explanation trace. */
-  ruleResults: RuleResult[];
+  /** The rules that fired, in the order the engine settled them. */
+  fired: FiredRule[];
   /** Plugin ids in the order they finished running. */
-  pluginsRan: string[];
-  /** Value of any registered fact for this request (runs its plugin if it has not run yet). */
+  pluginsRan: readonly string[];
+  /** Value of any registered fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
 }
 
-interface RequestState {
-  request: RunRequest;
-  ran: string[];
+export class UnknownFactError extends Error {
+  override name = 'UnknownFactError';
 }
 
-export class UnknownFactError extends Error {}
+/** A plugin read a fact it may not: not emitted by a plugin it names in `needs`. */
+export class UndeclaredNeedError extends Error {
+  override name = 'UndeclaredNeedError';
+}
 
-/** Indexes the registry: which plugin emits which fact. */
-export class FactCatalog {
-  readonly plugins: ReadonlyMap<string, Plugin>;
-  readonly owner: ReadonlyMap<string, Plugin>;
+/** One request's state: what ran, and each plugin's facts (computed once, shared by every reader). */
+class RequestRun {
+  readonly ran: string[] = [];
+  private readonly values = new Map<string, Promise<FactValues>>();
 
-  constructor(registry: readonly Plugin[]) {
-    const plugins = new Map<string, Plugin>();
-    const owner = new Map<string, Plugin>();
-    for (const plugin of registry) {
-      if (plugins.has(plugin.id)) throw new Error(`plugin ${plugin.id} is registered twice`);
-      plugins.set(plugin.id, plugin);
-      for (const fact of Object.keys(plugin.facts)) {
-        const other = owner.get(fact);
-        if (other) throw new Error(`fact ${fact} is emitted by both ${other.id} and ${plugin.id}`);
-        owner.set(fact, plugin);
-      }
+  constructor(
+    readonly request: RunRequest,
+    private readonly catalog: FactCatalog,
+  ) {}
+
+  /** The value of `name`; null when its plugin gave none. */
+  async fact(name: string): Promise<unknown> {
+    const plugin = this.catalog.owner.get(name);
+    if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
+    return (await this.valuesOf(plugin))[name] ?? null;
+  }
+
+  private valuesOf(plugin: Plugin): Promise<FactValues> {
+    let values = this.values.get(plugin.id);
+    if (!values) {
+      values = this.runPlugin(plugin);
+      this.values.set(plugin.id, values);
     }
-    for (const plugin of registry) {
-      for (const need of plugin.needs) {
-        if (!plugins.has(need)) throw new Error(`plugin ${plugin.id} needs ${need}, which is not registered`);
-      }
+    return values;
+  }
+
+  private async runPlugin(plugin: Plugin): Promise<FactValues> {
+    const { request } = this;
+    const readable = this.catalog.readableBy(plugin);
+    const ctx: PluginContext = {
+      input: request.input,
+      fact: <T>(name: string) => {
+        if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+        return this.fact(name) as Promise<T | null>;
+      },
+      options: (check) => request.options[check] ?? plugin.checks[check]?.defaults ?? {},
+      velocity: request.services.velocity,
+      network: request.services.network ?? OFFLINE,
+      now: () => request.services.now(),
+    };
+    let values: FactValues;
+    try {
+      values = await plugin.run(ctx);
+    } catch (error) {
+      request.services.onPluginError?.(plugin.id, error);
+      values = {};
     }
-    this.plugins = plugins;
-    this.owner = owner;
+    this.ran.push(plugin.id);
+    return values;
+  }
+
+  private undeclared(plugin: Plugin, name: string): Error {
+    const owner = this.catalog.owner.get(name);
+    if (!owner) return new UnknownFactError(`plugin ${plugin.id} read fact ${name}, which no plugin emits`);
+    if (owner === plugin) return new UndeclaredNeedError(`plugin ${plugin.id} read its own fact ${name} through ctx.fact; compute it in run() instead`);
+    return new UndeclaredNeedError(`plugin ${plugin.id} read fact ${name} of plugin ${owner.id}, which it does not declare in needs`);
   }
 }
 
 /**
- * Runs one compiled rule set against requests. Engines are pooled: json-rules-engine keeps its
- * run status on the engine, so two concurrent runs must never share one.
+ * Runs one compiled rule set against requests. Engines are pooled: json-rules-engine keeps its run
+ * status on the engine, so two concurrent runs must never share one.
  */
 export class PolicyRunner {
-  private readonly idle: EngineT[] = [];
+  private readonly idle: Engine[] = [];
+  /** Each run's state, found from the almanac json-rules-engine hands to facts and events. */
+  private readonly runs = new WeakMap<Almanac, RequestRun>();
 
   constructor(
     private readonly catalog: FactCatalog,
     private readonly rules: readonly RuleProperties[],
   ) {}
 
-  plugin(id: string): Plugin | undefined {
-    return this.catalog.plugins.get(id);
+  get ruleCount(): number {
+    return this.rules.length;
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
     const engine = this.idle.pop() ?? this.createEngine();
-    const state: RequestState = { request, ran: [] };
+    const state = new RequestRun(request, this.catalog);
+    const almanac = new Almanac({ allowUndefinedFacts: false });
+    this.runs.set(almanac, state);
     try {
-      const result = await engine.run({
-        [REQUEST_FACT]: state,
-        [INPUT_FACT]: { email: request.input.email, ipv4: request.input.ipv4, ipv6: request.input.ipv6 },
-      });
-      const almanac = result.almanac;
+      const result = await engine.run({}, { almanac });
       return {
-        events: result.events,
-        ruleResults: [...result.results, ...result.failureResults],
+        fired: result.results.map(firedRule),
         pluginsRan: state.ran,
-        fact: (name) => {
-          if (!this.catalog.owner.has(name)) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-          return almanac.factValue(name);
-        },
+        fact: (name) => state.fact(name),
       };
     } finally {
       this.idle.push(engine);
     }
   }
 
-  private createEngine(): EngineT {
+  private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
     for (const plugin of this.catalog.plugins.values()) {
-      engine.addFact(cachedFact(pluginFactId(plugin.id), (_params, almanac) => runPlugin(plugin, almanac), CHEAP_FACT_PRIORITY));
       const priority = plugin.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
       for (const name of Object.keys(plugin.facts)) {
-        engine.addFact(
-          cachedFact(
-            name,
-            async (_params, almanac) => {
-              const values = (await almanac.factValue(pluginFactId(plugin.id))) as FactValues;
-              return values[name] ?? null;
-            },
-            priority,
-          ),
-        );
+        // Not cached by the engine (it would hash every read's parameters): RequestRun computes each plugin once.
+        engine.addFact(new Fact(name, (_params, almanac) => this.stateOf(almanac).fact(name), { cache: false, priority }));
       }
     }
-    engine.on('success', async (event, almanac) => {
-      const state = (await almanac.factValue(REQUEST_FACT)) as RequestState;
-      if (state.request.halts?.(event)) engine.stop();
+    engine.on('success', (_event, almanac, result) => {
+      if (this.stateOf(almanac).request.halts?.(result.name)) engine.stop();
     });
     return engine;
   }
-}
 
-/**
- * A fact computed once per run. Our facts take no params, so the fact id is its cache key: this spares
- * json-rules-engine hashing {id, params} on every read (a fifth of a run's time when it did).
- */
-function cachedFact(id: string, calculate: DynamicFactCallback, priority: number): Fact {
-  const fact = new Fact(id, calculate, { cache: true, priority });
-  (fact as unknown as { getCacheKey(): string }).getCacheKey = () => id;
-  return fact;
-}
-
-function pluginFactId(id: string): string {
-  return `$plugin:${id}`;
-}
-
-async function runPlugin(plugin: Plugin, almanac: Almanac): Promise<FactValues> {
-  const state = (await almanac.factValue(REQUEST_FACT)) as RequestState;
-  const { request } = state;
-  const ctx: PluginContext = {
-    input: request.input,
-    fact: <T>(name: string) => almanac.factValue(name) as Promise<T | null>,
-    options: (check) => request.options[check] ?? plugin.checks[check]?.defaults ?? {},
-    velocity: request.services.velocity,
-    network: request.services.network ?? OFFLINE,
-    now: () => request.services.now(),
-  };
-  let values: FactValues;
-  try {
-    values = await plugin.run(ctx);
-  } catch (error) {
-    request.services.onPluginError?.(plugin.id, error);
-    values = {};
+  private stateOf(almanac: Almanac): RequestRun {
+    const state = this.runs.get(almanac);
+    if (!state) throw new Error('a fact was asked for outside a run of this runner');
+    return state;
   }
-  state.ran.push(plugin.id);
-  return values;
+}
+
+function firedRule(result: RuleResult): FiredRule {
+  const conditions = result.conditions as { any?: Array<{ result?: boolean }>; all?: Array<{ result?: boolean }> };
+  return { name: result.name, children: (conditions.any ?? conditions.all ?? []).map((c) => c.result === true) };
 }

@@ -2,13 +2,15 @@
 // stops the start), and project-specific policy sources compiled once per revision.
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { FactCatalog } from '../engine/run.js';
+import { LRUCache } from 'lru-cache';
+import type { FactCatalog } from '../engine/catalog.js';
 import { type CompiledPolicy, compilePolicy } from './compile.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { PolicyError } from './errors.js';
 import { parsePolicy, readPolicyFile } from './load.js';
 import type { IntelligencePolicy } from './types.js';
 
+/** Compiled policy sources (and custom_policy verdicts) kept; the least recently used go first. */
 const MAX_CACHED_SOURCES = 500;
 
 export interface PolicyReference {
@@ -20,8 +22,8 @@ export interface PolicyReference {
 
 export class PolicyBook {
   private readonly named = new Map<string, CompiledPolicy>();
-  private readonly bySource = new Map<string, CompiledPolicy>();
-  private readonly verdicts = new Map<string, CompiledVerdict>();
+  private readonly bySource = new LRUCache<string, CompiledPolicy>({ max: MAX_CACHED_SOURCES });
+  private readonly verdicts = new LRUCache<string, CompiledVerdict>({ max: MAX_CACHED_SOURCES });
 
   private constructor(private readonly catalog: FactCatalog) {}
 
@@ -66,7 +68,7 @@ export class PolicyBook {
     let policy = this.bySource.get(key);
     if (!policy) {
       policy = compilePolicy(label, parsePolicy(label, text), this.catalog);
-      remember(this.bySource, key, policy);
+      this.bySource.set(key, policy);
     }
     return policy;
   }
@@ -82,15 +84,10 @@ export class PolicyBook {
       const [problem] = verdictProblems(custom, this.catalog);
       if (problem) throw new CustomPolicyError(`custom_policy.${problem.path.join('.')}: ${problem.message}`);
       verdict = compileVerdict(custom, this.catalog);
-      remember(this.verdicts, key, verdict);
+      this.verdicts.set(key, verdict);
     }
     return verdict;
   }
 }
 
 export class CustomPolicyError extends Error {}
-
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  if (cache.size >= MAX_CACHED_SOURCES) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
-}

@@ -1,9 +1,10 @@
 // The intelligence verdict: `parent_rules` (a policy's `intelligence:` section, or a sandbox request's
-// custom_policy) compiled to json-rules-engine rules over an allow-listed set of fields, each the name of
-// a fact. Like compile.ts, this module knows the rule engine's rule format.
+// custom_policy) compiled to rules over an allow-listed set of fields, each the name of a fact.
 import { createHash } from 'node:crypto';
-import type { Event, RuleProperties, RuleResult } from 'json-rules-engine';
-import { type FactCatalog, PolicyRunner } from '../engine/run.js';
+import type { FactCatalog } from '../engine/catalog.js';
+import { type FiredRule, PolicyRunner } from '../engine/run.js';
+import type { VerdictAction } from '../vocabulary.js';
+import { type EngineRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
 
 /** custom_policy / parent_rules field → the fact it reads. A field whose fact is not registered is refused. */
@@ -26,16 +27,20 @@ export const VERDICT_FIELDS: Readonly<Record<string, string>> = {
   ip_multiple_emails: 'has_multiple_emails_in_ip',
 };
 
-export type VerdictAction = 'allow' | 'block' | 'ignore';
-
 export interface CompiledVerdict {
   /** Content hash of the parent rules (names a custom_policy in stored decisions). */
   revision: string;
   ruleCount: number;
   stopOnBlock: boolean;
   runner: PolicyRunner;
-  /** Stops evaluation at the first block when stop_on_block is set. */
-  halts(event: Event): boolean;
+  /** Rule name → the action its parent rule takes. */
+  actions: ReadonlyMap<string, VerdictAction>;
+}
+
+export interface VerdictDecision {
+  action: VerdictAction;
+  /** Indexes of the parent rules that matched, in order. */
+  matched: number[];
 }
 
 export interface VerdictProblem {
@@ -63,36 +68,46 @@ export function verdictProblems(spec: IntelligencePolicy, catalog: FactCatalog):
 export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): CompiledVerdict {
   const parents = spec.parent_rules ?? [];
   const stopOnBlock = spec.stop_on_block === true;
+  // With stop_on_block, rules run one at a time in order (falling priorities), so the first block stops the rest.
   const rules = parents.map((parent, i) => parentRule(parent, i, stopOnBlock ? parents.length - i : 1));
   return {
     revision: createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16),
     ruleCount: rules.length,
     stopOnBlock,
     runner: new PolicyRunner(catalog, rules),
-    halts: (event) => stopOnBlock && (event.params as { action?: string } | undefined)?.action === 'block',
+    actions: new Map(parents.map((parent, i) => [ruleName(i), parent.action])),
   };
 }
 
-/** block if a block rule fired, else allow if an allow rule fired, else ignore. */
-export function decideVerdict(results: readonly RuleResult[]): VerdictAction {
-  const fired = results.filter((r) => r.result === true).map((r) => (r.event?.params as { action: VerdictAction } | undefined)?.action);
-  if (fired.includes('block')) return 'block';
-  if (fired.includes('allow')) return 'allow';
-  return 'ignore';
+/** Whether evaluation stops after this rule fired: stop_on_block and a block rule. */
+export function haltsAfter(verdict: CompiledVerdict, ruleName: string): boolean {
+  return verdict.stopOnBlock && verdict.actions.get(ruleName) === 'block';
+}
+
+/** block if a block rule matched, else allow if an allow rule matched, else ignore. */
+export function decideVerdict(verdict: CompiledVerdict, fired: readonly FiredRule[]): VerdictDecision {
+  const matched = fired.map((rule) => Number(rule.name.slice('parent_rules['.length, -1))).sort((a, b) => a - b);
+  const actions = fired.map((rule) => verdict.actions.get(rule.name));
+  const action = actions.includes('block') ? 'block' : actions.includes('allow') ? 'allow' : 'ignore';
+  return { action, matched };
+}
+
+function ruleName(index: number): string {
+  return `parent_rules[${index}]`;
 }
 
 /** A rule over one field; an unknown fact (null) never matches, whatever the operator. */
-function parentRule(parent: ParentRule, index: number, priority: number): RuleProperties {
+function parentRule(parent: ParentRule, index: number, priority: number): EngineRule {
   const fact = VERDICT_FIELDS[parent.field] as string;
-  return {
-    name: `parent_rules[${index}]`,
-    priority,
-    conditions: {
+  const operator = parent.operator === '==' ? 'equal' : 'notEqual';
+  return ruleOf(
+    ruleName(index),
+    {
       all: [
         { fact, operator: 'notEqual', value: null },
-        { fact, operator: parent.operator === '==' ? 'equal' : 'notEqual', value: parent.target.bool },
+        { fact, operator, value: parent.target.bool },
       ],
     },
-    event: { type: 'parent_rule', params: { action: parent.action, index } },
-  };
+    priority,
+  );
 }

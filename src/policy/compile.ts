@@ -1,18 +1,20 @@
-// The one compiler from a policy to json-rules-engine rules. This module is the only place that
-// knows the rule engine's rule format. Nothing is compiled for a disabled check. The enabled checks of
-// one plugin share one rule, `any` of their conditions, each child evaluated and carrying its own
-// verdict: json-rules-engine spends most of a run on per-rule work (cloning the rule's conditions into
-// its result, emitting events), so 23 checks in 8 rules cost about half of 23 rules. A free rule and an
-// on_unknown rule are one rule each.
-import type { RuleProperties, RuleResult, TopLevelCondition } from 'json-rules-engine';
+// The one compiler from a policy to rules. Nothing is compiled for a disabled check. The enabled checks of
+// one plugin share one rule, `any` of their conditions, each child evaluated and carrying its own verdict:
+// json-rules-engine spends most of a run on per-rule work, so 23 checks in 8 rules cost about half of 23
+// rules. A free rule and an on_unknown rule are one rule each. What each rule decides (its verdicts) is kept
+// here beside the rules, not in them.
+
+import type { FactCatalog } from '../engine/catalog.js';
 import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugin.js';
-import { type FactCatalog, PolicyRunner } from '../engine/run.js';
+import { PolicyRunner } from '../engine/run.js';
 import { describeSchemaErrors, validatorFor } from '../schemas.js';
+import type { Action, Mode, OnUnknown } from '../vocabulary.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { conditionProblems } from './condition-types.js';
 import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
 import type { LoadedPolicy } from './load.js';
-import type { Action, Mode, PolicyTest } from './types.js';
+import { anyOfRule, type EngineRule, ruleOf } from './rules.js';
+import type { CheckConfig, PolicyTest } from './types.js';
 
 export interface EnabledCheck {
   name: string;
@@ -21,7 +23,7 @@ export interface EnabledCheck {
   action: Action;
   code?: string;
   checkedType?: string;
-  onUnknown: 'allow' | 'block' | 'ignore';
+  onUnknown: OnUnknown;
 }
 
 /** What a fired rule tells `decide`. */
@@ -43,169 +45,143 @@ export interface CompiledPolicy {
   description: string;
   defaultAction: Action;
   checks: readonly EnabledCheck[];
+  /** The registry the policy was compiled against. */
+  catalog: FactCatalog;
   /** Plugins with at least one enabled check, in registry order. */
   enabledPlugins: readonly Plugin[];
   options: Readonly<Record<string, CheckOptions>>;
   ruleCount: number;
   runner: PolicyRunner;
-  /**
-   * Rule name → the verdicts it carries (one, or one per child of a plugin's rule). Kept here rather
-   * than in the rules' events: json-rules-engine copies a fired rule's event into every result.
-   */
+  /** Rule name → the verdicts it carries (one, or one per child of a plugin's rule). */
   verdicts: ReadonlyMap<string, readonly Verdict[]>;
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
 }
 
-/** Check name → owning plugin, for a registry. */
-const checkIndexes = new WeakMap<FactCatalog, Map<string, Plugin>>();
-export function checkOwners(catalog: FactCatalog): Map<string, Plugin> {
-  let index = checkIndexes.get(catalog);
-  if (!index) {
-    index = new Map();
-    for (const plugin of catalog.plugins.values()) {
-      for (const name of Object.keys(plugin.checks)) {
-        const other = index.get(name);
-        if (other) throw new Error(`check ${name} is offered by both ${other.id} and ${plugin.id}`);
-        index.set(name, plugin);
-      }
-    }
-    checkIndexes.set(catalog, index);
+/** An enabled check with what its rule needs. */
+interface CompiledCheck extends EnabledCheck {
+  condition: Condition;
+  options: CheckOptions;
+  order: number;
+}
+
+/** Rules in the making, each with the verdicts it carries. */
+class RuleSet {
+  readonly rules: EngineRule[] = [];
+  readonly verdicts = new Map<string, readonly Verdict[]>();
+
+  add(rule: EngineRule, verdicts: readonly Verdict[]): void {
+    this.rules.push(rule);
+    this.verdicts.set(rule.name, verdicts);
   }
-  return index;
 }
 
 export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactCatalog): CompiledPolicy {
   const doc = loaded.document;
-  const owners = checkOwners(catalog);
   const problems: PolicyProblem[] = [];
-  const rules: RuleProperties[] = [];
-  const groups = new Map<string, { conditions: Condition[]; verdicts: Verdict[] }>();
-  const checks: EnabledCheck[] = [];
-  const options: Record<string, CheckOptions> = {};
-  let order = 0;
-
-  for (const [checkName, config] of Object.entries(doc.checks ?? {})) {
-    const here = ['checks', checkName];
-    const plugin = owners.get(checkName);
-    if (!plugin) {
-      problems.push(loaded.problem(here, `unknown check "${checkName}"; known checks: ${[...owners.keys()].sort().join(', ')}`));
-      continue;
-    }
-    const spec = plugin.checks[checkName] as CheckSpec;
-    const checkOptions = validateOptions(checkName, spec, config.options, here, loaded, problems);
-    if (config.enabled === false || checkOptions === null) continue;
-    const mode = config.mode ?? 'hard';
-    const check: EnabledCheck = {
-      name: checkName,
-      plugin,
-      mode,
-      action: config.action ?? (mode === 'hard' ? 'block' : 'allow'),
-      code: spec.code,
-      checkedType: spec.checkedType,
-      onUnknown: config.on_unknown ?? 'ignore',
-    };
-    const condition = typeof spec.when === 'function' ? spec.when(checkOptions) : spec.when;
-    for (const problem of conditionProblems(condition, catalog)) {
-      problems.push(loaded.problem(here, `check ${checkName} of plugin ${plugin.id} is broken: ${problem.message}`));
-    }
-    checks.push(check);
-    options[checkName] = checkOptions;
-    order += 1;
-    const group = groups.get(plugin.id) ?? { conditions: [], verdicts: [] };
-    group.conditions.push(condition);
-    group.verdicts.push({ source: 'check', name: checkName, action: check.action, code: spec.code, kind: mode === 'hard' ? 'error' : 'warning', order });
-    groups.set(plugin.id, group);
-    if (check.onUnknown !== 'ignore') {
-      const unknown = [...new Set(factsOf(condition))].map((fact) => ({ fact, operator: 'in', value: [null, ...unknownValuesOf(catalog, fact)] }));
-      rules.push(rule(`unknown:${checkName}`, { any: unknown }, { source: 'unknown', name: checkName, action: check.onUnknown, order }));
-    }
-  }
-
-  for (const [pluginId, group] of groups) rules.push(checksRule(pluginId, group.conditions, group.verdicts));
-
-  for (const [i, free] of (doc.rules ?? []).entries()) {
-    const here = ['rules', i];
-    if ((doc.rules ?? []).findIndex((r) => r.name === free.name) !== i) {
-      problems.push(loaded.problem([...here, 'name'], `rule name "${free.name}" is used twice`));
-    }
-    for (const problem of conditionProblems(free.conditions, catalog)) {
-      problems.push(loaded.problem([...here, 'conditions', ...problem.path], problem.message));
-    }
-    order += 1;
-    const code = free.error ?? free.warning;
-    rules.push(
-      rule(`rule:${free.name}`, toRuleCondition(free.conditions as Condition), {
-        source: 'rule',
-        name: free.name,
-        action: free.action,
-        ...(code ? { code, kind: free.error ? 'error' : 'warning' } : {}),
-        order,
-      }),
-    );
-  }
-
+  const checks = compileChecks(loaded, catalog, problems);
+  const rules = new RuleSet();
+  addCheckRules(rules, checks, catalog);
+  addFreeRules(rules, loaded, catalog, problems, checks.length);
   const intelligence = doc.intelligence ?? {};
   for (const p of verdictProblems(intelligence, catalog)) problems.push(loaded.problem(['intelligence', ...p.path], p.message));
-
   if (problems.length > 0) throw new PolicyError(sortProblems(problems));
-  const enabledPlugins = [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p));
   return {
     name,
     file: loaded.file,
     revision: loaded.revision,
     description: doc.description ?? '',
     defaultAction: doc.default_action ?? 'allow',
-    checks,
-    enabledPlugins,
-    options,
-    ruleCount: rules.length,
-    runner: new PolicyRunner(catalog, rules),
-    verdicts: new Map(rules.map((r) => [r.name as string, verdictsOf.get(r) ?? []])),
+    checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),
+    catalog,
+    enabledPlugins: [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p)),
+    options: Object.fromEntries(checks.map((c) => [c.name, c.options])),
+    ruleCount: rules.rules.length,
+    runner: new PolicyRunner(catalog, rules.rules),
+    verdicts: rules.verdicts,
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };
 }
 
-/** The verdicts of the rules that fired in one run: of a plugin's rule, those of the checks that fired. */
-export function firedVerdicts(policy: CompiledPolicy, results: readonly RuleResult[]): Verdict[] {
-  const fired: Verdict[] = [];
-  for (const result of results) {
-    if (result.result !== true) continue;
-    const verdicts = policy.verdicts.get(result.name) ?? [];
-    if (verdicts.length === 1) {
-      fired.push(verdicts[0] as Verdict);
+/** The enabled checks in policy order, their options validated and conditions built; problems collected. */
+function compileChecks(loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[]): CompiledCheck[] {
+  const checks: CompiledCheck[] = [];
+  for (const [checkName, config] of Object.entries(loaded.document.checks ?? {})) {
+    const here = ['checks', checkName];
+    const plugin = catalog.checkOwner.get(checkName);
+    if (!plugin) {
+      const known = [...catalog.checkOwner.keys()].sort().join(', ');
+      problems.push(loaded.problem(here, `unknown check "${checkName}"; known checks: ${known}`));
       continue;
     }
-    const children = (result.conditions as { any: Array<{ result?: boolean }> }).any;
-    verdicts.forEach((verdict, i) => {
-      if (children[i]?.result === true) fired.push(verdict);
-    });
+    const spec = plugin.checks[checkName] as CheckSpec;
+    const options = validateOptions(checkName, spec, config.options, here, loaded, problems);
+    if (config.enabled === false || options === null) continue;
+    const condition = typeof spec.when === 'function' ? spec.when(options) : spec.when;
+    for (const problem of conditionProblems(condition, catalog)) {
+      problems.push(loaded.problem(here, `check ${checkName} of plugin ${plugin.id} is broken: ${problem.message}`));
+    }
+    checks.push({ ...enabledCheck(checkName, plugin, spec, config), condition, options, order: checks.length + 1 });
   }
-  return fired;
+  return checks;
 }
 
-/** The verdicts each compiled rule carries (see CompiledPolicy.verdicts). */
-const verdictsOf = new WeakMap<RuleProperties, Verdict[]>();
-
-function rule(name: string, conditions: TopLevelCondition, verdict: Verdict): RuleProperties {
-  const built: RuleProperties = { name, conditions, event: { type: verdict.source } };
-  verdictsOf.set(built, [verdict]);
-  return built;
-}
-
-/** One rule for the enabled checks of a plugin; each child is evaluated (one priority) and its result kept. */
-function checksRule(pluginId: string, conditions: Condition[], verdicts: Verdict[]): RuleProperties {
-  const [only] = verdicts;
-  if (conditions.length === 1 && only) return rule(`check:${only.name}`, toRuleCondition(conditions[0] as Condition), only);
-  const built: RuleProperties = {
-    name: `checks:${pluginId}`,
-    conditions: { any: conditions.map((c) => ({ ...c, priority: 1 })) } as TopLevelCondition,
-    event: { type: 'checks' },
+function enabledCheck(name: string, plugin: Plugin, spec: CheckSpec, config: CheckConfig): EnabledCheck {
+  const mode = config.mode ?? 'hard';
+  return {
+    name,
+    plugin,
+    mode,
+    action: config.action ?? (mode === 'hard' ? 'block' : 'allow'),
+    code: spec.code,
+    checkedType: spec.checkedType,
+    onUnknown: config.on_unknown ?? 'ignore',
   };
-  verdictsOf.set(built, verdicts);
-  return built;
+}
+
+/** One rule per plugin for its enabled checks, and one per check whose on_unknown is not ignore. */
+function addCheckRules(rules: RuleSet, checks: readonly CompiledCheck[], catalog: FactCatalog): void {
+  const byPlugin = new Map<string, CompiledCheck[]>();
+  for (const check of checks) byPlugin.set(check.plugin.id, [...(byPlugin.get(check.plugin.id) ?? []), check]);
+  for (const check of checks) {
+    if (check.onUnknown === 'ignore') continue;
+    const unknown = [...new Set(factsOf(check.condition))].map((fact) => ({ fact, operator: 'in' as const, value: [null, ...unknownValuesOf(catalog, fact)] }));
+    rules.add(ruleOf(`unknown:${check.name}`, { any: unknown }), [{ source: 'unknown', name: check.name, action: check.onUnknown, order: check.order }]);
+  }
+  for (const [pluginId, group] of byPlugin) {
+    const verdicts = group.map(checkVerdict);
+    const [only] = group;
+    if (group.length === 1 && only) rules.add(ruleOf(`check:${only.name}`, only.condition), verdicts);
+    else
+      rules.add(
+        anyOfRule(
+          `checks:${pluginId}`,
+          group.map((c) => c.condition),
+        ),
+        verdicts,
+      );
+  }
+}
+
+function checkVerdict(check: CompiledCheck): Verdict {
+  return { source: 'check', name: check.name, action: check.action, code: check.code, kind: check.mode === 'hard' ? 'error' : 'warning', order: check.order };
+}
+
+/** The policy's free rules, after its checks in order. */
+function addFreeRules(rules: RuleSet, loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[], checkCount: number): void {
+  const free = loaded.document.rules ?? [];
+  for (const [i, rule] of free.entries()) {
+    const here = ['rules', i];
+    if (free.findIndex((r) => r.name === rule.name) !== i) problems.push(loaded.problem([...here, 'name'], `rule name "${rule.name}" is used twice`));
+    for (const problem of conditionProblems(rule.conditions, catalog)) {
+      problems.push(loaded.problem([...here, 'conditions', ...problem.path], problem.message));
+    }
+    const code = rule.error ?? rule.warning;
+    const verdict: Verdict = { source: 'rule', name: rule.name, action: rule.action, order: checkCount + i + 1 };
+    rules.add(ruleOf(`rule:${rule.name}`, rule.conditions), [code ? { ...verdict, code, kind: rule.error ? 'error' : 'warning' } : verdict]);
+  }
 }
 
 function validateOptions(
@@ -225,22 +201,13 @@ function validateOptions(
     return merged;
   }
   const validate = validatorFor(spec.options);
-  if (!validate(merged)) {
-    for (const p of describeSchemaErrors(validate.errors ?? [])) {
-      problems.push(loaded.problem([...here, 'options', ...p.path], p.message));
-    }
-    return null;
-  }
-  return merged;
+  if (validate(merged)) return merged;
+  for (const p of describeSchemaErrors(validate.errors ?? [])) problems.push(loaded.problem([...here, 'options', ...p.path], p.message));
+  return null;
 }
 
 function unknownValuesOf(catalog: FactCatalog, fact: string): readonly string[] {
   return catalog.owner.get(fact)?.facts[fact]?.unknownValues ?? [];
-}
-
-function toRuleCondition(condition: Condition): TopLevelCondition {
-  if ('all' in condition || 'any' in condition || 'not' in condition) return condition as TopLevelCondition;
-  return { all: [condition] } as TopLevelCondition;
 }
 
 function* factsOf(condition: Condition): Generator<string> {

@@ -1,8 +1,8 @@
 // Conditions checked against the facts they name: unknown facts, and operators or values that do not
 // fit a fact's declared type. Works on our own condition form, before any rule is built.
+
+import type { FactCatalog } from '../engine/catalog.js';
 import type { Condition, FactSpec } from '../engine/plugin.js';
-import type { FactCatalog } from '../engine/run.js';
-import type { RuleCondition } from './types.js';
 
 const NUMERIC_OPERATORS = new Set(['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive']);
 const LIST_OPERATORS = new Set(['in', 'notIn']);
@@ -14,7 +14,7 @@ export interface ConditionProblem {
 }
 
 /** Unknown facts and operators that do not fit a fact's type. */
-export function conditionProblems(condition: Condition | RuleCondition, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
+export function conditionProblems(condition: Condition, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
   if ('all' in condition) return condition.all.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'all', i]));
   if ('any' in condition) return condition.any.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'any', i]));
   if ('not' in condition) return conditionProblems(condition.not, catalog, [...path, 'not']);

@@ -1,13 +1,13 @@
 // Combines the fired rules of one run into the recommended action, errors and warnings.
-import type { RuleResult } from 'json-rules-engine';
-import { type CompiledPolicy, firedVerdicts, type Verdict } from './compile.js';
-import { ACTIONS, type Action } from './types.js';
+import type { FiredRule } from '../engine/run.js';
+import { ACTIONS, type Action } from '../vocabulary.js';
+import type { CompiledPolicy, Verdict } from './compile.js';
 
 export interface Decision {
   action: Action;
   errors: string[];
   warnings: string[];
-  /** Verdicts of the fired rules, in policy order. */
+  /** Verdicts of the fired checks and rules, in policy order. */
   fired: Verdict[];
 }
 
@@ -24,19 +24,27 @@ export function mostSevere(actions: Iterable<Action>): Action {
   return worst;
 }
 
-/** Decides from the run's rule results (every evaluated rule, fired or not). */
-export function decide(policy: CompiledPolicy, results: readonly RuleResult[]): Decision {
-  const fired = firedVerdicts(policy, results).sort((a, b) => a.order - b.order);
+/** Decides from the rules that fired in one run. */
+export function decide(policy: CompiledPolicy, fired: readonly FiredRule[]): Decision {
+  const verdicts = firedVerdicts(policy, fired).sort((a, b) => a.order - b.order);
   const errors: string[] = [];
   const warnings: string[] = [];
-  for (const verdict of fired) {
+  for (const verdict of verdicts) {
     if (!verdict.code) continue;
     const list = verdict.kind === 'error' ? errors : warnings;
     if (!list.includes(verdict.code)) list.push(verdict.code);
   }
   let action: Action;
   if (policy.ruleCount === 0) action = 'none';
-  else if (fired.length === 0) action = policy.defaultAction;
-  else action = mostSevere(fired.map((v) => v.action));
-  return { action, errors, warnings, fired };
+  else if (verdicts.length === 0) action = policy.defaultAction;
+  else action = mostSevere(verdicts.map((v) => v.action));
+  return { action, errors, warnings, fired: verdicts };
+}
+
+/** The verdicts of the rules that fired: of a plugin's shared rule, those of the checks that held. */
+function firedVerdicts(policy: CompiledPolicy, fired: readonly FiredRule[]): Verdict[] {
+  return fired.flatMap((rule) => {
+    const verdicts = policy.verdicts.get(rule.name) ?? [];
+    return verdicts.length === 1 ? [...verdicts] : verdicts.filter((_verdict, i) => rule.children[i] === true);
+  });
 }

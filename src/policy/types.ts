@@ -1,25 +1,19 @@
 // The policy document as written (YAML or JSON), after schema validation.
-
-export const ACTIONS = ['none', 'allow', 'allow_with_verification', 'allow_with_review', 'warn', 'challenge', 'soft_block', 'quarantine', 'block'] as const;
-
-export type Action = (typeof ACTIONS)[number];
-
-export type Mode = 'hard' | 'soft';
+import type { Condition } from '../engine/plugin.js';
+import type { Action, Mode, OnUnknown, VerdictAction } from '../vocabulary.js';
 
 export interface CheckConfig {
   enabled?: boolean;
   mode?: Mode;
   action?: Action;
-  on_unknown?: 'allow' | 'block' | 'ignore';
+  on_unknown?: OnUnknown;
   options?: Record<string, unknown>;
 }
-
-export type RuleCondition = { all: RuleCondition[] } | { any: RuleCondition[] } | { not: RuleCondition } | { fact: string; operator: string; value: unknown };
 
 export interface FreeRule {
   name: string;
   description?: string;
-  conditions: RuleCondition;
+  conditions: Condition;
   action: Action;
   error?: string;
   warning?: string;
@@ -29,7 +23,7 @@ export interface ParentRule {
   field: string;
   operator: '==' | '!=';
   target: { bool: boolean };
-  action: 'allow' | 'block' | 'ignore';
+  action: VerdictAction;
 }
 
 export interface IntelligencePolicy {
@@ -37,10 +31,44 @@ export interface IntelligencePolicy {
   parent_rules?: ParentRule[];
 }
 
+/** An earlier validation in a policy test's history (what velocity reads). */
+export interface HistoryEntry {
+  email_address: string;
+  ipv4_address?: string;
+  ipv6_address?: string;
+  /** How long before the test's request it was made. */
+  minutes_ago?: number;
+}
+
+/** What the network says about one domain in a policy test; `nxdomain` or `error` for the whole name. */
+export type DomainAnswers =
+  | 'nxdomain'
+  | 'error'
+  | {
+      /** MX hosts in preference order; `[]` no MX records; `["."]` a null MX. Absent: no MX records. */
+      mx?: string[] | 'error';
+      a?: string[] | 'error';
+      aaaa?: string[] | 'error';
+      /** Registration date (RDAP), ISO 8601; absent: unknown. */
+      registered?: string;
+      /** Whether the domain serves a website; absent: unknown. */
+      website?: boolean;
+    };
+
 export interface PolicyTest {
   name: string;
   input: { email_address: string; ipv4_address?: string; ipv6_address?: string };
-  expected: { action?: Action; errors?: string[]; warnings?: string[] };
+  /** Earlier validations of the project (velocity history); none when absent. */
+  history?: HistoryEntry[];
+  /** Network answers per domain; without it the network checks answer "not checked". */
+  network?: Record<string, DomainAnswers>;
+  expected: {
+    action?: Action;
+    errors?: string[];
+    warnings?: string[];
+    /** Names of the checks and free rules that fired, in any order. */
+    fired?: string[];
+  };
 }
 
 export interface PolicyDocument {

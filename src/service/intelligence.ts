@@ -1,10 +1,9 @@
 // POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
 // the request's custom_policy. IP intelligence arrives with the IP checks.
-
 import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
-import { decideVerdict } from '../policy/compile-verdict.js';
+import { evaluateVerdict } from '../policy/evaluate.js';
 import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
@@ -30,19 +29,15 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const policy = ctx.policies.forProject(project);
   const verdict = verdictFor(ctx, project, request);
   const device = openFingerprint(ctx, deps, project, request);
-  const outcome = await verdict.runner.run({
-    input: { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id },
-    options: policy.options,
-    services: {
-      velocity: ctx.store.events.velocityReader(project.id),
-      network: ctx.network.forRequest({ persist: true, now: ctx.now() }),
-      now: ctx.now,
-      onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
-    },
-    halts: verdict.halts,
+  const input = { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id };
+  const evaluation = await evaluateVerdict(policy, verdict, input, {
+    velocity: ctx.store.events.velocityReader(project.id),
+    network: ctx.network.forRequest({ persist: true, now: ctx.now() }),
+    now: ctx.now,
+    onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
   });
-  const f: FactReader = async (name) => (await outcome.fact(name)) ?? null;
-  const action = decideVerdict(outcome.ruleResults);
+  const f: FactReader = evaluation.fact;
+  const { action } = evaluation.decision;
   const base = (await f('base_email')) as string | null;
   const emailLower = ((await f('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   const history = base ? await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS) : { items: [], count: 0 };

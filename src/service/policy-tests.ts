@@ -1,9 +1,12 @@
-// Runs the `tests:` of a policy (Cerbos style): each input through the real evaluation, nothing stored,
-// against an empty history, compared with the expected action, errors and warnings.
+// Runs the `tests:` of a policy (Cerbos style): each input through the real evaluation, against the
+// history and network answers the test declares (none by default: an empty history, network checks
+// "not checked"), compared with the expected action, errors, warnings and fired checks. Nothing is stored.
 import type { VelocityReader } from '../engine/plugin.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import { decide } from '../policy/decide.js';
+import type { Decision } from '../policy/decide.js';
+import { evaluate } from '../policy/evaluate.js';
 import type { PolicyTest } from '../policy/types.js';
+import { networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
 
 export interface PolicyTestResult {
   test: PolicyTest;
@@ -17,33 +20,49 @@ const emptyHistory: VelocityReader = {
 };
 
 export async function runPolicyTests(policy: CompiledPolicy, now: () => number = Date.now): Promise<PolicyTestResult[]> {
-  const results: PolicyTestResult[] = [];
-  for (const test of policy.tests) {
-    const outcome = await policy.runner.run({
-      input: {
-        email: test.input.email_address,
-        ipv4: test.input.ipv4_address ?? null,
-        ipv6: test.input.ipv6_address ?? null,
-        softCheck: true,
-        projectId: 'policy-test',
-      },
-      options: policy.options,
-      services: { velocity: emptyHistory, now },
-    });
-    const decision = decide(policy, outcome.ruleResults);
-    const failures: string[] = [];
-    const { action, errors, warnings } = test.expected;
-    if (action !== undefined && decision.action !== action) failures.push(`action: expected ${action}, got ${decision.action}`);
-    if (errors !== undefined && !sameCodes(errors, decision.errors))
-      failures.push(`errors: expected [${errors.join(', ')}], got [${decision.errors.join(', ')}]`);
-    if (warnings !== undefined && !sameCodes(warnings, decision.warnings)) {
-      failures.push(`warnings: expected [${warnings.join(', ')}], got [${decision.warnings.join(', ')}]`);
+  const history = new TestHistory();
+  try {
+    const results: PolicyTestResult[] = [];
+    for (const [index, test] of policy.tests.entries()) {
+      const at = now();
+      const velocity = test.history ? await history.reader(await history.project(index, test.history, at)) : emptyHistory;
+      const { decision } = await evaluate(
+        policy,
+        {
+          email: test.input.email_address,
+          ipv4: test.input.ipv4_address ?? null,
+          ipv6: test.input.ipv6_address ?? null,
+          softCheck: true,
+          projectId: 'policy-test',
+        },
+        { velocity, network: test.network ? networkFromAnswers(test.network) : undefined, now: () => at },
+      );
+      const failures = differences(test, decision);
+      results.push({ test, passed: failures.length === 0, failures });
     }
-    results.push({ test, passed: failures.length === 0, failures });
+    return results;
+  } finally {
+    await history.close();
   }
-  return results;
 }
 
-function sameCodes(expected: readonly string[], actual: readonly string[]): boolean {
-  return expected.length === actual.length && [...expected].sort().every((code, i) => code === [...actual].sort()[i]);
+function differences(test: PolicyTest, decision: Decision): string[] {
+  const failures: string[] = [];
+  const { action, errors, warnings, fired } = test.expected;
+  if (action !== undefined && decision.action !== action) failures.push(`action: expected ${action}, got ${decision.action}`);
+  const lists: [string, readonly string[] | undefined, readonly string[]][] = [
+    ['errors', errors, decision.errors],
+    ['warnings', warnings, decision.warnings],
+    ['fired', fired, decision.fired.map((v) => (v.source === 'unknown' ? `on_unknown:${v.name}` : v.name))],
+  ];
+  for (const [what, expected, actual] of lists) {
+    if (expected !== undefined && !sameMembers(expected, actual)) failures.push(`${what}: expected [${expected.join(', ')}], got [${actual.join(', ')}]`);
+  }
+  return failures;
+}
+
+function sameMembers(expected: readonly string[], actual: readonly string[]): boolean {
+  const a = [...new Set(expected)].sort();
+  const b = [...new Set(actual)].sort();
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -1,4 +1,5 @@
 // deliverability reads the dns, domain-age and subdomain facts. The dns, domain-age and website plugins
+
 // are replaced by stand-ins (same ids, facts and types) answering from a table per domain, so these
 // tests need no network; structure, tld and subdomain are the real plugins.
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { decide } from '../../src/policy/decide.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { standInCatalog, type Zone } from '../support/network-stand-ins.js';
+import { evaluateFor } from '../support/plugin-tester.js';
 
 const dnsFacts = (
   mxCount: number,
@@ -222,8 +224,7 @@ function policyFor(config: Record<string, unknown>) {
 
 async function fired(email: string, config: Record<string, unknown> = {}): Promise<string[]> {
   const policy = policyFor(config);
-  const outcome = await policy.runner.run({ input: input(email), options: policy.options, services: { velocity: noVelocity, now: Date.now } });
-  return decide(policy, outcome.ruleResults).fired.map((v) => `${v.source}:${v.name}`);
+  return (await evaluateFor(policy, input(email))).decision.fired.map((v) => `${v.source}:${v.name}`);
 }
 
 describe('deliverability_score check (no code: the action carries it)', () => {

@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin from '../../plugins/dns/index.js';
 import { isNullMx, mailRoutingFacts } from '../../plugins/dns/mail-routing.js';
 import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import type { DnsAnswer, NetworkAccess } from '../../src/engine/plugin.js';
-import { FactCatalog, OFFLINE } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/engine/run.js';
 import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { computeFacts, firedCodes, testPlugin } from '../support/plugin-tester.js';
+import { computeFacts, evaluateFor, firedCodes, testPlugin } from '../support/plugin-tester.js';
 
 const BUDGET_MS = 1500;
 let server: TestDnsServer;
@@ -198,12 +199,7 @@ async function decision(email: string, mode: 'hard' | 'soft', onUnknown?: 'allow
   const config = { mode, ...(onUnknown ? { on_unknown: onUnknown } : {}) };
   const doc = { version: '1', checks: Object.fromEntries(checks.map((check) => [check, config])) };
   const policy = compilePolicy('dns-modes', parsePolicy('dns-modes.json', JSON.stringify(doc)), new FactCatalog(registry));
-  const outcome = await policy.runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: policy.options,
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, network, now: Date.now },
-  });
-  const { action, errors, warnings } = decide(policy, outcome.ruleResults);
+  const { action, errors, warnings } = (await evaluateFor(policy, { email }, { network })).decision;
   return { action, errors: errors.sort(), warnings: warnings.sort() };
 }
 

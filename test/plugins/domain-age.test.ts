@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import plugin from '../../plugins/domain-age/index.js';
 import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { FactCatalog, OFFLINE } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/engine/run.js';
 import { createRegistrationLookup, type RegistrationService } from '../../src/network/rdap.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
-import { computeFacts, testPlugin } from '../support/plugin-tester.js';
+import { computeFacts, evaluateFor, testPlugin } from '../support/plugin-tester.js';
 
 const DAY = 86_400_000;
 const NOW = Date.now();
@@ -120,12 +121,7 @@ describe('domain_age check', () => {
     const check = { mode: 'hard', action: 'challenge', ...(options ? { options } : {}), ...(onUnknown ? { on_unknown: onUnknown } : {}) };
     const doc = { version: '1', default_action: 'allow', checks: { domain_age: check } };
     const policy = compilePolicy('domain-age-test', parsePolicy('domain-age-test.json', JSON.stringify(doc)), new FactCatalog(registry));
-    const outcome = await policy.runner.run({
-      input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-      options: policy.options,
-      services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, network, now: () => NOW },
-    });
-    const decision = decide(policy, outcome.ruleResults);
+    const { decision } = await evaluateFor(policy, { email }, { network, now: () => NOW });
     expect(decision.errors).toEqual([]);
     return decision.action;
   }

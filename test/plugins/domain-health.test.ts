@@ -1,4 +1,5 @@
 // domain-health reads the dns, domain-age, website and subdomain facts. The dns, domain-age and website
+
 // plugins are replaced by stand-ins (same ids, facts and types) answering from a table per domain, so
 // these tests need no network; structure, tld and subdomain are the real plugins.
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { decide } from '../../src/policy/decide.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { standInCatalog, type Zone } from '../support/network-stand-ins.js';
+import { evaluateFor } from '../support/plugin-tester.js';
 
 const dnsFacts = (mxCount: number, status: string, fallback: string | null, a: number, nullMx = false, ipHosts = false): FactValues => ({
   mx_record_count: mxCount,
@@ -137,8 +139,7 @@ function policyFor(options?: Record<string, unknown>) {
 
 async function fires(email: string, options?: Record<string, unknown>): Promise<boolean> {
   const policy = policyFor(options);
-  const outcome = await policy.runner.run({ input: input(email), options: policy.options, services: { velocity: noVelocity, now: Date.now } });
-  return decide(policy, outcome.ruleResults).fired.some((v) => v.name === 'domain_health');
+  return (await evaluateFor(policy, input(email))).decision.fired.some((v) => v.name === 'domain_health');
 }
 
 describe('domain_health check (no code: the action carries it)', () => {

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import freeProvider from '../../plugins/free-provider/index.js';
 import { indexProviders, readProviders } from '../../plugins/free-provider/providers.js';
 import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/run.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { evaluateFor, testPlugin } from '../support/plugin-tester.js';
 
 const free = (key: string, group: 'common' | 'rare') => ({ is_free_provider_domain: true, free_provider: key, free_provider_group: group });
 const notFree = { is_free_provider_domain: false, free_provider: null, free_provider_group: null };
@@ -127,12 +127,7 @@ async function firedChecks(email: string): Promise<string[]> {
     parsePolicy('free.json', JSON.stringify({ version: '1', checks: { free_provider_domain: { mode: 'hard', action: 'block' } } })),
     catalog,
   );
-  const outcome = await policy.runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
-    options: policy.options,
-    services: { velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) }, now: Date.now },
-  });
-  const decision = decide(policy, outcome.ruleResults);
+  const { decision } = await evaluateFor(policy, { email });
   expect(decision.errors).toEqual([]);
   return decision.fired.map((v) => v.name);
 }

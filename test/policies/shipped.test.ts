@@ -1,7 +1,7 @@
 // Every shipped policy compiles and passes the tests written beside its rules.
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/run.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
 import { PolicyBook } from '../../src/policy/book.js';
 import { runPolicyTests } from '../../src/service/policy-tests.js';

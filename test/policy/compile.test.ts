@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/run.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import { compilePolicy } from '../../src/policy/compile.js';
 import { decide } from '../../src/policy/decide.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
+import { evaluateFor } from '../support/plugin-tester.js';
 
 const catalog = new FactCatalog(registry);
 const noHistory = { byIp: async ({ since }: { since: number[] }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }) };
@@ -25,12 +26,8 @@ function problemsOf(yaml: string) {
 
 async function decideFor(yaml: string, email: string) {
   const policy = compile(yaml);
-  const outcome = await policy.runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
-    options: policy.options,
-    services: { velocity: noHistory, now: Date.now },
-  });
-  return { policy, outcome, decision: decide(policy, outcome.ruleResults) };
+  const evaluation = await evaluateFor(policy, { email });
+  return { policy, evaluation, decision: evaluation.decision };
 }
 
 describe('compiling a policy', () => {
@@ -154,13 +151,13 @@ describe('deciding', () => {
   it('on_unknown also applies to a value its fact declares unknown (domain_health "unknown" when DNS is off)', async () => {
     const ignore = await decideFor('version: "1"\nchecks:\n  domain_health: { mode: hard }\n', 'a@example.com');
     expect(ignore.decision.action).toBe('allow');
-    expect(await ignore.outcome.fact('domain_health')).toBe('unknown');
+    expect(await ignore.evaluation.fact('domain_health')).toBe('unknown');
     const block = await decideFor('version: "1"\nchecks:\n  domain_health: { mode: hard, on_unknown: block }\n', 'a@example.com');
     expect(block.decision).toMatchObject({ action: 'block', errors: [] });
   });
 
   it('runs only the plugins the rules need', async () => {
-    const { outcome } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'a+b@example.com');
-    expect(outcome.pluginsRan).toEqual(['structure', 'local-part']);
+    const { evaluation } = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'a+b@example.com');
+    expect(evaluation.pluginsRan).toEqual(['structure', 'local-part']);
   });
 });

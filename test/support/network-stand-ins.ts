@@ -5,8 +5,8 @@ import dns from '../../plugins/dns/index.js';
 import domainAge from '../../plugins/domain-age/index.js';
 import { registry } from '../../plugins/index.js';
 import website from '../../plugins/website/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { FactCatalog } from '../../src/engine/run.js';
 
 /** What the network would say about one domain; a domain not listed has null facts (as a literal has). */
 export interface Zone {

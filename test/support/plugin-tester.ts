@@ -1,12 +1,17 @@
-// Our PluginTester: a plugin's test is a table of inputs and the exact facts expected,
-// run through the real runner (json-rules-engine dynamic facts), with the plugin's needs.
+// Our PluginTester (ESLint's RuleTester, for checks): a plugin's test is a table of inputs, the facts
+// expected and the checks that fire. Each row runs through the real compiler and the same evaluation the
+// services use: a policy enabling every check of the plugin in hard mode, with the row's options.
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, VelocityReader } from '../../src/engine/plugin.js';
-import { FactCatalog, PolicyRunner } from '../../src/engine/run.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { type Decision, decide } from '../../src/policy/decide.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
+import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
+import type { Decision } from '../../src/policy/decide.js';
+import { type Evaluation, evaluate } from '../../src/policy/evaluate.js';
 import { parsePolicy } from '../../src/policy/load.js';
+import type { DomainAnswers } from '../../src/policy/types.js';
+import { validatorFor } from '../../src/schemas.js';
+import { networkFromAnswers } from '../../src/service/policy-test-fixtures.js';
 
 export interface PluginCase {
   /** Optional label; defaults to the email. */
@@ -18,83 +23,115 @@ export interface PluginCase {
   options?: Record<string, CheckOptions>;
   /** Facts expected: each listed fact must equal exactly (toEqual); unlisted facts are not checked. */
   facts: FactValues;
+  /**
+   * The plugin's checks that fire, every one of them enabled (hard mode, the row's options); `[]` when
+   * none. Required for a plugin with checks, refused for one without, as RuleTester requires `errors`.
+   */
+  fires?: string[];
 }
 
 export interface TesterOptions {
   velocity?: VelocityReader;
   now?: () => number;
-  /** The outside world for the plugin (services.network); offline when absent. */
-  network?: NetworkAccess;
+  /** The outside world: a NetworkAccess, or answers per domain as a policy test declares them; offline when absent. */
+  network?: NetworkAccess | Readonly<Record<string, DomainAnswers>>;
+  /** The registry to run against (default: the real one). */
+  catalog?: FactCatalog;
 }
+
+const realCatalog = new FactCatalog(registry);
 
 const noVelocity: VelocityReader = {
-  byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }),
+  byIp: async ({ since }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }),
 };
 
-/** Computes every fact of `plugin` for one input through the real runner. */
-export async function computeFacts(plugin: Plugin, c: Omit<PluginCase, 'facts'>, opts: TesterOptions = {}): Promise<FactValues> {
-  const runner = new PolicyRunner(new FactCatalog(registry), []);
+/** A policy of `checks` (a policy's `checks:` section), through the real loader and compiler; default_action allow. */
+export function checksPolicy(checks: Record<string, unknown>, catalog: FactCatalog = realCatalog): CompiledPolicy {
+  const text = JSON.stringify({ version: '1', default_action: 'allow', checks });
+  return compilePolicy('test-checks', parsePolicy('test-checks.json', text), catalog);
+}
+
+/** Runs a compiled policy on one input as the services do; a plugin error fails the run. */
+export async function evaluateFor(
+  policy: CompiledPolicy,
+  input: Partial<RequestInput> & { email: string },
+  opts: TesterOptions = {},
+): Promise<Evaluation<Decision>> {
   const errors: unknown[] = [];
-  const outcome = await runner.run({
-    input: { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, softCheck: false, projectId: 'test-project' },
-    options: mergeDefaults(plugin, c.options ?? {}),
-    services: { velocity: opts.velocity ?? noVelocity, network: opts.network, now: opts.now ?? Date.now, onPluginError: (_id, e) => errors.push(e) },
-  });
-  const facts: FactValues = {};
-  for (const name of Object.keys(plugin.facts)) facts[name] = await outcome.fact(name);
+  const network =
+    opts.network && !('enabled' in opts.network) ? networkFromAnswers(opts.network as Record<string, DomainAnswers>) : (opts.network as NetworkAccess);
+  const evaluation = await evaluate(
+    policy,
+    { ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project', ...input },
+    { velocity: opts.velocity ?? noVelocity, network, now: opts.now ?? Date.now, onPluginError: (_id, error) => errors.push(error) },
+  );
+  const values = new Map<string, unknown>();
+  const fact = async (name: string) => {
+    if (!values.has(name)) values.set(name, await evaluation.fact(name));
+    if (errors.length > 0) throw errors[0];
+    return values.get(name);
+  };
   if (errors.length > 0) throw errors[0];
-  return facts;
+  return { ...evaluation, fact };
 }
 
-function mergeDefaults(plugin: Plugin, options: Record<string, CheckOptions>): Record<string, CheckOptions> {
-  const merged: Record<string, CheckOptions> = {};
-  for (const [name, check] of Object.entries(plugin.checks)) merged[name] = { ...check.defaults, ...options[name] };
-  return merged;
+/** The decision of a policy made of `checks` for `email`. Throws PolicyError for a bad policy. */
+export async function decisionFor(checks: Record<string, unknown>, email: string, opts: TesterOptions = {}): Promise<Decision> {
+  return (await evaluateFor(checksPolicy(checks, opts.catalog), { email }, opts)).decision;
 }
 
-/** Declares one vitest case per row; refuses duplicate rows as ESLint's RuleTester does. */
+/**
+ * Every check of `plugin` enabled in hard mode, with `options` per check. A check whose options are required
+ * (allowed-domains' `domains`) and not given by the row is left out: it cannot be enabled without them.
+ */
+function everyCheckOf(plugin: Plugin, options: Record<string, CheckOptions> = {}): Record<string, unknown> {
+  const enabled = Object.entries(plugin.checks).filter(([name, spec]) => options[name] || !spec.options || validatorFor(spec.options)({ ...spec.defaults }));
+  return Object.fromEntries(enabled.map(([name]) => [name, { mode: 'hard', ...(options[name] ? { options: options[name] } : {}) }]));
+}
+
+/** The facts of `plugin` and the checks that fire for one row. */
+export async function runCase(
+  plugin: Plugin,
+  c: Omit<PluginCase, 'facts' | 'fires'>,
+  opts: TesterOptions = {},
+): Promise<{ facts: FactValues; fires: string[] }> {
+  const policy = checksPolicy(everyCheckOf(plugin, c.options), opts.catalog);
+  const evaluation = await evaluateFor(policy, { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null }, opts);
+  const facts: FactValues = {};
+  for (const name of Object.keys(plugin.facts)) facts[name] = await evaluation.fact(name);
+  const fires = evaluation.decision.fired.filter((v) => v.source === 'check').map((v) => v.name);
+  return { facts, fires: fires.sort() };
+}
+
+/** The facts of `plugin` for one input, through the real runner. */
+export async function computeFacts(plugin: Plugin, c: Omit<PluginCase, 'facts' | 'fires'>, opts: TesterOptions = {}): Promise<FactValues> {
+  return (await runCase(plugin, c, opts)).facts;
+}
+
+/** Declares one vitest case per row; refuses duplicate rows and rows that do not say what fires. */
 export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOptions = {}): void {
+  const hasChecks = Object.keys(plugin.checks).length > 0;
   const seen = new Set<string>();
   describe(`plugin ${plugin.id}`, () => {
     for (const c of cases) {
+      const label = c.name ?? JSON.stringify(c.email);
       const key = JSON.stringify([c.email, c.ipv4, c.ipv6, c.options]);
-      if (seen.has(key)) throw new Error(`duplicate case in ${plugin.id}: ${c.name ?? c.email}`);
+      if (seen.has(key)) throw new Error(`duplicate case in ${plugin.id}: ${label}`);
       seen.add(key);
-      it(c.name ?? JSON.stringify(c.email), async () => {
-        for (const fact of Object.keys(c.facts)) {
-          expect(Object.keys(plugin.facts), `${fact} is not a declared fact of ${plugin.id}`).toContain(fact);
-        }
-        const facts = await computeFacts(plugin, c, opts);
-        const picked = Object.fromEntries(Object.keys(c.facts).map((k) => [k, facts[k]]));
+      if (!hasChecks && c.fires !== undefined) throw new Error(`${plugin.id} has no checks: case ${label} cannot say what fires`);
+      it(label, async () => {
+        for (const fact of Object.keys(c.facts)) expect(Object.keys(plugin.facts), `${fact} is not a declared fact of ${plugin.id}`).toContain(fact);
+        for (const check of c.fires ?? []) expect(Object.keys(plugin.checks), `${check} is not a check of ${plugin.id}`).toContain(check);
+        const actual = await runCase(plugin, c, opts);
+        const picked = Object.fromEntries(Object.keys(c.facts).map((k) => [k, actual.facts[k]]));
         expect(picked).toEqual(c.facts);
+        if (c.fires !== undefined) expect(actual.fires).toEqual([...c.fires].sort());
       });
     }
   });
 }
 
-/**
- * Codes of a plugin's checks that fire for `email`, sorted: every check of the plugin enabled in hard
- * mode (with `options` per check), compiled by the real policy compiler and decided by `decide`.
- */
+/** Codes of a plugin's checks that fire for `email`, sorted (every check enabled in hard mode, with `options` per check). */
 export async function firedCodes(plugin: Plugin, email: string, options: Record<string, CheckOptions> = {}, opts: TesterOptions = {}): Promise<string[]> {
-  const checks = Object.fromEntries(Object.keys(plugin.checks).map((name) => [name, { mode: 'hard', ...(options[name] ? { options: options[name] } : {}) }]));
-  return (await decisionFor(checks, email, opts)).errors.sort();
-}
-
-/**
- * The decision of a policy made of `checks` (the policy's `checks:` section) for `email`, through the
- * real compiler, runner and decide; `default_action` is allow. Throws PolicyError for a bad policy.
- */
-export async function decisionFor(checks: Record<string, unknown>, email: string, opts: TesterOptions = {}): Promise<Decision> {
-  const policy = compilePolicy(
-    'test-checks',
-    parsePolicy('test-checks.json', JSON.stringify({ version: '1', default_action: 'allow', checks })),
-    new FactCatalog(registry),
-  );
-  const outcome = await policy.runner.run({
-    input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project' },
-    options: policy.options,
-    services: { velocity: opts.velocity ?? noVelocity, network: opts.network, now: opts.now ?? Date.now },
-  });
-  return decide(policy, outcome.ruleResults);
+  return (await decisionFor(everyCheckOf(plugin, options), email, opts)).errors.sort();
 }

@@ -1,0 +1,64 @@
+// The registry indexed: which plugin emits which fact and offers which check, and which facts each
+// plugin may read. Building it checks the contract's promises that hold for the whole registry:
+// ids, facts and checks are unique, every need is registered and the needs have no cycle.
+import type { Plugin } from './plugin.js';
+
+export class RegistryError extends Error {
+  override name = 'RegistryError';
+}
+
+export class FactCatalog {
+  /** Plugin id → plugin, in registry order. */
+  readonly plugins: ReadonlyMap<string, Plugin>;
+  /** Fact name → the plugin that emits it. */
+  readonly owner: ReadonlyMap<string, Plugin>;
+  /** Check name → the plugin that offers it. */
+  readonly checkOwner: ReadonlyMap<string, Plugin>;
+  private readonly readable = new Map<string, ReadonlySet<string>>();
+
+  constructor(registry: readonly Plugin[]) {
+    const plugins = new Map<string, Plugin>();
+    const owner = new Map<string, Plugin>();
+    const checkOwner = new Map<string, Plugin>();
+    for (const plugin of registry) {
+      if (plugins.has(plugin.id)) throw new RegistryError(`plugin ${plugin.id} is registered twice`);
+      plugins.set(plugin.id, plugin);
+      claim(owner, Object.keys(plugin.facts), plugin, 'fact', 'emitted');
+      claim(checkOwner, Object.keys(plugin.checks), plugin, 'check', 'offered');
+    }
+    this.plugins = plugins;
+    this.owner = owner;
+    this.checkOwner = checkOwner;
+    for (const plugin of registry) {
+      for (const need of plugin.needs) {
+        const needed = plugins.get(need);
+        if (!needed) throw new RegistryError(`plugin ${plugin.id} needs ${need}, which is not registered`);
+        if (needed === plugin) throw new RegistryError(`plugin ${plugin.id} names itself in needs`);
+      }
+    }
+    for (const plugin of registry) this.assertNoCycle(plugin, []);
+  }
+
+  /** The facts `plugin` may read through ctx.fact: those of the plugins it names in `needs`. */
+  readableBy(plugin: Plugin): ReadonlySet<string> {
+    let facts = this.readable.get(plugin.id);
+    if (!facts) {
+      facts = new Set(plugin.needs.flatMap((id) => Object.keys(this.plugins.get(id)?.facts ?? {})));
+      this.readable.set(plugin.id, facts);
+    }
+    return facts;
+  }
+
+  private assertNoCycle(plugin: Plugin, path: readonly string[]): void {
+    if (path.includes(plugin.id)) throw new RegistryError(`plugins need each other in a cycle: ${[...path, plugin.id].join(' → ')}`);
+    for (const need of plugin.needs) this.assertNoCycle(this.plugins.get(need) as Plugin, [...path, plugin.id]);
+  }
+}
+
+function claim(index: Map<string, Plugin>, names: readonly string[], plugin: Plugin, what: string, verb: string): void {
+  for (const name of names) {
+    const other = index.get(name);
+    if (other) throw new RegistryError(`${what} ${name} is ${verb} by both ${other.id} and ${plugin.id}`);
+    index.set(name, plugin);
+  }
+}

@@ -1,0 +1,37 @@
+// The rule format of json-rules-engine, known here and nowhere else in src/policy: our conditions (the
+// plugin contract's `Condition`) become engine conditions, and a compiled rule carries only its name (what
+// it decides is kept beside it by the compiler, so the engine never copies it into results).
+import type { RuleProperties, TopLevelCondition } from 'json-rules-engine';
+import type { Condition } from '../engine/plugin.js';
+
+/** A condition inside a rule (json-rules-engine does not export its name for it). */
+type NestedCondition = Extract<TopLevelCondition, { all: unknown }>['all'][number];
+
+export type EngineRule = RuleProperties & { name: string };
+
+/** A rule that fires when `condition` holds; a higher priority is evaluated first. */
+export function ruleOf(name: string, condition: Condition, priority?: number): EngineRule {
+  return { name, conditions: topLevel(condition), event: { type: name }, ...(priority === undefined ? {} : { priority }) };
+}
+
+/**
+ * A rule that fires when any of `conditions` holds, every one of them evaluated (same priority) so the
+ * run tells which held: the engine reports them, in order, as the fired rule's `children`.
+ */
+export function anyOfRule(name: string, conditions: readonly Condition[]): EngineRule {
+  return { name, conditions: { any: conditions.map((c) => ({ ...nested(c), priority: 1 })) } as TopLevelCondition, event: { type: name } };
+}
+
+function topLevel(condition: Condition): TopLevelCondition {
+  if ('all' in condition) return { all: condition.all.map(nested) };
+  if ('any' in condition) return { any: condition.any.map(nested) };
+  if ('not' in condition) return { not: nested(condition.not) };
+  return { all: [nested(condition)] };
+}
+
+function nested(condition: Condition): NestedCondition {
+  if ('all' in condition) return { all: condition.all.map(nested) };
+  if ('any' in condition) return { any: condition.any.map(nested) };
+  if ('not' in condition) return { not: nested(condition.not) };
+  return { fact: condition.fact, operator: condition.operator, value: condition.value };
+}

@@ -1,0 +1,94 @@
+// The world a policy test declares, Cerbos style: earlier validations (velocity history, kept in a real
+// in-memory SQLite store) and what the network answers per domain. A domain the test does not list answers
+// as an unreachable network would: unknown, never "no".
+import type { DnsAnswer, LookupResult, MxRecord, NetworkAccess } from '../engine/plugin.js';
+import type { DomainAnswers, HistoryEntry } from '../policy/types.js';
+import { openDatabase, type Store } from '../store/database.js';
+
+const MINUTE_MS = 60_000;
+const NOT_LISTED = { status: 'error', reason: "not in the test's network answers" } as const;
+
+/** A NetworkAccess answering from a test's `network:` table. */
+export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswers>>): NetworkAccess {
+  const entry = (domain: string) => answers[domain.toLowerCase()];
+  const addresses = (domain: string, kind: 'a' | 'aaaa'): DnsAnswer<string> => records(entry(domain), kind, (address) => address);
+  return {
+    enabled: true,
+    dns: {
+      mx: async (domain) => records(entry(domain), 'mx', mxRecord),
+      a: async (domain) => addresses(domain, 'a'),
+      aaaa: async (domain) => addresses(domain, 'aaaa'),
+    },
+    registration: { registered: async (domain) => registered(entry(domain)) },
+    website: { hasWebsite: async (domain) => website(entry(domain)) },
+  };
+}
+
+function records<T>(found: DomainAnswers | undefined, kind: 'mx' | 'a' | 'aaaa', make: (text: string, index: number) => T): DnsAnswer<T> {
+  if (found === undefined || found === 'error') return found === undefined ? NOT_LISTED : { status: 'error', reason: 'servfail' };
+  if (found === 'nxdomain') return { status: 'nxdomain' };
+  const listed = found[kind];
+  if (listed === 'error') return { status: 'error', reason: 'servfail' };
+  if (listed === undefined || listed.length === 0) return { status: 'nodata' };
+  return { status: 'ok', records: listed.map(make) };
+}
+
+/** MX hosts in preference order; "." is the null MX (RFC 7505). */
+function mxRecord(host: string, index: number): MxRecord {
+  return host === '.' ? { exchange: '', priority: 0 } : { exchange: host, priority: (index + 1) * 10 };
+}
+
+function registered(found: DomainAnswers | undefined): LookupResult<number> {
+  const date = typeof found === 'object' && found.registered !== undefined ? Date.parse(found.registered) : Number.NaN;
+  return Number.isFinite(date) ? { status: 'ok', value: date } : { status: 'unknown', reason: 'no registration date in the test' };
+}
+
+function website(found: DomainAnswers | undefined): LookupResult<boolean> {
+  return typeof found === 'object' && found.website !== undefined ? { status: 'ok', value: found.website } : { status: 'unknown', reason: 'not in the test' };
+}
+
+/** Velocity history for policy tests: one in-memory store, a project of its own per test. */
+export class TestHistory {
+  private store: Promise<Store> | null = null;
+
+  /** The project id under which `entries` were recorded, `now` being the test's request time. */
+  async project(testIndex: number, entries: readonly HistoryEntry[], now: number): Promise<string> {
+    const projectId = `policy-test-${testIndex}`;
+    const store = await this.open();
+    await Promise.all(
+      entries.map((entry) => {
+        // Lower-cased as the normalize plugin's email_lower is: what per-IP velocity tells addresses apart by.
+        const lower = entry.email_address.toLowerCase().normalize('NFC');
+        return store.events.record({
+          projectId,
+          endpoint: 'verify',
+          email: entry.email_address,
+          emailLower: lower,
+          baseEmail: lower,
+          ipv4: entry.ipv4_address ?? null,
+          ipv6: entry.ipv6_address ?? null,
+          action: 'allow',
+          createdAt: now - Math.round((entry.minutes_ago ?? 0) * MINUTE_MS),
+        });
+      }),
+    );
+    return projectId;
+  }
+
+  async reader(projectId: string) {
+    return (await this.open()).events.velocityReader(projectId);
+  }
+
+  async close(): Promise<void> {
+    if (this.store) await (await this.store).close();
+    this.store = null;
+  }
+
+  private open(): Promise<Store> {
+    this.store ??= openDatabase('sqlite::memory:').then(async (store) => {
+      await store.migrate();
+      return store;
+    });
+    return this.store;
+  }
+}
