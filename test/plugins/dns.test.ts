@@ -9,7 +9,6 @@ import type { DnsAnswer, NetworkAccess } from '../../src/engine/plugin.js';
 import { OFFLINE } from '../../src/engine/run.js';
 import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { computeFacts, evaluateFor, firedCodes, testPlugin } from '../support/plugin-tester.js';

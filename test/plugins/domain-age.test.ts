@@ -10,7 +10,6 @@ import type { NetworkAccess } from '../../src/engine/plugin.js';
 import { OFFLINE } from '../../src/engine/run.js';
 import { createRegistrationLookup, type RegistrationService } from '../../src/network/rdap.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { computeFacts, evaluateFor, testPlugin } from '../support/plugin-tester.js';
 

@@ -7,7 +7,6 @@ import domainHealth from '../../plugins/domain-health/index.js';
 import type { CheckOptions, FactValues } from '../../src/engine/plugin.js';
 import { PolicyRunner } from '../../src/engine/run.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { standInCatalog, type Zone } from '../support/network-stand-ins.js';

@@ -7,7 +7,6 @@ import { indexProviders, readProviders } from '../../plugins/free-provider/provi
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { compilePolicy } from '../../src/policy/compile.js';
-import { decide } from '../../src/policy/decide.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import { evaluateFor, testPlugin } from '../support/plugin-tester.js';
 
