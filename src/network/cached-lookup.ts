@@ -1,62 +1,82 @@
-// What the RDAP and website lookups share: answers remembered in memory (and, for requests that
-// persist, in the domain facts table, read back on a memory miss by any instance), one question in
-// flight per name whatever the number of requests asking, a cap on questions at once, and a request
-// that waits no longer than its deadline. Only `ask` (how to get an answer) differs.
-import type { LookupResult } from '../engine/plugin.js';
+// What every network lookup shares (DNS, RDAP, the website probe): answers remembered in memory
+// (least recently used go first, each for its own TTL on the lookup's clock) and, for requests that
+// persist, in the domain facts table, read back on a memory miss by any instance; one question in
+// flight per (kind, name) whatever the number of requests asking; a cap on questions at once; and a
+// request that stops waiting when its budget signal aborts, while the question goes on and still
+// fills the caches for the next request. Only `ask` (how to get an answer) differs.
+import { LRUCache } from 'lru-cache';
 import type { DomainFacts } from '../store/domain-facts.js';
-import { beforeDeadline } from './deadline.js';
-import { ExpiringCache } from './expiring-cache.js';
+import { untilAborted } from './abort.js';
 
-export interface Answer<R> {
-  result: LookupResult<R>;
+/** What asking the world gave. */
+export interface Asked<A> {
+  answer: A;
   /** What the domain facts table keeps of it; null: never persisted (failures). */
   stored: unknown;
-  /** How long it is remembered. */
+  /** How long it is remembered; 0 or less: not at all, the next request asks again. */
   ttlMs: number;
 }
 
-export interface CachedLookupOptions<R> {
-  /** The domain facts kind, e.g. `rdap:registered`. */
-  kind: string;
+export interface LookupRequest {
+  /** Write answers to the domain facts table (false for soft_check requests). */
+  persist: boolean;
+  /** The request's network budget: once it aborts, a lookup not yet answered gives up (reason `budget`). */
+  signal: AbortSignal;
+}
+
+/** `K`: the domain facts kinds asked about (`dns:mx`, `rdap:registered` …); `A`: the answer. */
+export interface CachedLookupOptions<K extends string, A> {
   maxEntries: number;
   maxInFlight: number;
   /** The reason given when maxInFlight questions are running. */
   busyReason: string;
   domainFacts: Pick<DomainFacts, 'get' | 'put'> | null;
+  /** How long a table read is waited for before the world is asked instead; absent: until it ends. */
+  tableWaitMs?: number;
+  /** Clock for TTLs (ms since the epoch). */
   now: () => number;
+  /** Told about domain-facts read/write failures and internal errors (the lookup goes on). */
   onError: (error: unknown) => void;
+  /** The answer when none could be had: budget spent, too busy, internal error. */
+  unanswered(reason: string): A;
   /** A stored value back as an answer; null when it is not one of ours. */
-  fromStored(value: unknown): Pick<Answer<R>, 'result' | 'stored'> | null;
+  fromStored(value: unknown, kind: K): Pick<Asked<A>, 'answer' | 'stored'> | null;
   /** Asks the world; never throws. */
-  ask(name: string): Promise<Answer<R>>;
+  ask(name: string, kind: K): Promise<Asked<A>>;
 }
 
-interface Cached<R> {
-  result: LookupResult<R>;
+export interface CachedLookup<K extends string, A> {
+  lookup(kind: K, name: string, request: LookupRequest): Promise<A>;
+  /** Resolves when every domain-facts write started so far has finished. */
+  flush(): Promise<void>;
+}
+
+interface Remembered<A> {
+  answer: A;
   stored: unknown;
   expiresAt: number;
   /** Already in the domain facts table (read from it, or written once). */
   persisted: boolean;
 }
 
-export interface CachedLookup<R> {
-  lookup(name: string, request: { persist: boolean; deadline: number }): Promise<LookupResult<R>>;
-  /** Resolves when every domain-facts write started so far has finished. */
-  flush(): Promise<void>;
-}
+export function createCachedLookup<K extends string, A>(o: CachedLookupOptions<K, A>): CachedLookup<K, A> {
+  // ttlResolution 0: every expiry check reads `now`, so a test's clock is never seen late.
+  const memory = new LRUCache<string, Remembered<A>>({ max: o.maxEntries, perf: { now: () => o.now() }, ttlResolution: 0 });
+  const inFlight = new Map<string, Promise<Remembered<A>>>();
+  const table = tableWrites(o);
 
-const unknown = <R>(reason: string): LookupResult<R> => ({ status: 'unknown', reason });
+  function remember(key: string, entry: Remembered<A>): void {
+    const ttl = entry.expiresAt - o.now();
+    // lru-cache reads a ttl of 0 as "forever": an answer already expired is simply not kept.
+    if (ttl > 0) memory.set(key, entry, { ttl });
+  }
 
-export function createCachedLookup<R>(o: CachedLookupOptions<R>): CachedLookup<R> {
-  const memory = new ExpiringCache<Cached<R>>(o.maxEntries);
-  const inFlight = new Map<string, Promise<Cached<R>>>();
-  const writes = new Set<Promise<void>>();
-
-  async function readStore(name: string): Promise<Cached<R> | null> {
+  async function readTable(kind: K, name: string): Promise<Remembered<A> | null> {
     if (!o.domainFacts) return null;
     try {
-      const fact = await o.domainFacts.get<unknown>(name, o.kind, o.now());
-      const answer = fact ? o.fromStored(fact.value) : null;
+      const read = o.domainFacts.get<unknown>(name, kind, o.now());
+      const fact = o.tableWaitMs === undefined ? await read : await untilAborted(read, AbortSignal.timeout(o.tableWaitMs));
+      const answer = fact ? o.fromStored(fact.value, kind) : null;
       return fact && answer ? { ...answer, expiresAt: fact.expiresAt, persisted: true } : null;
     } catch (error) {
       o.onError(error);
@@ -64,59 +84,72 @@ export function createCachedLookup<R>(o: CachedLookupOptions<R>): CachedLookup<R
     }
   }
 
-  /** Table, then the world; every outcome goes to memory. Shared by concurrent requests. */
-  async function resolve(name: string): Promise<Cached<R>> {
-    const entry = (await readStore(name)) ?? (await fresh(name));
-    memory.set(name, entry, entry.expiresAt);
+  /** Table, then the world; the outcome goes to memory. Shared by concurrent requests. */
+  async function resolve(kind: K, name: string, key: string): Promise<Remembered<A>> {
+    const entry = (await readTable(kind, name)) ?? (await askWorld(kind, name));
+    remember(key, entry);
     return entry;
   }
 
-  async function fresh(name: string): Promise<Cached<R>> {
-    const answer = await o.ask(name);
-    return { result: answer.result, stored: answer.stored, expiresAt: o.now() + answer.ttlMs, persisted: false };
+  async function askWorld(kind: K, name: string): Promise<Remembered<A>> {
+    const asked = await o.ask(name, kind);
+    return { answer: asked.answer, stored: asked.stored, expiresAt: o.now() + asked.ttlMs, persisted: false };
   }
 
-  function persist(name: string, entry: Cached<R>): void {
-    const at = o.now();
-    if (!o.domainFacts || entry.persisted || entry.stored === null || entry.expiresAt <= at) return;
-    entry.persisted = true;
-    const write = o.domainFacts
-      .put(name, o.kind, entry.stored, entry.expiresAt - at, at)
-      .catch((error: unknown) => {
-        entry.persisted = false;
-        o.onError(error);
-      })
-      .finally(() => writes.delete(write));
-    writes.add(write);
+  /** The question in flight for `key`, started when there is none; null when too many are running. */
+  function question(kind: K, name: string, key: string): Promise<Remembered<A>> | null {
+    const running = inFlight.get(key);
+    if (running) return running;
+    if (inFlight.size >= o.maxInFlight) return null;
+    const started = resolve(kind, name, key).finally(() => inFlight.delete(key));
+    inFlight.set(key, started);
+    return started;
+  }
+
+  function answered(kind: K, name: string, entry: Remembered<A>, request: LookupRequest): A {
+    if (request.persist) table.persist(kind, name, entry);
+    return entry.answer;
   }
 
   return {
-    async lookup(name, request) {
+    async lookup(kind, name, request) {
       try {
-        const at = o.now();
-        // A remembered answer costs nothing, so it is given even past the deadline.
-        const hit = memory.get(name, at);
-        if (hit) {
-          if (request.persist) persist(name, hit.value);
-          return hit.value.result;
-        }
-        if (at >= request.deadline) return unknown('budget');
-        let pending = inFlight.get(name);
-        if (!pending) {
-          if (inFlight.size >= o.maxInFlight) return unknown(o.busyReason);
-          pending = resolve(name).finally(() => inFlight.delete(name));
-          inFlight.set(name, pending);
-        }
-        const entry = await beforeDeadline(pending, request.deadline - at);
-        if (entry === undefined) return unknown('budget');
-        if (request.persist) persist(name, entry);
-        return entry.result;
+        const key = `${kind} ${name}`;
+        // A remembered answer costs nothing, so it is given even once the budget is spent.
+        const hit = memory.get(key);
+        if (hit) return answered(kind, name, hit, request);
+        if (request.signal.aborted) return o.unanswered('budget');
+        const pending = question(kind, name, key);
+        if (pending === null) return o.unanswered(o.busyReason);
+        const entry = await untilAborted(pending, request.signal);
+        return entry === undefined ? o.unanswered('budget') : answered(kind, name, entry, request);
       } catch (error) {
         o.onError(error);
-        return unknown('internal error');
+        return o.unanswered('internal error');
       }
     },
-    async flush() {
+    flush: () => table.flush(),
+  };
+}
+
+/** Answers written to the domain facts table, each once and only while it lives; `flush` waits for them. */
+function tableWrites<K extends string, A>({ domainFacts, now, onError }: CachedLookupOptions<K, A>) {
+  const writes = new Set<Promise<void>>();
+  return {
+    persist(kind: K, name: string, entry: Remembered<A>): void {
+      const at = now();
+      if (!domainFacts || entry.persisted || entry.stored === null || entry.expiresAt <= at) return;
+      entry.persisted = true;
+      const write = domainFacts
+        .put(name, kind, entry.stored, entry.expiresAt - at, at)
+        .catch((error: unknown) => {
+          entry.persisted = false;
+          onError(error);
+        })
+        .finally(() => writes.delete(write));
+      writes.add(write);
+    },
+    async flush(): Promise<void> {
       while (writes.size > 0) await Promise.all([...writes]);
     },
   };

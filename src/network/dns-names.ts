@@ -1,23 +1,6 @@
-// DNS names and servers as the configuration and the lookups accept them.
+// The DNS servers the configuration names (DNS_SERVERS), checked once when it is read. Host names
+// are src/host-name.ts's business.
 import { isIP } from 'node:net';
-
-/** Lower-cased ASCII name without its trailing dot, or null when it cannot be a DNS name. */
-export function lookupName(domain: string): string | null {
-  const name = (domain.endsWith('.') ? domain.slice(0, -1) : domain).toLowerCase();
-  if (name.length === 0 || name.length > 253) return null;
-  let labelLength = 0;
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c === 0x2e) {
-      if (labelLength === 0) return null;
-      labelLength = 0;
-      continue;
-    }
-    const ldh = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
-    if (!ldh || ++labelLength > 63) return null;
-  }
-  return labelLength === 0 ? null : name;
-}
 
 /**
  * Validates DNS_SERVERS: a comma-separated list of `ip`, `ip:port` or `[ipv6]:port`. Throws an Error

@@ -1,5 +1,6 @@
-// The outside world, built once by the composition root: DNS, RDAP and the website probe, each with
-// its caches, and a NetworkAccess per request bound to the request's budget and persist flag.
+// The outside world, built once by the composition root: DNS, RDAP and the website probe, each through
+// the shared cached lookup, and a NetworkAccess per request bound to the request's budget (one
+// AbortSignal that every lookup of the request stops waiting on) and persist flag.
 import type { Logger } from 'pino';
 import type { NetworkConfig } from '../config.js';
 import type { NetworkAccess } from '../engine/plugin.js';
@@ -38,7 +39,9 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
   });
   return {
     forRequest({ persist, now }) {
-      const request = { persist, deadline: now + config.budgetMs };
+      // The budget runs from `now`, the request's start, on the wall clock the lookups wait on.
+      const left = now + config.budgetMs - Date.now();
+      const request = { persist, signal: left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort() };
       return { enabled: true, dns: dns.forRequest(request), registration: registration.forRequest(request), website: website.forRequest(request) };
     },
     async close() {

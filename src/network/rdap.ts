@@ -1,7 +1,7 @@
 // Registration dates over RDAP (RFC 9082/9083): the server for a TLD comes from IANA's bootstrap file
-// (RFC 9224; a shipped copy, src/network/data/rdap-dns.json), the date from the `registration` event.
-// One question per domain at a time, answers cached in memory and, for requests that persist, in the
-// domain facts table. A request waits for an answer until its deadline; the question itself runs up to
+// (rdap-bootstrap.ts), the date from the `registration` event. Answers go through the shared cached
+// lookup (cached-lookup.ts: memory, domain facts table, one question per domain, the request's budget).
+// A request waits for an answer until its budget signal aborts; the question itself runs up to
 // `timeoutMs`, so a slow registry's answer still warms the cache for the next request.
 //
 // Options (the composition root maps the environment onto them):
@@ -10,17 +10,14 @@
 //   timeoutMs      RDAP_TIMEOUT_MS      time one question may take (redirects included); 3000
 //   ttlMs          RDAP_CACHE_TTL_SECONDS × 1000: how long a registration date is kept; 7 days
 // Nothing here throws to a caller: failures are "unknown" answers.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { LookupResult, RegistrationLookup } from '../engine/plugin.js';
-import { isAddressLiteral } from '../host-name.js';
-import { packageRoot } from '../paths.js';
+import { hostName, isAddressLiteral } from '../host-name.js';
 import type { DomainFacts } from '../store/domain-facts.js';
-import { createCachedLookup } from './cached-lookup.js';
+import { createCachedLookup, type LookupRequest } from './cached-lookup.js';
+import { baseFor, DEFAULT_BOOTSTRAP_FILE, loadBootstrap, preferredUrl } from './rdap-bootstrap.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
 export const RDAP_FACT = 'rdap:registered';
-export const DEFAULT_BOOTSTRAP_FILE = join(packageRoot, 'src', 'network', 'data', 'rdap-dns.json');
 
 const DAY = 86_400_000;
 /** Before the first .com registration: a placeholder date, not a registration. */
@@ -66,16 +63,9 @@ export interface RegistrationOptions extends Partial<RegistrationSettings> {
   onError?: (error: unknown) => void;
 }
 
-export interface RegistrationRequest {
-  /** Write answers to the domain facts table (false for soft_check requests). */
-  persist: boolean;
-  /** Milliseconds since the epoch after which a lookup not yet answered gives "unknown" (reason `budget`). */
-  deadline: number;
-}
-
 export interface RegistrationService {
-  /** The lookups of one request, bound to its deadline and persist flag. */
-  forRequest(request: RegistrationRequest): RegistrationLookup;
+  /** The lookups of one request, bound to its budget signal and persist flag. */
+  forRequest(request: LookupRequest): RegistrationLookup;
   /** Resolves when every domain-facts write started so far has finished (tests, shutdown). */
   flush(): Promise<void>;
   /** Aborts the questions in flight (they answer "unknown"); for shutdown. */
@@ -86,61 +76,17 @@ export interface RegistrationService {
 type Stored = number | 'not_found' | 'no_registration_event';
 
 interface Outcome {
-  result: LookupResult<number>;
+  answer: LookupResult<number>;
   /** null for failures, which are not persisted. */
   stored: Stored | null;
 }
 
 const unknown = (reason: string): LookupResult<number> => ({ status: 'unknown', reason });
 
-/** TLD (or longer suffix) → base URL with a trailing slash, from an RFC 9224 bootstrap file. */
-export function loadBootstrap(file: string): Map<string, string> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new Error(`RDAP bootstrap file ${file}: ${(error as Error).message}`);
-  }
-  const services = (parsed as { services?: unknown } | null)?.services;
-  if (!Array.isArray(services)) throw new Error(`RDAP bootstrap file ${file}: no "services" array (RFC 9224)`);
-  const bases = new Map<string, string>();
-  for (const service of services) {
-    const [entries, urls] = Array.isArray(service) ? (service as unknown[]) : [];
-    if (!Array.isArray(entries) || !Array.isArray(urls)) throw new Error(`RDAP bootstrap file ${file}: a service is not [[names], [urls]]`);
-    const url = preferredUrl(urls.filter((u): u is string => typeof u === 'string'));
-    if (url === null) continue;
-    for (const entry of entries) if (typeof entry === 'string') bases.set(entry.toLowerCase(), url);
-  }
-  return bases;
-}
-
-/** RFC 9224 §4: prefer HTTPS when a service lists several URLs. */
-function preferredUrl(urls: string[]): string | null {
-  const usable = urls.filter((u) => /^https?:\/\//i.test(u));
-  const url = usable.find((u) => /^https:/i.test(u)) ?? usable[0];
-  if (url === undefined) return null;
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
-/** Lower-case ASCII name of at least two labels, or null (address, Unicode, empty label, too long). */
+/** Lower-case ASCII name of at least two labels, or null (address, Unicode, underscore, empty label, too long). */
 function domainName(domain: string): string | null {
-  const name = (domain.endsWith('.') ? domain.slice(0, -1) : domain).toLowerCase();
-  if (name.length === 0 || name.length > 253 || !name.includes('.') || isAddressLiteral(name)) return null;
-  for (const label of name.split('.')) {
-    if (label.length === 0 || label.length > 63 || !/^[a-z0-9-]+$/.test(label)) return null;
-  }
-  return name;
-}
-
-/** The longest suffix of `name` the bootstrap lists (RFC 9224 §4). */
-function baseFor(bases: ReadonlyMap<string, string>, name: string): string | null {
-  for (let suffix = name; ; ) {
-    const base = bases.get(suffix);
-    if (base !== undefined) return base;
-    const dot = suffix.indexOf('.');
-    if (dot < 0) return null;
-    suffix = suffix.slice(dot + 1);
-  }
+  const name = hostName(domain, 'ldh');
+  return name?.includes('.') && !isAddressLiteral(name) ? name : null;
 }
 
 /** Registration date from an RDAP domain object: the `registration` event's date. */
@@ -159,12 +105,12 @@ export function registrationDate(body: unknown, now: number): Outcome {
 }
 
 function settled(stored: Stored): Outcome {
-  if (typeof stored === 'number') return { result: { status: 'ok', value: stored }, stored };
-  return { result: unknown(stored === 'not_found' ? 'not found' : 'no registration event'), stored };
+  if (typeof stored === 'number') return { answer: { status: 'ok', value: stored }, stored };
+  return { answer: unknown(stored === 'not_found' ? 'not found' : 'no registration event'), stored };
 }
 
 function failure(reason: string): Outcome {
-  return { result: unknown(reason), stored: null };
+  return { answer: unknown(reason), stored: null };
 }
 
 function isStored(value: unknown): value is Stored {
@@ -196,104 +142,109 @@ function retryAfterMs(header: string | null): number {
   return Math.min(Math.max(seconds, 1), 300) * 1000;
 }
 
+/** What every RDAP question shares: the settings, the clock, the registries backing off, shutdown. */
+interface Registries {
+  settings: RegistrationSettings;
+  now: () => number;
+  /** Origins that answered 429, left alone until the time given. */
+  backoff: Map<string, number>;
+  /** Aborted by close(). */
+  closing: AbortSignal;
+}
+
+/** One question to a registry, within `timeoutMs`; never throws. */
+async function askRegistry(url: string, registries: Registries): Promise<Outcome> {
+  const signal = AbortSignal.any([AbortSignal.timeout(registries.settings.timeoutMs), registries.closing]);
+  try {
+    const reply = await follow(new URL(url), signal, registries);
+    return reply instanceof Response ? await outcomeOf(reply, registries) : reply;
+  } catch (error) {
+    if (signal.aborted) return failure(registries.closing.aborted ? 'RDAP lookups closed' : 'RDAP timeout');
+    return failure(`RDAP request failed: ${(error as Error).message}`);
+  }
+}
+
+/** Fetches `url`, following up to MAX_REDIRECTS redirects: the last reply, or the outcome that ends the question. */
+async function follow(url: URL, signal: AbortSignal, { now, backoff }: Registries): Promise<Response | Outcome> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
+    const response = await fetch(target, {
+      headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' },
+      redirect: 'manual',
+      signal,
+    });
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null || hop >= MAX_REDIRECTS) {
+      if (response.status === 429) backoff.set(target.origin, now() + retryAfterMs(response.headers.get('retry-after')));
+      return response;
+    }
+    await response.body?.cancel();
+    const next = new URL(location, target);
+    // A registry may send us on over HTTPS, or elsewhere on its own origin; nowhere else.
+    if (next.protocol !== 'https:' && next.origin !== target.origin) return failure('RDAP redirect to a non-HTTPS URL');
+    target = next;
+  }
+}
+
+/** What a registry's last reply says of the registration. */
+async function outcomeOf(response: Response, { settings, now }: Registries): Promise<Outcome> {
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    return response.status === 404 ? settled('not_found') : failure(`RDAP server answered HTTP ${response.status}`);
+  }
+  const text = await readCapped(response, settings.maxBodyBytes);
+  if (text === null) return failure('RDAP reply too large');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return failure('RDAP reply is not JSON');
+  }
+  return registrationDate(body, now());
+}
+
 export function createRegistrationLookup(options: RegistrationOptions = {}): RegistrationService {
   const settings = settingsOf(options);
-  const now = options.now ?? Date.now;
-  const store = options.domainFacts ?? null;
-  const onError = options.onError ?? (() => undefined);
   const forcedBase = options.baseUrl === undefined ? null : preferredUrl([options.baseUrl]);
   if (options.baseUrl !== undefined && forcedBase === null) throw new Error(`RDAP base URL "${options.baseUrl}" is not an http(s) URL`);
   const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
+  const closing = new AbortController();
+  const now = options.now ?? Date.now;
+  const registries: Registries = { settings, now, backoff: new Map(), closing: closing.signal };
 
-  /** Origins that answered 429, left alone until the time given. */
-  const backoff = new Map<string, number>();
-  /** Questions running, so close() can stop them. */
-  const active = new Set<AbortController>();
-  let closed = false;
-
-  function ttlOf(stored: Stored | null): number {
+  const ttlOf = (stored: Stored | null): number => {
     if (stored === null) return settings.errorTtlMs;
     return stored === 'not_found' ? settings.notFoundTtlMs : settings.ttlMs;
-  }
+  };
 
-  async function ask(url: string): Promise<Outcome> {
-    const controller = new AbortController();
-    const { signal } = controller;
-    const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
-    active.add(controller);
-    let target = new URL(url);
-    try {
-      for (let hop = 0; ; hop++) {
-        if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
-        const response = await fetch(target, {
-          headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' },
-          redirect: 'manual',
-          signal,
-        });
-        const location = response.headers.get('location');
-        if (response.status >= 300 && response.status < 400 && location !== null && hop < MAX_REDIRECTS) {
-          await response.body?.cancel();
-          const next = new URL(location, target);
-          // A registry may send us on over HTTPS, or elsewhere on its own origin; nowhere else.
-          if (next.protocol !== 'https:' && next.origin !== target.origin) return failure('RDAP redirect to a non-HTTPS URL');
-          target = next;
-          continue;
-        }
-        if (response.status === 429) backoff.set(target.origin, now() + retryAfterMs(response.headers.get('retry-after')));
-        if (response.status !== 200) {
-          await response.body?.cancel();
-          return response.status === 404 ? settled('not_found') : failure(`RDAP server answered HTTP ${response.status}`);
-        }
-        const text = await readCapped(response, settings.maxBodyBytes);
-        if (text === null) return failure('RDAP reply too large');
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          return failure('RDAP reply is not JSON');
-        }
-        return registrationDate(body, now());
-      }
-    } catch (error) {
-      if (signal.aborted) return failure(closed ? 'RDAP lookups closed' : 'RDAP timeout');
-      return failure(`RDAP request failed: ${(error as Error).message}`);
-    } finally {
-      clearTimeout(timer);
-      active.delete(controller);
-    }
-  }
-
-  const cache = createCachedLookup<number>({
-    kind: RDAP_FACT,
+  const cache = createCachedLookup<typeof RDAP_FACT, LookupResult<number>>({
     maxEntries: settings.maxEntries,
     maxInFlight: settings.maxInFlight,
     busyReason: 'too many RDAP lookups at once',
-    domainFacts: store,
+    domainFacts: options.domainFacts ?? null,
     now,
-    onError,
+    onError: options.onError ?? (() => undefined),
+    unanswered: unknown,
     fromStored: (value) => (isStored(value) ? settled(value) : null),
     async ask(name) {
       const base = forcedBase ?? baseFor(bases, name);
-      const outcome = base === null ? failure('no RDAP service for this TLD') : await ask(`${base}domain/${name}`);
+      const outcome = base === null ? failure('no RDAP service for this TLD') : await askRegistry(`${base}domain/${name}`, registries);
       return { ...outcome, ttlMs: ttlOf(outcome.stored) };
     },
   });
 
-  async function registered(domain: string, request: RegistrationRequest): Promise<LookupResult<number>> {
-    const name = typeof domain === 'string' ? domainName(domain) : null;
-    if (name === null) return unknown('not a domain name');
-    return cache.lookup(name, request);
-  }
-
   return {
     forRequest(request) {
-      return { registered: (domain) => registered(domain, request) };
+      return {
+        async registered(domain) {
+          const name = typeof domain === 'string' ? domainName(domain) : null;
+          return name === null ? unknown('not a domain name') : cache.lookup(RDAP_FACT, name, request);
+        },
+      };
     },
     flush: () => cache.flush(),
-    close() {
-      closed = true;
-      for (const controller of active) controller.abort();
-    },
+    close: () => closing.abort(),
   };
 }
 

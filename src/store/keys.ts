@@ -1,8 +1,10 @@
 // api_keys: tokens are shown once at creation and stored only as SHA-256; lookups compare in
-// constant time. Successful lookups are cached in memory for at most CACHE_TTL_MS, so a revocation
-// made by another process takes effect within 5 s (in this process, revoke clears the cache at once).
+// constant time. Successful lookups are cached in memory (lru-cache, the 1,000 most recent) for at most
+// CACHE_TTL_MS, so a revocation made by another process takes effect within 5 s (in this process,
+// revoke clears the cache at once).
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import { type Project, projectFromRow } from './projects.js';
 import { newId, toNullableNumber, toNumber } from './sql-values.js';
 
@@ -83,22 +85,15 @@ function keyFromRow(row: KeyRow): ApiKey {
   };
 }
 
-interface CachedLookup {
+interface CachedKey {
   kind: KeyKind;
   result: Authenticated;
-  expiresAt: number;
 }
 
 export function createKeys(knex: Knex): Keys {
-  const cache = new Map<string, CachedLookup>();
-
-  function remember(hash: string, entry: CachedLookup): void {
-    if (cache.size >= CACHE_MAX_ENTRIES) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-    cache.set(hash, entry);
-  }
+  // Date.now, not performance.now: the clock the rest of the store reads (and tests move); ttlResolution 0
+  // so every check reads it.
+  const cache = new LRUCache<string, CachedKey>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 });
 
   return {
     async create(projectId, kind, now = Date.now()) {
@@ -134,8 +129,7 @@ export function createKeys(knex: Knex): Keys {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
       const hash = hashToken(token);
       const cached = cache.get(hash);
-      if (cached && cached.expiresAt > Date.now()) return cached.kind === kind ? cached.result : null;
-      if (cached) cache.delete(hash);
+      if (cached) return cached.kind === kind ? cached.result : null;
 
       const row = await knex('api_keys as k')
         .join('projects as p', 'p.id', 'k.project_id')
@@ -162,7 +156,7 @@ export function createKeys(knex: Knex): Keys {
       if (row.key_revoked_at !== null && row.key_revoked_at !== undefined) return null;
 
       const result: Authenticated = { project: projectFromRow(row), keyId: String(row.key_id) };
-      remember(hash, { kind: row.key_kind as KeyKind, result, expiresAt: Date.now() + CACHE_TTL_MS });
+      cache.set(hash, { kind: row.key_kind as KeyKind, result });
       return row.key_kind === kind ? result : null;
     },
 

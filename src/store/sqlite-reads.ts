@@ -4,6 +4,7 @@
 // this reader run beside the knex writer; every statement runs to its end, so each read sees every
 // commit made before it.
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import type { Statement } from './velocity-queries.js';
 
 export interface SqliteReads {
@@ -12,18 +13,18 @@ export interface SqliteReads {
   close(): Promise<void>;
 }
 
+/** Statements kept prepared; past it the least recently used one is dropped (and prepared again if asked). */
 const MAX_PREPARED = 64;
 
 export function openSqliteReads(filename: string): SqliteReads {
   let db: Database.Database | null = null;
-  const prepared = new Map<string, Database.Statement>();
+  const prepared = new LRUCache<string, Database.Statement>({ max: MAX_PREPARED });
 
   function statement(sql: string): Database.Statement {
     // Opened on first use: by then migrations have created the file and its tables.
     db ??= new Database(filename, { readonly: true, fileMustExist: true });
     let stmt = prepared.get(sql);
     if (!stmt) {
-      if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value as string);
       stmt = db.prepare(sql);
       prepared.set(sql, stmt);
     }

@@ -1,9 +1,8 @@
 // DNS lookups against a real DNS server on 127.0.0.1 (dns2): answers, error mapping, the memory and
-// negative caches with TTLs on an injected clock, the request deadline, and the domain facts table.
+// negative caches with TTLs on an injected clock, the request's budget signal, and the domain facts table.
 import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromError, createDnsLookup, type DnsOptions, type DnsService, lookupName, parseDnsServers } from '../../src/network/dns.js';
-import { ExpiringCache } from '../../src/network/expiring-cache.js';
+import { answerFromError, createDnsLookup, type DnsOptions, type DnsService, parseDnsServers } from '../../src/network/dns.js';
 import type { Store } from '../../src/store/database.js';
 import type { DomainFacts } from '../../src/store/domain-facts.js';
 import { openSecondStore, openSqliteTestStore } from '../support/databases.js';
@@ -33,7 +32,10 @@ function manualClock(start = 1_700_000_000_000) {
   return { now: () => at, advance: (ms: number) => (at += ms) };
 }
 
-const request = (now = Date.now(), budget = 1500, persist = false) => ({ persist, deadline: now + budget });
+/** A request with `budget` ms to spend. */
+const request = (budget = 1500, persist = false) => ({ persist, signal: AbortSignal.timeout(budget) });
+/** A request whose budget is already spent. */
+const spent = { persist: false, signal: AbortSignal.abort() };
 
 describe('answers from the server', () => {
   it.each([
@@ -62,11 +64,25 @@ describe('answers from the server', () => {
     expect(server.count('aonly.test', 'A')).toBe(before + 1);
   });
 
-  it.each(['', 'a..b', 'bücher.test', 'exa mple.test', '[192.0.2.1]', `${'a'.repeat(64)}.test`])('refuses %j without asking', async (domain) => {
-    const before = server.questions.length;
-    expect(await service().forRequest(request()).mx(domain)).toEqual({ status: 'error', reason: 'invalid domain name' });
-    expect(server.questions.length).toBe(before);
+  it.each([
+    ['Example.COM.', 'example.com'],
+    ['_dmarc.example.com', '_dmarc.example.com'],
+    ['xn--bcher-kva.test', 'xn--bcher-kva.test'],
+    [`${'a'.repeat(63)}.test`, `${'a'.repeat(63)}.test`],
+  ])('asks about %j as %j', async (domain, asked) => {
+    const before = server.count(asked, 'MX');
+    expect(await service().forRequest(request()).mx(domain)).not.toEqual({ status: 'error', reason: 'invalid domain name' });
+    expect(server.count(asked, 'MX')).toBe(before + 1);
   });
+
+  it.each(['', '.', 'a..b', 'bücher.test', 'exa mple.test', '[192.0.2.1]', `${'a'.repeat(64)}.test`, `${'a.'.repeat(127)}ab`])(
+    'refuses %j without asking',
+    async (domain) => {
+      const before = server.questions.length;
+      expect(await service().forRequest(request()).mx(domain)).toEqual({ status: 'error', reason: 'invalid domain name' });
+      expect(server.questions.length).toBe(before);
+    },
+  );
 
   it('answers "connection refused" when nothing listens at the server address', async () => {
     const socket = createSocket('udp4');
@@ -103,12 +119,12 @@ describe('the memory cache', () => {
     const nx = server.count('nx.test', 'MX');
     const nodata = server.count('aonly.test', 'MX');
     for (let i = 0; i < 2; i++) {
-      expect(await dns.forRequest(request(clock.now())).mx('nx.test')).toEqual({ status: 'nxdomain' });
-      expect(await dns.forRequest(request(clock.now())).mx('aonly.test')).toEqual({ status: 'nodata' });
+      expect(await dns.forRequest(request()).mx('nx.test')).toEqual({ status: 'nxdomain' });
+      expect(await dns.forRequest(request()).mx('aonly.test')).toEqual({ status: 'nodata' });
     }
     expect([server.count('nx.test', 'MX'), server.count('aonly.test', 'MX')]).toEqual([nx + 1, nodata + 1]);
     clock.advance(60_001);
-    await dns.forRequest(request(clock.now())).mx('nx.test');
+    await dns.forRequest(request()).mx('nx.test');
     expect(server.count('nx.test', 'MX')).toBe(nx + 2);
   });
 
@@ -124,12 +140,12 @@ describe('the memory cache', () => {
     const clock = manualClock();
     const dns = service({ now: clock.now });
     const before = server.count('shortttl.test', 'A');
-    await dns.forRequest(request(clock.now())).a('shortttl.test');
+    await dns.forRequest(request()).a('shortttl.test');
     clock.advance(1_900);
-    await dns.forRequest(request(clock.now())).a('shortttl.test');
+    await dns.forRequest(request()).a('shortttl.test');
     expect(server.count('shortttl.test', 'A')).toBe(before + 1);
     clock.advance(200);
-    expect(await dns.forRequest(request(clock.now())).a('shortttl.test')).toEqual({ status: 'ok', records: ['192.0.2.40'] });
+    expect(await dns.forRequest(request()).a('shortttl.test')).toEqual({ status: 'ok', records: ['192.0.2.40'] });
     expect(server.count('shortttl.test', 'A')).toBe(before + 2);
   });
 
@@ -137,11 +153,11 @@ describe('the memory cache', () => {
     const clock = manualClock();
     const dns = service({ now: clock.now, mxTtlMs: 10_000 });
     const before = server.count('ipmx.test', 'MX');
-    await dns.forRequest(request(clock.now())).mx('ipmx.test');
+    await dns.forRequest(request()).mx('ipmx.test');
     clock.advance(9_999);
-    await dns.forRequest(request(clock.now())).mx('ipmx.test');
+    await dns.forRequest(request()).mx('ipmx.test');
     clock.advance(2);
-    await dns.forRequest(request(clock.now())).mx('ipmx.test');
+    await dns.forRequest(request()).mx('ipmx.test');
     expect(server.count('ipmx.test', 'MX')).toBe(before + 2);
   });
 
@@ -149,9 +165,9 @@ describe('the memory cache', () => {
     const clock = manualClock();
     const dns = service({ now: clock.now, maxTtlMs: 1_000 });
     const before = server.count('aonly.test', 'AAAA');
-    await dns.forRequest(request(clock.now())).aaaa('aonly.test');
+    await dns.forRequest(request()).aaaa('aonly.test');
     clock.advance(1_001);
-    await dns.forRequest(request(clock.now())).aaaa('aonly.test');
+    await dns.forRequest(request()).aaaa('aonly.test');
     expect(server.count('aonly.test', 'AAAA')).toBe(before + 2);
   });
 
@@ -169,41 +185,28 @@ describe('the memory cache', () => {
     await lookup().mx('multi.test');
     expect(server.count('multi.test', 'MX')).toBe(multi + 1);
   });
-
-  it('ExpiringCache drops expired entries and the oldest when full', () => {
-    const cache = new ExpiringCache<string>(2);
-    cache.set('a', 'A', 100);
-    cache.set('b', 'B', 200);
-    expect(cache.get('a', 99)?.value).toBe('A');
-    cache.set('c', 'C', 300);
-    expect([cache.get('a', 0)?.value, cache.get('b', 0)?.value, cache.get('c', 0)?.value]).toEqual(['A', undefined, 'C']);
-    expect(cache.get('a', 100)).toBeUndefined();
-    expect(cache.size).toBe(1);
-    expect(() => new ExpiringCache(0)).toThrow(RangeError);
-  });
 });
 
-describe('the request deadline', () => {
+describe('the request budget', () => {
   it('answers "budget" when the server stays silent, within a bounded time', async () => {
     const dns = service({ timeoutMs: 2_000, tries: 2 });
     const started = Date.now();
-    const answer = await dns.forRequest(request(started, 300)).mx('silent.test');
+    const answer = await dns.forRequest(request(300)).mx('silent.test');
     const elapsed = Date.now() - started;
     expect(answer).toEqual({ status: 'error', reason: 'budget' });
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(900);
   });
 
-  it('answers "timeout" when the resolver gives up before the deadline', async () => {
-    const answer = await service({ timeoutMs: 100, tries: 1 }).forRequest(request(Date.now(), 5_000)).a('silent.test');
+  it('answers "timeout" when the resolver gives up before the budget is spent', async () => {
+    const answer = await service({ timeoutMs: 100, tries: 1 }).forRequest(request(5_000)).a('silent.test');
     expect(answer).toEqual({ status: 'error', reason: 'timeout' });
   });
 
-  it('asks nothing once the deadline has passed, but still gives remembered answers', async () => {
+  it('asks nothing once the budget is spent, but still gives remembered answers', async () => {
     const dns = service();
     await dns.forRequest(request()).mx('mx.test');
     const before = server.questions.length;
-    const spent = { persist: false, deadline: Date.now() - 1 };
     expect(await dns.forRequest(spent).mx('multi.test')).toEqual({ status: 'error', reason: 'budget' });
     expect((await dns.forRequest(spent).mx('mx.test')).status).toBe('ok');
     expect(server.questions.length).toBe(before);
@@ -212,11 +215,23 @@ describe('the request deadline', () => {
   it('lets a later request use the answer a timed-out request was waiting for', async () => {
     const dns = service();
     // A 1 ms budget gives up (almost always) before the answer; the question goes on and is remembered.
-    const first = await dns.forRequest(request(Date.now(), 1)).a('mail.mx.test');
+    const first = await dns.forRequest(request(1)).a('mail.mx.test');
     expect(first.status === 'ok' || (first.status === 'error' && first.reason === 'budget')).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await dns.forRequest(request()).a('mail.mx.test')).toEqual({ status: 'ok', records: ['192.0.2.25'] });
     expect(server.count('mail.mx.test', 'A')).toBe(1);
+  });
+});
+
+describe('the cap on questions in flight', () => {
+  it('answers "too many DNS lookups at once" past maxInFlight, and asks again once a question ends', async () => {
+    const dns = service({ maxInFlight: 1, timeoutMs: 300, tries: 1 });
+    const silent = dns.forRequest(request(5_000)).mx('silent.test');
+    const before = server.count('mx.test', 'MX');
+    expect(await dns.forRequest(request()).mx('mx.test')).toEqual({ status: 'error', reason: 'too many DNS lookups at once' });
+    expect(server.count('mx.test', 'MX')).toBe(before);
+    expect(await silent).toEqual({ status: 'error', reason: 'timeout' });
+    expect((await dns.forRequest(request()).mx('mx.test')).status).toBe('ok');
   });
 });
 
@@ -229,7 +244,7 @@ describe('the domain facts table (SQLite)', () => {
 
   it('stores ok, NXDOMAIN and NODATA answers when the request persists', async () => {
     const dns = service({ domainFacts: store.domainFacts });
-    const lookup = dns.forRequest(request(Date.now(), 1500, true));
+    const lookup = dns.forRequest(request(1500, true));
     await lookup.mx('mx.test');
     await lookup.mx('nx.test');
     await lookup.mx('aonly.test');
@@ -247,31 +262,31 @@ describe('the domain facts table (SQLite)', () => {
 
   it('writes nothing when the request does not persist (soft_check)', async () => {
     const dns = service({ domainFacts: store.domainFacts });
-    await dns.forRequest(request(Date.now(), 1500, false)).mx('multi.test');
+    await dns.forRequest(request(1500, false)).mx('multi.test');
     await dns.flush();
     expect(await store.domainFacts.get('multi.test', 'dns:mx')).toBeNull();
   });
 
   it('never writes errors', async () => {
     const dns = service({ domainFacts: store.domainFacts });
-    await dns.forRequest(request(Date.now(), 1500, true)).mx('servfail.test');
+    await dns.forRequest(request(1500, true)).mx('servfail.test');
     await dns.flush();
     expect(await store.domainFacts.get('servfail.test', 'dns:mx')).toBeNull();
   });
 
   it('writes a remembered answer once a persisting request sees it', async () => {
     const dns = service({ domainFacts: store.domainFacts });
-    await dns.forRequest(request(Date.now(), 1500, false)).a('multi.test');
+    await dns.forRequest(request(1500, false)).a('multi.test');
     await dns.flush();
     expect(await store.domainFacts.get('multi.test', 'dns:a')).toBeNull();
-    await dns.forRequest(request(Date.now(), 1500, true)).a('multi.test');
+    await dns.forRequest(request(1500, true)).a('multi.test');
     await dns.flush();
     expect((await store.domainFacts.get('multi.test', 'dns:a'))?.value).toEqual({ status: 'ok', records: ['192.0.2.11', '192.0.2.12'] });
   });
 
   it('lets a second service instance answer from the table without asking', async () => {
     const first = service({ domainFacts: store.domainFacts });
-    await first.forRequest(request(Date.now(), 1500, true)).mx('ipmx.test');
+    await first.forRequest(request(1500, true)).mx('ipmx.test');
     await first.flush();
     const second = await openSecondStore(store);
     try {
@@ -289,10 +304,10 @@ describe('the domain facts table (SQLite)', () => {
     const clock = manualClock(Date.now());
     await store.domainFacts.put('v6only.test', 'dns:aaaa', { status: 'ok', records: ['2001:db8::99'] }, 1_000, clock.now());
     const dns = service({ domainFacts: store.domainFacts, now: clock.now });
-    expect(await dns.forRequest(request(clock.now())).aaaa('v6only.test')).toEqual({ status: 'ok', records: ['2001:db8::99'] });
+    expect(await dns.forRequest(request()).aaaa('v6only.test')).toEqual({ status: 'ok', records: ['2001:db8::99'] });
     const before = server.count('v6only.test', 'AAAA');
     clock.advance(1_001);
-    expect(await dns.forRequest(request(clock.now())).aaaa('v6only.test')).toEqual({ status: 'ok', records: ['2001:db8::21'] });
+    expect(await dns.forRequest(request()).aaaa('v6only.test')).toEqual({ status: 'ok', records: ['2001:db8::21'] });
     expect(server.count('v6only.test', 'AAAA')).toBe(before + 1);
   });
 
@@ -311,7 +326,7 @@ describe('a failing domain facts table', () => {
       put: () => Promise.reject(new Error('database is down')),
     };
     const dns = service({ domainFacts: broken, onError: (error) => errors.push(error) });
-    expect((await dns.forRequest(request(Date.now(), 1500, true)).mx('mx.test')).status).toBe('ok');
+    expect((await dns.forRequest(request(1500, true)).mx('mx.test')).status).toBe('ok');
     await dns.flush();
     expect(errors.map((e) => (e as Error).message)).toEqual(['database is down', 'database is down']);
   });
@@ -332,19 +347,6 @@ describe('helpers', () => {
 
   it('maps a rejection without a code to an error', () => {
     expect(answerFromError(new Error('boom'))).toEqual({ status: 'error', reason: 'resolver error' });
-  });
-
-  it.each([
-    ['Example.COM.', 'example.com'],
-    ['_dmarc.example.com', '_dmarc.example.com'],
-    ['xn--bcher-kva.test', 'xn--bcher-kva.test'],
-    ['.', null],
-    ['a..b', null],
-    ['bücher.test', null],
-    [`${'a'.repeat(63)}.test`, `${'a'.repeat(63)}.test`],
-    [`${'a.'.repeat(127)}ab`, null],
-  ])('lookupName(%j) = %j', (input, expected) => {
-    expect(lookupName(input)).toBe(expected);
   });
 
   it('parses DNS_SERVERS', () => {

@@ -6,14 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createRegistrationLookup,
-  DEFAULT_BOOTSTRAP_FILE,
-  loadBootstrap,
-  RDAP_FACT,
-  type RegistrationOptions,
-  registrationDate,
-} from '../../src/network/rdap.js';
+import { createRegistrationLookup, RDAP_FACT, type RegistrationOptions, registrationDate } from '../../src/network/rdap.js';
+import { DEFAULT_BOOTSTRAP_FILE, loadBootstrap } from '../../src/network/rdap-bootstrap.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../support/databases.js';
 
@@ -95,7 +89,10 @@ beforeAll(async () => {
 });
 afterAll(() => rdap.close());
 
-const soon = (ms = 2000) => ({ persist: false, deadline: Date.now() + ms });
+/** A request with `ms` to spend. */
+const soon = (ms = 2000, persist = false) => ({ persist, signal: AbortSignal.timeout(ms) });
+/** A request whose budget is already spent. */
+const spent = { persist: false, signal: AbortSignal.abort() };
 const service = (options: RegistrationOptions = {}) => createRegistrationLookup({ baseUrl: rdap.url, ...options });
 
 describe('RDAP registration dates (RDAP_BASE_URL)', () => {
@@ -120,14 +117,17 @@ describe('RDAP registration dates (RDAP_BASE_URL)', () => {
     expect(await lookup.registered(domain)).toEqual(expected);
   });
 
-  it.each(['', 'com', '[192.0.2.1]', '192.0.2.1.', 'bücher.de', 'a..b.test', 'a b.test', 'a/../b.test'])('%j is not looked up', async (domain) => {
-    const requests = () => [...rdap.hits.values()].reduce((sum, n) => sum + n, 0);
-    const before = requests();
-    expect(await service().forRequest(soon()).registered(domain)).toEqual({ status: 'unknown', reason: 'not a domain name' });
-    expect(requests()).toBe(before);
-  });
+  it.each(['', 'com', '[192.0.2.1]', '192.0.2.1.', 'bücher.de', 'a..b.test', 'a b.test', 'a/../b.test', '_dmarc.old.test'])(
+    '%j is not looked up',
+    async (domain) => {
+      const requests = () => [...rdap.hits.values()].reduce((sum, n) => sum + n, 0);
+      const before = requests();
+      expect(await service().forRequest(soon()).registered(domain)).toEqual({ status: 'unknown', reason: 'not a domain name' });
+      expect(requests()).toBe(before);
+    },
+  );
 
-  it('gives up at the request deadline, within the budget', async () => {
+  it('gives up when the request budget is spent, within the budget', async () => {
     const started = Date.now();
     const result = await service().forRequest(soon(300)).registered('slow.test');
     const took = Date.now() - started;
@@ -146,13 +146,22 @@ describe('RDAP registration dates (RDAP_BASE_URL)', () => {
     expect(rdap.hits.get('slow.test')).toBe(hits);
   });
 
-  it('answers "budget" at once past the deadline, without a request', async () => {
+  it('remembers a failure for errorTtlMs on its clock, then asks again', async () => {
+    let at = Date.now();
+    const rdapService = service({ now: () => at, errorTtlMs: 60_000 });
+    const before = rdap.hits.get('broken.test') ?? 0;
+    await rdapService.forRequest(soon()).registered('broken.test');
+    at += 59_999;
+    await rdapService.forRequest(soon()).registered('broken.test');
+    expect(rdap.hits.get('broken.test')).toBe(before + 1);
+    at += 2;
+    expect(await rdapService.forRequest(soon()).registered('broken.test')).toEqual({ status: 'unknown', reason: 'RDAP server answered HTTP 500' });
+    expect(rdap.hits.get('broken.test')).toBe(before + 2);
+  });
+
+  it('answers "budget" at once when the budget is spent, without a request', async () => {
     const before = rdap.hits.get('old2.test') ?? 0;
-    expect(
-      await service()
-        .forRequest({ persist: false, deadline: Date.now() - 1 })
-        .registered('old2.test'),
-    ).toEqual({ status: 'unknown', reason: 'budget' });
+    expect(await service().forRequest(spent).registered('old2.test')).toEqual({ status: 'unknown', reason: 'budget' });
     expect(rdap.hits.get('old2.test') ?? 0).toBe(before);
   });
 
@@ -161,7 +170,7 @@ describe('RDAP registration dates (RDAP_BASE_URL)', () => {
     const before = rdap.hits.get('young.test') ?? 0;
     const answers = await Promise.all([1, 2, 3].map(() => rdapService.forRequest(soon()).registered('young.test')));
     expect(answers).toEqual([1, 2, 3].map(() => ({ status: 'ok', value: YOUNG })));
-    expect(await rdapService.forRequest({ persist: false, deadline: 0 }).registered('young.test')).toEqual({ status: 'ok', value: YOUNG });
+    expect(await rdapService.forRequest(spent).registered('young.test')).toEqual({ status: 'ok', value: YOUNG });
     expect(rdap.hits.get('young.test')).toBe(before + 1);
   });
 
@@ -248,7 +257,7 @@ describe('RDAP answers in domain facts', () => {
   it('writes dates and "not found" for requests that persist, with their TTLs', async () => {
     const at = Date.now();
     const rdapService = service({ domainFacts: store.domainFacts, now: () => at });
-    const request = { persist: true, deadline: at + 2000 };
+    const request = soon(2000, true);
     await rdapService.forRequest(request).registered('old.test');
     await rdapService.forRequest(request).registered('missing.test');
     await rdapService.forRequest(request).registered('broken.test');
@@ -270,7 +279,7 @@ describe('RDAP answers in domain facts', () => {
     await rdapService.flush();
     expect(await rows()).toEqual([]);
     const before = rdap.hits.get('young.test');
-    await rdapService.forRequest({ persist: true, deadline: Date.now() + 2000 }).registered('young.test');
+    await rdapService.forRequest(soon(2000, true)).registered('young.test');
     await rdapService.flush();
     expect(await rows()).toEqual([{ domain: 'young.test', kind: RDAP_FACT, value: String(YOUNG) }]);
     expect(rdap.hits.get('young.test')).toBe(before);
@@ -294,7 +303,7 @@ describe('RDAP answers in domain facts', () => {
     const errors: unknown[] = [];
     const failing = { get: () => Promise.reject(new Error('db down')), put: () => Promise.reject(new Error('db down')) };
     const rdapService = service({ domainFacts: failing, onError: (e) => errors.push(e) });
-    expect(await rdapService.forRequest({ persist: true, deadline: Date.now() + 2000 }).registered('old.test')).toEqual({ status: 'ok', value: OLD });
+    expect(await rdapService.forRequest(soon(2000, true)).registered('old.test')).toEqual({ status: 'ok', value: OLD });
     await rdapService.flush();
     expect(errors).toHaveLength(2);
   });
@@ -313,6 +322,6 @@ describe('registrationDate', () => {
     [null, { status: 'unknown', reason: 'RDAP reply is not an object' }],
     ['text', { status: 'unknown', reason: 'RDAP reply is not an object' }],
   ])('%j → %j', (body, expected) => {
-    expect(registrationDate(body, now).result).toEqual(expected);
+    expect(registrationDate(body, now).answer).toEqual(expected);
   });
 });

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** Each lookup gets a fresh request budget: the tester's network object is made before the server starts. */
 function networkWith(budgetMs = BUDGET_MS): NetworkAccess {
-  const request = () => dns.forRequest({ persist: false, deadline: Date.now() + budgetMs });
+  const request = () => dns.forRequest({ persist: false, signal: AbortSignal.timeout(budgetMs) });
   return {
     ...OFFLINE,
     enabled: true,
@@ -142,7 +142,7 @@ describe('dns plugin lookups', () => {
     const facts = await computeFacts(
       plugin,
       { email: 'jane@silent.test' },
-      { network: { ...network, dns: slow.forRequest({ persist: false, deadline: started + budget }) } },
+      { network: { ...network, dns: slow.forRequest({ persist: false, signal: AbortSignal.timeout(budget) }) } },
     );
     slow.close();
     expect(facts).toMatchObject(notChecked);

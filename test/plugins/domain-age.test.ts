@@ -62,7 +62,7 @@ function networkWith(budgetMs: number): NetworkAccess {
   return {
     ...OFFLINE,
     enabled: true,
-    registration: { registered: (domain) => rdap.forRequest({ persist: false, deadline: Date.now() + budgetMs }).registered(domain) },
+    registration: { registered: (domain) => rdap.forRequest({ persist: false, signal: AbortSignal.timeout(budgetMs) }).registered(domain) },
   };
 }
 const network = networkWith(1500);

@@ -62,7 +62,7 @@ const networkOf = (service: () => WebsiteService): NetworkAccess => ({
   website: {
     hasWebsite: (domain) =>
       service()
-        .forRequest({ persist: false, deadline: Date.now() + 1500 })
+        .forRequest({ persist: false, signal: AbortSignal.timeout(1500) })
         .hasWebsite(domain),
   },
 });
