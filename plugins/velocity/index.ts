@@ -1,5 +1,6 @@
 // IP velocity: how many addresses, and how many validations, this project has seen from the
 // request's IP, in total and in trailing windows. History comes from ctx.velocity (the store).
+import { untilAborted } from '../../src/abort.js';
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
 import { countFact, DISTINCT_SCAN_LIMIT, distinctFact, LIST_LIMIT, velocityFacts, WINDOWS, type WindowName, windowStarts } from './windows.js';
 
@@ -58,14 +59,6 @@ function ipDuplication(options: CheckOptions): Condition {
   };
 }
 
-function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`velocity history did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 const plugin: Plugin = {
   id: 'velocity',
   description: "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window.",
@@ -96,7 +89,9 @@ const plugin: Plugin = {
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     if ((v4 === null && v6 === null) || typeof email !== 'string') return nullFacts;
     const now = ctx.now();
-    const history = await withinBudget(ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }), HISTORY_BUDGET_MS);
+    const reading = ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT });
+    const history = await untilAborted(reading, AbortSignal.timeout(HISTORY_BUDGET_MS));
+    if (history === undefined) throw new Error(`velocity history did not answer within ${HISTORY_BUDGET_MS} ms`);
     return velocityFacts(email, now, history);
   },
 };

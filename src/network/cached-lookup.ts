@@ -5,8 +5,8 @@
 // request that stops waiting when its budget signal aborts, while the question goes on and still
 // fills the caches for the next request. Only `ask` (how to get an answer) differs.
 import { LRUCache } from 'lru-cache';
+import { untilAborted } from '../abort.js';
 import type { DomainFacts } from '../store/domain-facts.js';
-import { untilAborted } from './abort.js';
 
 /** What asking the world gave. */
 export interface Asked<A> {

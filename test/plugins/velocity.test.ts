@@ -178,17 +178,9 @@ describe('velocity plugin against the store', () => {
     expect(createdTime(0)).toBe('1970-01-01T00:00:00.000+00:00');
   });
 
-  it('gives up on history after its time budget; the runner then reports the error', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const stuck: VelocityReader = { byIp: () => new Promise(() => {}) };
-      const pending = computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: stuck, now });
-      const settled = expect(pending).rejects.toThrow(/did not answer within 2000 ms/);
-      await vi.advanceTimersByTimeAsync(2_000);
-      await settled;
-    } finally {
-      vi.useRealTimers();
-    }
+  it('gives up on history after its time budget (2 s); the runner then reports the error', async () => {
+    const stuck: VelocityReader = { byIp: () => new Promise(() => {}) };
+    await expect(computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: stuck, now })).rejects.toThrow(/did not answer within 2000 ms/);
   });
 });
 

@@ -1,5 +1,6 @@
-// Waiting on work that takes no AbortSignal (a table read, a resolver question) no longer than a
-// signal allows: the work goes on, and may still fill a cache; only this wait ends.
+// Waiting on work that takes no AbortSignal (a table read, a resolver question, velocity history) no longer
+// than a signal allows: the work goes on, and may still fill a cache; only this wait ends. The one helper
+// for it, shared by the network layer and plugins; the signal is an `AbortSignal.timeout` or a request's budget.
 
 /** The work's value, or undefined when `signal` aborts first (or already has). */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
