@@ -1,7 +1,7 @@
 import Ajv from 'ajv';
 import type { TopLevelCondition } from 'json-rules-engine';
 import { Engine } from 'json-rules-engine';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import velocity from '../../plugins/velocity/index.js';
 import { createdTime } from '../../plugins/velocity/windows.js';
 import type { CheckOptions, Condition, FactValues, VelocityReader } from '../../src/engine/plugin.js';
