@@ -1,8 +1,10 @@
-// What the domain-list checks (disposable, known-abuse, spam-trap) share: the project's `add` and
-// `exempt` options, the names a domain is looked up under, and the matching order. Each plugin still
-// declares its own facts and check; this module holds only the common mechanics.
-import type { CheckOptions, PluginContext } from '../src/engine/plugin.js';
+// The domain-list checks (disposable, known-abuse, spam-trap) differ only in data: one factory makes each
+// of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
+// `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
+
+import type { CheckOptions, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
+import type { CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
@@ -15,7 +17,7 @@ const domainListSchema = (description: string) => ({
 });
 
 /** JSON Schema of a domain-list check's options: `{ add, exempt }`, each up to 10,000 lower-case ASCII domains. */
-export function projectListsSchema(what: string): Record<string, unknown> {
+function projectListsSchema(what: string): Record<string, unknown> {
   return {
     type: 'object',
     properties: {
@@ -26,7 +28,7 @@ export function projectListsSchema(what: string): Record<string, unknown> {
   };
 }
 
-export const PROJECT_LISTS_DEFAULTS: CheckOptions = { add: [], exempt: [] };
+const PROJECT_LISTS_DEFAULTS: CheckOptions = { add: [], exempt: [] };
 
 interface ProjectLists {
   add: ReadonlySet<string>;
@@ -54,7 +56,7 @@ function projectLists(options: CheckOptions): ProjectLists {
  * The names the address's domain is looked up under: its ASCII form, then each parent up to the
  * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
-export async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
+async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
   if ((await ctx.fact<boolean>('valid_address_format')) !== true) return null;
   const ascii = await asciiDomainOf(ctx);
   if (ascii === null) return null;
@@ -66,7 +68,7 @@ export async function lookupNames(ctx: PluginContext): Promise<string[] | null> 
  * The entry that matched, or null: the project's entries first, most specific name first (exempt wins a
  * tie); then `never` (names no list may flag); then the shipped list.
  */
-export function matchListed(names: readonly string[], options: CheckOptions, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
+function matchListed(names: readonly string[], options: CheckOptions, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
   const lists = projectLists(options);
   for (const name of names) {
     if (lists.exempt.has(name)) return null;
@@ -74,4 +76,53 @@ export function matchListed(names: readonly string[], options: CheckOptions, shi
   }
   if (never && names.some((name) => never.has(name))) return null;
   return names.find((name) => shipped.has(name)) ?? null;
+}
+
+export interface ListedDomainSpec {
+  /** Plugin id (its folder). */
+  id: string;
+  description: string;
+  /** The check's name, a step identifier, and its checked type. */
+  check: Step & CheckedType;
+  checkDescription: string;
+  /** The flag fact (`is_<what>_domain`) and what it means. */
+  flag: string;
+  flagDescription: string;
+  /** The fact naming the entry that matched (`<what>_match`). */
+  match: string;
+  /** What listed domains are, for the options' descriptions ("disposable", "abuse sources"). */
+  what: string;
+  /** The shipped list. */
+  listed: ReadonlySet<string>;
+  /** Names the shipped list never flags, whatever it says (big providers, privacy relays). */
+  never?: ReadonlySet<string>;
+}
+
+/** A plugin flagging domains on a list, with the project's additions and exemptions. */
+export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
+  return {
+    id: spec.id,
+    description: spec.description,
+    steps: [spec.check],
+    facts: {
+      [spec.flag]: { type: 'boolean', description: spec.flagDescription, expose: 'flag' },
+      [spec.match]: { type: 'string', description: 'The listed (or project-added) domain that matched; null when not listed.' },
+    },
+    checks: {
+      [spec.check]: {
+        description: spec.checkDescription,
+        when: { fact: spec.flag, operator: 'equal', value: true },
+        checkedType: spec.check,
+        options: projectListsSchema(spec.what),
+        defaults: PROJECT_LISTS_DEFAULTS,
+      },
+    },
+    needs: ['structure', 'idn', 'tld'],
+    async run(ctx): Promise<FactValues> {
+      const names = await lookupNames(ctx);
+      if (names === null) return {};
+      const matched = matchListed(names, ctx.options(spec.check), spec.listed, spec.never);
+      return { [spec.flag]: matched !== null, [spec.match]: matched };
+    },
+  };
 }
