@@ -125,6 +125,9 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
         const actual = await runCase(plugin, c, opts);
         const picked = Object.fromEntries(Object.keys(c.facts).map((k) => [k, actual.facts[k]]));
         expect(picked).toEqual(c.facts);
+        if (hasChecks && c.fires === undefined && process.env.REQUIRE_FIRES === '1') {
+          expect.fail(`${plugin.id}: case ${label} must say which checks fire; today: fires: ${JSON.stringify(actual.fires)}`);
+        }
         if (c.fires !== undefined) expect(actual.fires).toEqual([...c.fires].sort());
       });
     }
