@@ -1,4 +1,4 @@
-// `email-trust project create|list`: projects, each decided by one policy (a name from policies/ or
+// `email-trust project create|list|update`: projects, each decided by one policy (a name from policies/ or
 // a YAML file whose content is stored with the project).
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { compilePolicy } from '../../policy/compile.js';
 import { parsePolicy } from '../../policy/load.js';
 import { type Project, ProjectNameTakenError } from '../../store/projects.js';
 import { UsageError } from '../errors.js';
-import { createProjectWithKeys, printCreated } from '../projects.js';
+import { createProjectWithKeys, findProject, printCreated, projectSummary } from '../projects.js';
 import { withStore } from '../with-store.js';
 
 export function addProjectCommands(program: Command): void {
@@ -25,6 +25,13 @@ export function addProjectCommands(program: Command): void {
     .option('--json', 'print one JSON object on stdout', false)
     .action(createProject);
   project.command('list').description('list projects').option('--json', 'print a JSON array on stdout', false).action(listProjects);
+  project
+    .command('update')
+    .description("change a project's policy (running services apply it within 5 seconds)")
+    .argument('<name-or-id>', 'the project')
+    .requiredOption('--policy <name-or-file>', 'a policy in policies/ by name, or a YAML file (its content is stored with the project)')
+    .option('--json', 'print one JSON object on stdout', false)
+    .action(updateProject);
 }
 
 function projectName(value: string): string {
@@ -66,6 +73,18 @@ async function listProjects(opts: { json: boolean }): Promise<void> {
   if (opts.json) console.log(JSON.stringify(projects.map(projectJson)));
   else if (projects.length === 0) console.log('no projects yet: create one with `email-trust project create --name NAME`');
   else for (const p of projects) console.log(`${p.id}  ${p.name}${p.sandbox ? '  (sandbox)' : ''}  policy=${p.policy}${p.policySource ? ' (from file)' : ''}`);
+}
+
+async function updateProject(nameOrId: string, opts: { policy: string; json: boolean }): Promise<void> {
+  const policy = resolvePolicy(opts.policy);
+  const updated = await withStore(async (store) => store.projects.update((await findProject(store, nameOrId)).id, policy));
+  if (!updated) throw new UsageError(`no project named or with id "${nameOrId}"; see \`email-trust project list\``);
+  if (opts.json) {
+    console.log(JSON.stringify({ project: projectSummary(updated) }));
+    return;
+  }
+  const source = updated.policySource === null ? '' : ' (from file)';
+  console.log(`Updated project "${updated.name}" (${updated.id}): policy ${updated.policy}${source}; running services apply it within 5 seconds.`);
 }
 
 function projectJson(p: Project) {
