@@ -1,21 +1,44 @@
-// Creating a project with its three keys, and the demo project a fresh install starts with.
+// Projects as the command line shows them: finding one by name or id, creating one with its three
+// keys, and the demo project a fresh install starts with.
 import type { Store } from '../store/database.js';
-import { KEY_KINDS, type KeyKind } from '../store/keys.js';
-import { type NewProject, ProjectNameTakenError } from '../store/projects.js';
+import { createKeys, KEY_KINDS, type KeyKind } from '../store/keys.js';
+import { createProjects, type NewProject, type Project, ProjectNameTakenError } from '../store/projects.js';
+import { UsageError } from './errors.js';
 
 export const DEMO_PROJECT = 'demo';
 
+export interface ProjectSummary {
+  id: string;
+  name: string;
+  sandbox: boolean;
+  policy: string;
+}
+
 export interface CreatedProject {
-  project: { id: string; name: string; sandbox: boolean; policy: string };
+  project: ProjectSummary;
   /** The plain keys, shown once. */
   keys: Record<KeyKind, string>;
 }
 
+export function projectSummary(project: Project): ProjectSummary {
+  return { id: project.id, name: project.name, sandbox: project.sandbox, policy: project.policy };
+}
+
+export async function findProject(store: Store, nameOrId: string): Promise<Project> {
+  const project = (await store.projects.getByName(nameOrId)) ?? (await store.projects.get(nameOrId));
+  if (!project) throw new UsageError(`no project named or with id "${nameOrId}"; see \`email-trust project list\``);
+  return project;
+}
+
+/** One transaction: a project is never left behind without its keys. */
 export async function createProjectWithKeys(store: Store, spec: NewProject): Promise<CreatedProject> {
-  const project = await store.projects.create(spec);
-  const keys = {} as Record<KeyKind, string>;
-  for (const kind of KEY_KINDS) keys[kind] = (await store.keys.create(project.id, kind)).token;
-  return { project: { id: project.id, name: project.name, sandbox: project.sandbox, policy: project.policy }, keys };
+  return store.knex.transaction(async (trx) => {
+    const project = await createProjects(trx).create(spec);
+    const keyStore = createKeys(trx);
+    const keys = {} as Record<KeyKind, string>;
+    for (const kind of KEY_KINDS) keys[kind] = (await keyStore.create(project.id, kind)).token;
+    return { project: projectSummary(project), keys };
+  });
 }
 
 /** On an empty database, creates the sandbox project `demo` with the default policy; null otherwise. */

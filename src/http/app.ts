@@ -1,7 +1,6 @@
 // The Koa app, built without listening: `serve` listens, tests start it on an ephemeral port.
 import Router from '@koa/router';
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Access } from '../service/access.js';
@@ -13,11 +12,9 @@ import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
 import { requireKey } from './middleware/auth.js';
 import { handleErrors } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { validBody } from './middleware/validate.js';
-
-/** Largest request body accepted, in bytes. */
-export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export interface AppDeps {
   config: Pick<Config, 'trustProxy' | 'rateLimits'>;
@@ -61,18 +58,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   app.use(handleErrors(deps.log));
-  app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: `${BODY_LIMIT_BYTES}b`,
-      strict: true,
-      // The spec's clients send JSON; parse it whatever Content-Type says, so a missing header is not a silent empty body.
-      detectJSON: () => true,
-      onerror: (error) => {
-        throw error;
-      },
-    }),
-  );
+  app.use(jsonBody());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,7 @@
 // POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
 // the request's custom_policy. IP intelligence arrives with the IP checks.
+import createError from 'http-errors';
 import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { evaluateVerdict } from '../policy/evaluate.js';
@@ -8,7 +9,6 @@ import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
-import { InvalidRequest } from './errors.js';
 import { FingerprintError, type FingerprintPayload, type FingerprintSealer } from './fingerprint.js';
 
 export interface IntelligenceRequest {
@@ -73,11 +73,11 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
 
 function verdictFor(ctx: ServiceContext, project: Project, request: IntelligenceRequest): CompiledVerdict {
   if (!request.custom_policy) return ctx.policies.forProject(project).verdict;
-  if (!project.sandbox) throw new InvalidRequest('custom_policy: accepted only for sandbox projects (it is a testing override)');
+  if (!project.sandbox) throw createError(400, 'custom_policy: accepted only for sandbox projects (it is a testing override)');
   try {
     return ctx.policies.customVerdict(request.custom_policy);
   } catch (error) {
-    if (error instanceof CustomPolicyError) throw new InvalidRequest(error.message);
+    if (error instanceof CustomPolicyError) throw createError(400, error.message);
     throw error;
   }
 }
@@ -87,7 +87,7 @@ function openFingerprint(ctx: ServiceContext, deps: IntelligenceDeps, project: P
   try {
     return deps.sealer.open(request.fingerprint, project.id, ctx.now());
   } catch (error) {
-    if (error instanceof FingerprintError) throw new InvalidRequest(`fingerprint: ${error.message}`);
+    if (error instanceof FingerprintError) throw createError(400, `fingerprint: ${error.message}`);
     throw error;
   }
 }

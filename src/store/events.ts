@@ -1,11 +1,11 @@
 // events: one row per verify/intelligence call, the history behind velocity. Writes are group
-// committed: every record() made in one event-loop turn goes into one transaction, and each caller's
-// promise settles with the commit that holds its row (so a response is sent only after its event is
-// durable). Reads are always scoped to one project.
-
+// committed (event-writer.ts): a record() resolves only once the commit holding its row is done, so a
+// response is sent only after its event is durable. Reads are always scoped to one project.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
+import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
 import { countsStatement, type IpQuery, ipVelocityFrom, isWholeHistory, recentStatement, type Statement } from './velocity-queries.js';
 
@@ -57,33 +57,7 @@ export interface Events {
   flush(): Promise<void>;
 }
 
-/** Rows per commit; later arrivals wait for the next one. */
-const MAX_ROWS_PER_COMMIT = 1_000;
-/** Rows per INSERT: knex writes SQLite multi-row inserts as UNION ALL selects, capped at 500 terms. */
-const ROWS_PER_STATEMENT = 200;
 const MAX_LIMIT = 1_000;
-
-interface EventRow {
-  project_id: string;
-  endpoint: string;
-  email: string;
-  email_lower: string;
-  base_email: string;
-  domain: string | null;
-  ipv4: string | null;
-  ipv6: string | null;
-  device: string | null;
-  action: string;
-  risk_score: number | null;
-  policy_revision: string | null;
-  created_at: number;
-}
-
-interface Pending {
-  row: EventRow;
-  resolve(): void;
-  reject(error: unknown): void;
-}
 
 /** One spelling per address, so `2001:DB8::1` and `2001:db8:0::1` are the same IP in history. */
 export function canonicalIp(ip: string | null | undefined): string | null {
@@ -134,8 +108,6 @@ function clampLimit(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.min(MAX_LIMIT, Math.trunc(limit))) : 0;
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
 export interface Reads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
@@ -155,61 +127,7 @@ function rowsOf(result: unknown): Array<Record<string, unknown>> {
 }
 
 export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
-  const queue: Pending[] = [];
-  let scheduled = false;
-  let committing: Promise<void> | null = null;
-
-  async function insert(rows: EventRow[]): Promise<void> {
-    if (rows.length <= ROWS_PER_STATEMENT) {
-      await knex('events').insert(rows);
-      return;
-    }
-    await knex.transaction(async (trx) => {
-      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-        await trx('events').insert(rows.slice(i, i + ROWS_PER_STATEMENT));
-      }
-    });
-  }
-
-  async function commitQueue(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_ROWS_PER_COMMIT);
-      try {
-        await insert(batch.map((p) => p.row));
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        for (const p of batch) p.reject(error);
-      }
-    }
-    committing = null;
-  }
-
-  function schedule(): void {
-    if (scheduled || committing) return; // a running commit picks the queue up when it ends
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      committing = commitQueue();
-    });
-  }
-
-  function velocityReader(projectId: string): VelocityReader {
-    return {
-      async byIp(query): Promise<IpVelocity> {
-        const q: IpQuery = {
-          projectId,
-          ipv4: canonicalIp(query.ipv4),
-          ipv6: canonicalIp(query.ipv6),
-          since: query.since.map((t) => (Number.isFinite(t) ? t : 0)),
-          limit: clampLimit(query.limit),
-        };
-        if (q.ipv4 === null && q.ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: q.since.map(() => 0) };
-        const recent = await reads.all(recentStatement(q));
-        return ipVelocityFrom(q, recent, isWholeHistory(recent) ? undefined : await reads.get(countsStatement(q)));
-      },
-    };
-  }
-
+  const writer = createEventWriter(knex);
   return {
     record(event) {
       let row: EventRow;
@@ -218,49 +136,58 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
       } catch (error) {
         return Promise.reject(error);
       }
-      return new Promise<void>((resolve, reject) => {
-        queue.push({ row, resolve, reject });
-        schedule();
-      });
+      return writer.write(row);
     },
+    velocityReader: (projectId) => velocityReader(reads, projectId),
+    byEmail: (projectId, baseEmail, limit) => byEmail(knex, projectId, baseEmail, limit),
+    pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize),
+    flush: () => writer.flush(),
+  };
+}
 
-    velocityReader,
-
-    async byEmail(projectId, baseEmail, limit) {
-      const ofEmail = () => knex('events').where({ project_id: projectId, base_email: baseEmail });
-      const [rows, counted] = await Promise.all([
-        ofEmail()
-          .select('email', 'base_email', 'created_at')
-          .orderBy([
-            { column: 'created_at', order: 'desc' },
-            { column: 'id', order: 'desc' },
-          ])
-          .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
-        ofEmail().count({ count: '*' }).first() as Promise<{ count: unknown } | undefined>,
-      ]);
-      return {
-        items: rows.map((r) => ({ email: r.email, baseEmail: r.base_email, at: toNumber(r.created_at) })),
-        count: toNumber(counted?.count),
+function velocityReader(reads: Reads, projectId: string): VelocityReader {
+  return {
+    async byIp(query): Promise<IpVelocity> {
+      const q: IpQuery = {
+        projectId,
+        ipv4: canonicalIp(query.ipv4),
+        ipv6: canonicalIp(query.ipv6),
+        since: query.since.map((t) => (Number.isFinite(t) ? t : 0)),
+        limit: clampLimit(query.limit),
       };
-    },
-
-    async pruneOlderThan(cutoff, batchSize = 1_000) {
-      const size = Math.max(1, Math.trunc(batchSize));
-      let deleted = 0;
-      for (;;) {
-        const batch = knex('events').select('id').where('created_at', '<', cutoff).limit(size);
-        const n = await knex('events').whereIn('id', batch).del();
-        deleted += n;
-        if (n < size) return deleted;
-        await turn(); // let requests' queries through between batches
-      }
-    },
-
-    async flush() {
-      while (queue.length > 0 || scheduled || committing) {
-        if (committing) await committing;
-        else await turn();
-      }
+      if (q.ipv4 === null && q.ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: q.since.map(() => 0) };
+      const recent = await reads.all(recentStatement(q));
+      return ipVelocityFrom(q, recent, isWholeHistory(recent) ? undefined : await reads.get(countsStatement(q)));
     },
   };
+}
+
+async function byEmail(knex: Knex, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
+  const ofEmail = () => knex('events').where({ project_id: projectId, base_email: baseEmail });
+  const [rows, counted] = await Promise.all([
+    ofEmail()
+      .select('email', 'base_email', 'created_at')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
+    ofEmail().count({ count: '*' }).first() as Promise<{ count: unknown } | undefined>,
+  ]);
+  return {
+    items: rows.map((r) => ({ email: r.email, baseEmail: r.base_email, at: toNumber(r.created_at) })),
+    count: toNumber(counted?.count),
+  };
+}
+
+async function pruneOlderThan(knex: Knex, cutoff: number, batchSize = 1_000): Promise<number> {
+  const size = Math.max(1, Math.trunc(batchSize));
+  let deleted = 0;
+  for (;;) {
+    const batch = knex('events').select('id').where('created_at', '<', cutoff).limit(size);
+    const n = await knex('events').whereIn('id', batch).del();
+    deleted += n;
+    if (n < size) return deleted;
+    await nextTurn(); // let requests' queries through between batches
+  }
 }

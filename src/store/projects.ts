@@ -33,7 +33,11 @@ export interface Projects {
   list(): Promise<Project[]>;
   get(id: string): Promise<Project | null>;
   getByName(name: string): Promise<Project | null>;
-  /** Changes a project's settings; returns the updated project, or null when there is none. */
+  /**
+   * Changes a project's settings; returns the updated project, or null when there is none. This
+   * process's key cache forgets the project at once; another running service holds it with its cached
+   * key lookups for up to 5 s (keys.ts), so it applies the change within 5 s.
+   */
   update(id: string, changes: ProjectChanges): Promise<Project | null>;
 }
 

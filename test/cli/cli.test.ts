@@ -169,6 +169,54 @@ describe('project list', () => {
   });
 });
 
+describe('project update', () => {
+  const policyOf = (name: string) => withStore((store) => store.projects.getByName(name));
+
+  it('--policy <file> --json stores the file content and prints the project as project create does', async () => {
+    const file = fixture('plus-hard');
+    const r = await run('project', 'update', 'acme', '--policy', file, '--json');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const lines = r.out.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '')).toEqual({ project: { id: expect.stringMatching(/^prj_/), name: 'acme', sandbox: false, policy: 'plus-hard' } });
+    expect(await policyOf('acme')).toMatchObject({ policy: 'plus-hard', policySource: await readFile(file, 'utf8') });
+  });
+
+  it('--policy <name> takes a shipped policy by name and forgets the file content; a project id works too', async () => {
+    const acme = await policyOf('acme');
+    const r = await run('project', 'update', acme?.id ?? '', '--policy', 'default');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Updated project "acme" \(prj_\S+\): policy default; running services apply it within 5 seconds\.$/m);
+    expect(await policyOf('acme')).toEqual({ ...acme, policy: 'default', policySource: null });
+  });
+
+  it('exits 2 for an unknown project, changing nothing', async () => {
+    const r = await run('project', 'update', 'nobody', '--policy', 'default');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/no project named or with id "nobody"/);
+  });
+
+  it('exits 2 for a --policy that is neither a policy nor a file, and without --policy', async () => {
+    const nowhere = await run('project', 'update', 'acme', '--policy', 'no-such-policy');
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.err).toMatch(/--policy.*no-such-policy/);
+    const missing = await run('project', 'update', 'acme');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/--policy/);
+  });
+
+  it('--policy <invalid file> exits 3, lists file:line:column, and leaves the project as it was', async () => {
+    const before = await policyOf('acme');
+    const file = fixture('invalid-mode');
+    const r = await run('project', 'update', 'acme', '--policy', file);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(`${resolve(file)}:6:23: /checks/local_plus/mode`);
+    expect(await policyOf('acme')).toEqual(before);
+  });
+});
+
 describe('keys', () => {
   let publicKey: { id: string; token: string };
 
@@ -292,6 +340,7 @@ describe('usage and configuration', () => {
     [['project'], 'email-trust project'],
     [['project', 'create'], 'email-trust project create'],
     [['project', 'list'], 'email-trust project list'],
+    [['project', 'update'], 'email-trust project update'],
     [['key'], 'email-trust key'],
     [['key', 'create'], 'email-trust key create'],
     [['key', 'list'], 'email-trust key list'],

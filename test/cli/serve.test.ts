@@ -1,12 +1,17 @@
 // End to end: `node bin/email-trust.js serve` on a fresh database prints the demo project's keys and
-// a curl line; that request answers 200; SIGTERM stops the process with exit code 0.
+// a curl line; that request answers 200; SIGTERM stops the process with exit code 0. On a port that is
+// taken, it exits at once, naming the address, with nothing created.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -105,4 +110,40 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   );
   proc.kill('SIGTERM');
   expect(await exited).toEqual({ code: 0, signal: null });
+});
+
+it('exits non-zero within seconds on a port that is taken, naming it, with no demo project made', async () => {
+  const blocker = createServer();
+  blocker.listen(0, '127.0.0.1');
+  await once(blocker, 'listening');
+  const { port } = blocker.address() as AddressInfo;
+  const databaseUrl = `sqlite:${join(dir, 'taken.sqlite')}`;
+  try {
+    const started = Date.now();
+    const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timeout = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
+    clearTimeout(timeout);
+    expect({ code, signal }).toEqual({ code: 2, signal: null });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(stderr).toContain(`configuration error: PORT: 127.0.0.1:${port} is already in use`);
+    expect(stderr).toMatch(/another PORT/);
+    expect(stdout).not.toMatch(/etv_/);
+    const store = await openDatabase(databaseUrl);
+    try {
+      expect(await store.projects.list()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    blocker.close();
+  }
 });

@@ -2,7 +2,7 @@
 // wrong methods (405). No error body ever shows a stack frame or a source path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { BODY_LIMIT_BYTES } from '../../src/http/app.js';
+import { BODY_LIMIT_BYTES } from '../../src/http/middleware/json-body.js';
 import { apiKey, bearer, post, send, startService, type TestServer } from '../support/server.js';
 import { expectPlainError, expectStatusError } from './contract.js';
 

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import { ProjectNameTakenError } from '../../src/store/projects.js';
-import { testDatabases } from '../support/databases.js';
+import { openSecondStore, testDatabases } from '../support/databases.js';
 
 describe.each(testDatabases)('projects on $name', (db) => {
   let store: Store;
@@ -52,5 +52,38 @@ describe.each(testDatabases)('projects on $name', (db) => {
     expect(updated).toEqual({ ...project, policy: 'strict', policySource: 'x: 1\n', sandbox: true });
     expect(await store.projects.get(project.id)).toEqual(updated);
     expect(await store.projects.update('prj_nope', { policy: 'x' })).toBeNull();
+  });
+
+  it('a named policy replaces a file policy: the stored source is cleared', async () => {
+    const project = await store.projects.create({ name: 'from-file', policy: 'plus', policySource: 'version: "1.0"\n' });
+    const updated = await store.projects.update(project.id, { policy: 'default', policySource: null });
+    expect(updated).toEqual({ ...project, policy: 'default', policySource: null });
+    const row = await store.knex('projects').where({ id: project.id }).first();
+    expect(row).toMatchObject({ policy: 'default', policy_source: null });
+  });
+
+  it('an update without changes returns the project as it is', async () => {
+    const project = await store.projects.create({ name: 'steady', policy: 'default' });
+    expect(await store.projects.update(project.id, {})).toEqual(project);
+  });
+
+  it('is seen at once by this process, and within 5 s by another one holding cached key lookups', async () => {
+    const project = await store.projects.create({ name: 'seen', policy: 'default' });
+    const { token } = await store.keys.create(project.id, 'access_token');
+    const elsewhere = await openSecondStore(store);
+    try {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_800_000_000_000);
+      expect((await elsewhere.keys.authenticate(token, 'access_token'))?.project.policy).toBe('default');
+      await store.projects.update(project.id, { policy: 'strict' });
+      expect((await store.keys.authenticate(token, 'access_token'))?.project.policy).toBe('strict');
+      vi.setSystemTime(1_800_000_004_000);
+      expect((await elsewhere.keys.authenticate(token, 'access_token'))?.project.policy).toBe('default'); // still cached
+      vi.setSystemTime(1_800_000_005_001);
+      expect((await elsewhere.keys.authenticate(token, 'access_token'))?.project.policy).toBe('strict');
+    } finally {
+      vi.useRealTimers();
+      await elsewhere.close();
+    }
   });
 });

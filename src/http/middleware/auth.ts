@@ -1,21 +1,20 @@
 // Authentication as the spec fixes it: a Bearer access token for verify, x-api-key carrying a
 // private key for intelligence and a public key for fingerprint. Wrong kind, revoked or unknown → 401.
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { KeyKind } from '../../store/keys.js';
 import type { AppDeps } from '../app.js';
-import { ApiError } from '../errors.js';
 
 const MAX_TOKEN_LENGTH = 256;
 
 export function requireKey(deps: AppDeps, kind: KeyKind): Middleware {
   const header = kind === 'access_token' ? 'authorization' : 'x-api-key';
   const what = kind === 'access_token' ? 'an access token in "Authorization: Bearer <token>"' : `a ${kind.replace('_', ' ')} in the x-api-key header`;
-  return async (ctx, next) => {
+  return async (ctx: Context, next: Next) => {
     const raw = ctx.get(header).trim();
     const token = kind === 'access_token' ? /^Bearer\s+(\S+)$/i.exec(raw)?.[1] : raw;
-    if (!token) throw new ApiError(401, `missing credentials: this operation needs ${what}`);
+    if (!token) ctx.throw(401, `missing credentials: this operation needs ${what}`);
     const found = token.length <= MAX_TOKEN_LENGTH ? await deps.access.authenticate(token, kind) : null;
-    if (!found) throw new ApiError(401, `invalid credentials: the ${kind.replace('_', ' ')} is unknown, revoked or of another kind`);
+    if (!found) ctx.throw(401, `invalid credentials: the ${kind.replace('_', ' ')} is unknown, revoked or of another kind`);
     ctx.state.project = found.project;
     ctx.state.keyId = found.keyId;
     await next();

@@ -1,46 +1,38 @@
-// The one error handler, at the top of the chain: 4xx messages reach the client, 5xx never do
-// (they get a tracking id that is also logged).
+// The one error handler, at the top of the chain. Every refusal is an http-errors error (ctx.throw,
+// createError): its message reaches the client when it is exposed (4xx); anything else answers 500
+// with a tracking id that is also logged. Bodies take the spec's two shapes: verify and ip answer
+// {code, error, id, status: false}; intelligence and fingerprint answer {error, code}.
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import { isHttpError } from 'http-errors';
+import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { ApiError, errorBody, errorShapeFor } from '../errors.js';
-
-interface HttpishError {
-  status?: number;
-  statusCode?: number;
-  expose?: boolean;
-  type?: string;
-  message?: string;
-}
 
 export function handleErrors(log: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.body === undefined && ctx.status === 404) throw new ApiError(404, `no route for ${ctx.method} ${ctx.path}`);
-      if (ctx.body === undefined && ctx.status === 405) throw new ApiError(405, `method ${ctx.method} is not allowed here: use ${ctx.response.get('Allow')}`);
-      if (ctx.body === undefined && ctx.status === 501) throw new ApiError(501, `method ${ctx.method} is not implemented`);
+      refuseUnanswered(ctx);
     } catch (caught) {
-      const { status, message } = classify(caught);
       const id = randomUUID();
-      if (status >= 500) log.error({ err: caught, id, method: ctx.method, path: ctx.path }, 'unexpected error');
-      else log.debug({ id, status, method: ctx.method, path: ctx.path, message }, 'request refused');
+      const status = isHttpError(caught) ? caught.status : 500;
+      const exposed = isHttpError(caught) && caught.expose;
+      if (exposed) log.debug({ id, status, method: ctx.method, path: ctx.path, message: caught.message }, 'request refused');
+      else log.error({ err: caught, id, method: ctx.method, path: ctx.path }, 'unexpected error');
       ctx.status = status;
-      ctx.body = errorBody(errorShapeFor(ctx.path), status, status >= 500 ? `unexpected error; quote id ${id} when reporting it` : message, id);
+      ctx.body = errorBody(ctx.path, status, exposed ? caught.message : `unexpected error; quote id ${id} when reporting it`, id);
     }
   };
 }
 
-function classify(caught: unknown): { status: number; message: string } {
-  if (caught instanceof ApiError) return { status: caught.status, message: caught.message };
-  const e = (caught ?? {}) as HttpishError;
-  const status = e.status ?? e.statusCode ?? 500;
-  if (status === 413 || e.type === 'entity.too.large') return { status: 413, message: 'request body is larger than 16384 bytes' };
-  if (status === 400 && /only supports object and array/.test(e.message ?? '')) return { status: 400, message: 'request body must be a JSON object' };
-  if (e.type === 'entity.parse.failed' || (caught instanceof SyntaxError && status === 400)) {
-    return { status: 400, message: `request body is not valid JSON: ${e.message ?? 'parse error'}` };
-  }
-  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return { status: 415, message: e.message ?? 'unsupported encoding' };
-  if (status >= 400 && status < 500 && e.expose !== false) return { status, message: e.message ?? 'bad request' };
-  return { status: 500, message: 'unexpected error' };
+/** The router leaves these statuses without a body; they get an error body like any other refusal. */
+function refuseUnanswered(ctx: Context): void {
+  if (ctx.body !== undefined) return;
+  if (ctx.status === 404) ctx.throw(404, `no route for ${ctx.method} ${ctx.path}`);
+  if (ctx.status === 405) ctx.throw(405, `method ${ctx.method} is not allowed here: use ${ctx.response.get('Allow')}`);
+  if (ctx.status === 501) ctx.throw(501, `method ${ctx.method} is not implemented`);
+}
+
+function errorBody(path: string, code: number, error: string, id: string): Record<string, unknown> {
+  const plain = path.startsWith('/v1/intelligence') || path.startsWith('/v1/fingerprint');
+  return plain ? { error, code } : { code, error, id, status: false };
 }

@@ -3,18 +3,15 @@
 import type { Context } from 'koa';
 import type {} from 'koa-bodyparser';
 import { describeSchemaErrors, schemaValidator } from '../../schemas.js';
-import { ApiError } from '../errors.js';
 
 export function validBody<T>(ctx: Context, schema: string): T {
   const body: unknown = ctx.request.body;
   const validate = schemaValidator<T>(schema);
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'request body must be a JSON object');
-  }
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) ctx.throw(400, 'request body must be a JSON object');
   if (!validate(body)) {
     const [first] = describeSchemaErrors(validate.errors ?? []);
     const where = first && first.path.length > 0 ? first.path.join('.') : 'body';
-    throw new ApiError(400, `${where}: ${first?.message ?? 'is invalid'}`);
+    ctx.throw(400, `${where}: ${first?.message ?? 'is invalid'}`);
   }
   return body;
 }

@@ -1,0 +1,72 @@
+// `email-trust policy check|test`: validate policies and run the tests written in them, as
+// `cerbos compile` and `opa test` do.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { registry } from '../../../plugins/index.js';
+import { loadConfig } from '../../config.js';
+import { FactCatalog } from '../../engine/catalog.js';
+import { PolicyBook } from '../../policy/book.js';
+import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
+import { PolicyError } from '../../policy/errors.js';
+import { parsePolicy } from '../../policy/load.js';
+import { runPolicyTests } from '../../service/policy-tests.js';
+import { TestsFailedError, UsageError } from '../errors.js';
+
+export function addPolicyCommands(program: Command): void {
+  const policy = program.command('policy').description('work with policies');
+  policy
+    .command('check')
+    .description('validate policies (default: every file in policies/); exit 3 when one is invalid')
+    .argument('[files...]', 'policy files to check')
+    .action(checkPolicies);
+  policy
+    .command('test')
+    .description('run the tests written in policies (default: every file in policies/); exit 4 when one fails')
+    .argument('[files...]', 'policy files to test')
+    .action(testPolicies);
+}
+
+function checkPolicies(files: string[]): void {
+  const catalog = new FactCatalog(registry);
+  if (files.length === 0) {
+    const { policiesDir } = loadConfig();
+    const book = PolicyBook.load(policiesDir, catalog);
+    console.log(`ok: ${book.names().length} policies in ${policiesDir} (${book.names().join(', ')})`);
+    return;
+  }
+  const problems = files.flatMap((file) => {
+    try {
+      const compiled = compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog);
+      console.log(`ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})`);
+      return [];
+    } catch (error) {
+      if (error instanceof PolicyError) return error.problems;
+      throw new UsageError(`${file}: ${(error as Error).message}`);
+    }
+  });
+  if (problems.length > 0) throw new PolicyError(problems);
+}
+
+async function testPolicies(files: string[]): Promise<void> {
+  const catalog = new FactCatalog(registry);
+  let policies: CompiledPolicy[];
+  if (files.length === 0) {
+    const book = PolicyBook.load(loadConfig().policiesDir, catalog);
+    policies = book.names().map((name) => book.byName(name) as CompiledPolicy);
+  } else {
+    policies = files.map((file) => compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog));
+  }
+  let failed = 0;
+  let total = 0;
+  for (const compiled of policies) {
+    for (const result of await runPolicyTests(compiled)) {
+      total += 1;
+      console.log(`${result.passed ? 'PASS' : 'FAIL'}  ${compiled.name}: ${result.test.name}`);
+      for (const failure of result.failures) console.log(`      ${failure}`);
+      if (!result.passed) failed += 1;
+    }
+  }
+  console.log(`${total - failed} passed, ${failed} failed`);
+  if (failed > 0) throw new TestsFailedError(`${failed} policy test(s) failed`);
+}

@@ -1,0 +1,72 @@
+// `email-trust serve`: binds the port first (a taken port stops the start before anything is made),
+// then creates the demo project of a fresh install and prints its keys, then serves until SIGINT or SIGTERM.
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../config.js';
+import { type Retention, startRetention } from '../../service/retention.js';
+import { composeService, type Service } from '../compose.js';
+import { ensureDemoProject, printCreated } from '../projects.js';
+
+const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+export function addServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_*, FINGERPRINT_KEYS)')
+    .action(serve);
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const service = await composeService(config);
+  const server = await listen(service);
+  const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
+  service.log.info({ base, database: config.databaseUrl, policies: service.policies.names() }, 'email-trust is listening');
+  const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
+    server.close();
+    await service.close();
+    throw error;
+  });
+  if (demo) printCreated(demo, base);
+  const retention = startRetention(service.store, {
+    retentionDays: config.velocityRetentionDays,
+    intervalMs: RETENTION_INTERVAL_MS,
+    now: Date.now,
+    log: service.log,
+  });
+  stopOnSignals(service, server, retention);
+}
+
+/** Listens on HOST:PORT; when that fails, closes the service first, so the process can end. */
+async function listen(service: Service): Promise<Server> {
+  const { host, port } = service.config;
+  const server = service.app.listen(port, host);
+  try {
+    await once(server, 'listening');
+    return server;
+  } catch (error) {
+    await service.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError('PORT', `${hostAndPort(host, port)} is already in use by another process; stop that process or start with another PORT`);
+    }
+    throw error;
+  }
+}
+
+function hostAndPort(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function stopOnSignals(service: Service, server: Server, retention: Retention): void {
+  const stop = async (signal: NodeJS.Signals) => {
+    service.log.info({ signal }, 'stopping: finishing requests in flight');
+    retention.stop();
+    server.close();
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}

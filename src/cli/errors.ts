@@ -1,0 +1,7 @@
+// What a command reports to the person at the terminal; main() gives each kind its exit code.
+
+/** What was asked cannot be done as asked (an unknown name, a missing file, a taken name): exit 2. */
+export class UsageError extends Error {}
+
+/** Policy tests ran and at least one failed: exit 4. */
+export class TestsFailedError extends Error {}

@@ -1,0 +1,95 @@
+// Group commit for events: every row written in one event-loop turn goes into one transaction, and
+// each caller's promise settles with the commit that holds its row, so a response is sent only after
+// its event is durable. Rows arrive checked (events.ts), so one bad row never fails a whole commit.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Knex } from 'knex';
+
+/** Rows per commit; later arrivals wait for the next one. */
+const MAX_ROWS_PER_COMMIT = 1_000;
+/** Rows per INSERT: knex writes SQLite multi-row inserts as UNION ALL selects, capped at 500 terms. */
+const ROWS_PER_STATEMENT = 200;
+
+export interface EventRow {
+  project_id: string;
+  endpoint: string;
+  email: string;
+  email_lower: string;
+  base_email: string;
+  domain: string | null;
+  ipv4: string | null;
+  ipv6: string | null;
+  device: string | null;
+  action: string;
+  risk_score: number | null;
+  policy_revision: string | null;
+  created_at: number;
+}
+
+export interface EventWriter {
+  /** Resolves once the row is committed; rejects when its commit fails. */
+  write(row: EventRow): Promise<void>;
+  /** Waits until every write() made so far has settled. */
+  flush(): Promise<void>;
+}
+
+interface Pending {
+  row: EventRow;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+export function createEventWriter(knex: Knex): EventWriter {
+  const queue: Pending[] = [];
+  let scheduled = false;
+  let committing: Promise<void> | null = null;
+
+  async function insert(rows: EventRow[]): Promise<void> {
+    if (rows.length <= ROWS_PER_STATEMENT) {
+      await knex('events').insert(rows);
+      return;
+    }
+    await knex.transaction(async (trx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+        await trx('events').insert(rows.slice(i, i + ROWS_PER_STATEMENT));
+      }
+    });
+  }
+
+  async function commitQueue(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_ROWS_PER_COMMIT);
+      try {
+        await insert(batch.map((p) => p.row));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+    committing = null;
+  }
+
+  function schedule(): void {
+    if (scheduled || committing) return; // a running commit picks the queue up when it ends
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      committing = commitQueue();
+    });
+  }
+
+  return {
+    write(row) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ row, resolve, reject });
+        schedule();
+      });
+    },
+
+    async flush() {
+      while (queue.length > 0 || scheduled || committing) {
+        if (committing) await committing;
+        else await nextTurn();
+      }
+    },
+  };
+}
