@@ -1,0 +1,159 @@
+// The runner and the catalog keep the plugin contract's promises: `needs` is enforced when a plugin reads,
+// the registry is checked when it is indexed, a plugin runs once per request, and a failing plugin makes
+// only its own facts unknown.
+import { describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog, RegistryError } from '../../src/engine/catalog.js';
+import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { PolicyRunner, type RunOutcome, UndeclaredNeedError, UnknownFactError } from '../../src/engine/run.js';
+
+function plugin(id: string, facts: string[], needs: string[], run: (ctx: PluginContext) => Promise<FactValues> | FactValues, checks: string[] = []): Plugin {
+  return {
+    id,
+    description: `test plugin ${id}`,
+    steps: [],
+    facts: Object.fromEntries(facts.map((name) => [name, { type: 'string' as const, description: `fact ${name}` }])),
+    checks: Object.fromEntries(checks.map((name) => [name, { description: name, when: { fact: facts[0] as string, operator: 'equal' as const, value: 'x' } }])),
+    needs,
+    run,
+  };
+}
+
+const source = plugin('source', ['source_value'], [], () => ({ source_value: 'x' }));
+
+async function run(plugins: Plugin[], read: string[]): Promise<{ outcome: RunOutcome; errors: Array<[string, unknown]>; values: unknown[] }> {
+  const errors: Array<[string, unknown]> = [];
+  const runner = new PolicyRunner(new FactCatalog(plugins), []);
+  const outcome = await runner.run({
+    input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
+    options: {},
+    services: {
+      velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) },
+      now: Date.now,
+      onPluginError: (id, e) => errors.push([id, e]),
+    },
+  });
+  const values = [];
+  for (const name of read) values.push(await outcome.fact(name));
+  return { outcome, errors, values };
+}
+
+describe('needs, enforced when a plugin reads', () => {
+  it('lets a plugin read the facts of a plugin it needs', async () => {
+    const reader = plugin('reader', ['read_value'], ['source'], async (ctx) => ({ read_value: await ctx.fact('source_value') }));
+    const { values, errors } = await run([source, reader], ['read_value']);
+    expect(errors).toEqual([]);
+    expect(values).toEqual(['x']);
+  });
+
+  it('fails a plugin that reads a fact of a plugin it does not need, naming both; its facts are unknown', async () => {
+    const reader = plugin('reader', ['read_value'], [], async (ctx) => ({ read_value: await ctx.fact('source_value') }));
+    const { values, errors } = await run([source, reader], ['read_value']);
+    expect(values).toEqual([null]);
+    expect(errors).toHaveLength(1);
+    const [id, error] = errors[0] as [string, Error];
+    expect(id).toBe('reader');
+    expect(error).toBeInstanceOf(UndeclaredNeedError);
+    expect(error.message).toBe('plugin reader read fact source_value of plugin source, which it does not declare in needs');
+  });
+
+  it('does not let a need stand for its own needs (no reading through a neighbour)', async () => {
+    const middle = plugin('middle', ['middle_value'], ['source'], async (ctx) => ({ middle_value: await ctx.fact('source_value') }));
+    const reader = plugin('reader', ['read_value'], ['middle'], async (ctx) => ({ read_value: await ctx.fact('source_value') }));
+    const { errors } = await run([source, middle, reader], ['read_value']);
+    expect((errors[0]?.[1] as Error).message).toMatch(/plugin reader read fact source_value of plugin source/);
+  });
+
+  it('refuses a plugin reading its own fact and a fact nobody emits', async () => {
+    const self = plugin('self', ['own_value', 'other_value'], [], async (ctx) => ({ own_value: await ctx.fact('other_value') }));
+    const ghost = plugin('ghost', ['ghost_value'], [], async (ctx) => ({ ghost_value: await ctx.fact('nobody_emits_this') }));
+    const { errors } = await run([self, ghost], ['own_value', 'ghost_value']);
+    expect(errors.map(([, e]) => (e as Error).message)).toEqual([
+      'plugin self read its own fact other_value through ctx.fact; compute it in run() instead',
+      'plugin ghost read fact nobody_emits_this, which no plugin emits',
+    ]);
+    expect(errors[1]?.[1]).toBeInstanceOf(UnknownFactError);
+  });
+
+  it('holds for every registered plugin: none reads beyond its needs on a range of addresses', async () => {
+    const catalog = new FactCatalog(registry);
+    const runner = new PolicyRunner(catalog, []);
+    const addresses = [
+      'john.doe+x@gmail.com',
+      'a@b.c.d.e.example.co.uk',
+      'jöhn@bücher.de',
+      'x@xn--bcher-kva.de',
+      'a@[192.0.2.1]',
+      'no-at-sign',
+      '"q"@[IPv6:2001:db8::1]',
+      'a@gmial.com',
+    ];
+    for (const email of addresses) {
+      const errors: unknown[] = [];
+      const outcome = await runner.run({
+        input: { email, ipv4: '203.0.113.9', ipv6: null, softCheck: true, projectId: 'p' },
+        options: {},
+        services: {
+          velocity: { byIp: async ({ since }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }) },
+          now: Date.now,
+          onPluginError: (_id, e) => errors.push(e),
+        },
+      });
+      for (const name of catalog.owner.keys()) await outcome.fact(name);
+      expect(errors, email).toEqual([]);
+    }
+  });
+});
+
+describe('a request run', () => {
+  it('runs each plugin once however many facts are read, in the order they finish', async () => {
+    let runs = 0;
+    const counted = plugin('counted', ['one', 'two'], ['source'], async (ctx) => {
+      runs += 1;
+      return { one: await ctx.fact('source_value'), two: 'b' };
+    });
+    const { outcome, values } = await run([source, counted], ['one', 'two', 'one', 'source_value']);
+    expect(runs).toBe(1);
+    expect(values).toEqual(['x', 'b', 'x', 'x']);
+    expect(outcome.pluginsRan).toEqual(['source', 'counted']);
+  });
+
+  it('rejects a read of an unknown fact', async () => {
+    const { outcome } = await run([source], []);
+    await expect(outcome.fact('no_such_fact')).rejects.toThrow(UnknownFactError);
+  });
+
+  it('makes only the failing plugin unknown, and reports it', async () => {
+    const broken = plugin('broken', ['broken_value'], [], () => {
+      throw new Error('boom');
+    });
+    const { values, errors } = await run([source, broken], ['broken_value', 'source_value']);
+    expect(values).toEqual([null, 'x']);
+    expect(errors.map(([id, e]) => [id, (e as Error).message])).toEqual([['broken', 'boom']]);
+  });
+});
+
+describe('the catalog checks the registry', () => {
+  it.each<[string, Plugin[], string]>([
+    ['an id registered twice', [source, source], 'plugin source is registered twice'],
+    ['a fact emitted twice', [source, plugin('copy', ['source_value'], [], () => ({}))], 'fact source_value is emitted by both source and copy'],
+    [
+      'a check offered twice',
+      [plugin('a', ['a_value'], [], () => ({}), ['same_check']), plugin('b', ['b_value'], [], () => ({}), ['same_check'])],
+      'check same_check is offered by both a and b',
+    ],
+    ['a need not registered', [plugin('a', ['a_value'], ['missing'], () => ({}))], 'plugin a needs missing, which is not registered'],
+    ['a plugin needing itself', [plugin('a', ['a_value'], ['a'], () => ({}))], 'plugin a names itself in needs'],
+    [
+      'needs in a cycle',
+      [plugin('a', ['a_value'], ['b'], () => ({})), plugin('b', ['b_value'], ['c'], () => ({})), plugin('c', ['c_value'], ['a'], () => ({}))],
+      'plugins need each other in a cycle: a → b → c → a',
+    ],
+  ])('refuses %s', (_what, plugins, message) => {
+    expect(() => new FactCatalog(plugins)).toThrow(new RegistryError(message));
+  });
+
+  it('accepts the real registry', () => {
+    expect(new FactCatalog(registry).plugins.size).toBe(registry.length);
+  });
+});
