@@ -49,8 +49,10 @@ export type DomainAnswers =
       mx?: string[] | 'error';
       a?: string[] | 'error';
       aaaa?: string[] | 'error';
-      /** Registration date (RDAP), ISO 8601; absent: unknown. */
+      /** Registration date (RDAP), ISO 8601; absent (and no registered_days_ago): unknown. */
       registered?: string;
+      /** Registered this many days before the test's request. */
+      registered_days_ago?: number;
       /** Whether the domain serves a website; absent: unknown. */
       website?: boolean;
     };

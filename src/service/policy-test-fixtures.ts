@@ -8,8 +8,10 @@ import { openDatabase, type Store } from '../store/database.js';
 const MINUTE_MS = 60_000;
 const NOT_LISTED = { status: 'error', reason: "not in the test's network answers" } as const;
 
-/** A NetworkAccess answering from a test's `network:` table. */
-export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswers>>): NetworkAccess {
+const DAY_MS = 86_400_000;
+
+/** A NetworkAccess answering from a test's `network:` table; `now` anchors `registered_days_ago`. */
+export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswers>>, now: () => number = Date.now): NetworkAccess {
   const entry = (domain: string) => answers[domain.toLowerCase()];
   const addresses = (domain: string, kind: 'a' | 'aaaa'): DnsAnswer<string> => records(entry(domain), kind, (address) => address);
   return {
@@ -19,7 +21,7 @@ export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswer
       a: async (domain) => addresses(domain, 'a'),
       aaaa: async (domain) => addresses(domain, 'aaaa'),
     },
-    registration: { registered: async (domain) => registered(entry(domain)) },
+    registration: { registered: async (domain) => registered(entry(domain), now()) },
     website: { hasWebsite: async (domain) => website(entry(domain)) },
   };
 }
@@ -38,7 +40,8 @@ function mxRecord(host: string, index: number): MxRecord {
   return host === '.' ? { exchange: '', priority: 0 } : { exchange: host, priority: (index + 1) * 10 };
 }
 
-function registered(found: DomainAnswers | undefined): LookupResult<number> {
+function registered(found: DomainAnswers | undefined, now: number): LookupResult<number> {
+  if (typeof found === 'object' && found.registered_days_ago !== undefined) return { status: 'ok', value: now - found.registered_days_ago * DAY_MS };
   const date = typeof found === 'object' && found.registered !== undefined ? Date.parse(found.registered) : Number.NaN;
   return Number.isFinite(date) ? { status: 'ok', value: date } : { status: 'unknown', reason: 'no registration date in the test' };
 }

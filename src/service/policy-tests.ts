@@ -35,7 +35,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
           softCheck: true,
           projectId: 'policy-test',
         },
-        { velocity, network: test.network ? networkFromAnswers(test.network) : undefined, now: () => at },
+        { velocity, network: test.network ? networkFromAnswers(test.network, () => at) : undefined, now: () => at },
       );
       const failures = differences(test, decision);
       results.push({ test, passed: failures.length === 0, failures });

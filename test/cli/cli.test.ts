@@ -1,6 +1,6 @@
 // The `email-trust` command in-process, through main(argv): what a person at the terminal sees
 // (stdout, stderr, exit code) and what lands in the database (DATABASE_URL, a temporary SQLite file).
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -319,6 +319,37 @@ describe('policy check', () => {
     const r = await run('policy', 'check', join(dir, 'missing.yaml'));
     expect(r.code).toBe(2);
     expect(r.err).toContain('missing.yaml');
+  });
+});
+
+describe('policy test', () => {
+  it('runs the tests written in the shipped policies and passes', async () => {
+    const r = await run('policy', 'test');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^PASS {2}default: /m);
+    expect(r.out).toMatch(/\d+ passed, 0 failed\n$/);
+  });
+
+  it('runs tests that declare velocity history and network answers', async () => {
+    const r = await run('policy', 'test', fixture('with-fixtures'));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('PASS  with-fixtures.yaml: a third address from one IP within half an hour is challenged\n');
+    expect(r.out).toContain('PASS  with-fixtures.yaml: a domain with neither MX nor address is blocked\n');
+    expect(r.out).toMatch(/9 passed, 0 failed\n$/);
+  });
+
+  it('exits 4 and says what differed when a test fails', async () => {
+    const file = join(dir, 'failing.yaml');
+    await writeFile(
+      file,
+      'version: "1"\nchecks:\n  local_plus: { mode: soft }\ntests:\n  - name: plus is an error\n    input: { email_address: a+b@example.com }\n    expected: { errors: [local_contains_plus_symbol], fired: [] }\n',
+    );
+    const r = await run('policy', 'test', file);
+    expect(r.code).toBe(4);
+    expect(r.out).toContain('FAIL  failing.yaml: plus is an error\n');
+    expect(r.out).toContain('      errors: expected [local_contains_plus_symbol], got []\n');
+    expect(r.out).toContain('      fired: expected [], got [local_plus]\n');
+    expect(r.out).toMatch(/0 passed, 1 failed\n$/);
   });
 });
 

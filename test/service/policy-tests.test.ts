@@ -1,0 +1,63 @@
+// Policy tests (the `tests:` of a policy) with the history and network answers they declare: each runs
+// through the real evaluation, velocity from a real in-memory SQLite store.
+import { describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { runPolicyTests } from '../../src/service/policy-tests.js';
+import { fixturePolicy } from '../http/contract.js';
+
+const catalog = new FactCatalog(registry);
+const compile = (text: string) => compilePolicy('with-fixtures', parsePolicy('with-fixtures.yaml', text), catalog);
+
+describe('policy tests with fixtures', () => {
+  it('pass when the decisions match what the history and network answers give', async () => {
+    const results = await runPolicyTests(compile(fixturePolicy('with-fixtures')));
+    expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
+    expect(results).toHaveLength(9);
+  });
+
+  it('fail, saying what differed, when the expectations do not hold', async () => {
+    const wrong = fixturePolicy('with-fixtures')
+      .replace(
+        'expected: { action: challenge, errors: [], warnings: [multiple_accounts_detected], fired: [ip_duplication] }',
+        'expected: { action: allow, fired: [] }',
+      )
+      .replace('expected: { action: block, errors: [no_mx_records], fired: [mx_record] }', 'expected: { action: block, errors: [no_a_record] }');
+    const failed = (await runPolicyTests(compile(wrong))).filter((r) => !r.passed);
+    expect(failed.map((r) => [r.test.name, r.failures])).toEqual([
+      ['a third address from one IP within half an hour is challenged', ['action: expected allow, got challenge', 'fired: expected [], got [ip_duplication]']],
+      ['a domain without MX but with an address falls back to it', ['errors: expected [no_a_record], got [no_mx_records]']],
+    ]);
+  });
+
+  it('keep each test to its own history', async () => {
+    const text = `version: "1"
+checks:
+  ip_duplication: { mode: soft, options: { threshold: 2 } }
+tests:
+  - name: two addresses
+    input: { email_address: b@x.example, ipv4_address: 192.0.2.1 }
+    history: [ { email_address: a@x.example, ipv4_address: 192.0.2.1, minutes_ago: 1 } ]
+    expected: { fired: [ip_duplication] }
+  - name: no history of its own
+    input: { email_address: c@x.example, ipv4_address: 192.0.2.1 }
+    history: []
+    expected: { fired: [] }
+`;
+    const results = await runPolicyTests(compile(text));
+    expect(results.map((r) => r.failures)).toEqual([[], []]);
+  });
+
+  it('refuses fixtures that are not well formed, with their position', () => {
+    const bad = `version: "1"
+tests:
+  - name: bad
+    input: { email_address: a@x.example }
+    network: { x.example: { mx: mx.x.example } }
+    expected: {}
+`;
+    expect(() => compile(bad)).toThrow(/with-fixtures\.yaml:5:\d+: \/tests\/0\/network\/x\.example/);
+  });
+});
