@@ -59,7 +59,9 @@ export async function evaluateFor(
 ): Promise<Evaluation<Decision>> {
   const errors: unknown[] = [];
   const network =
-    opts.network && !('enabled' in opts.network) ? networkFromAnswers(opts.network as Record<string, DomainAnswers>, opts.now) : (opts.network as NetworkAccess);
+    opts.network && !('enabled' in opts.network)
+      ? networkFromAnswers(opts.network as Record<string, DomainAnswers>, opts.now)
+      : (opts.network as NetworkAccess);
   const evaluation = await evaluate(
     policy,
     { ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project', ...input },
