@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
+import { addFactsCommand } from './commands/facts.js';
 import { addKeyCommands } from './commands/key.js';
 import { addMigrateCommand } from './commands/migrate.js';
 import { addPolicyCommands } from './commands/policy.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   addProjectCommands(program);
   addKeyCommands(program);
   addPolicyCommands(program);
+  addFactsCommand(program);
   return program;
 }
 

@@ -353,6 +353,22 @@ describe('policy test', () => {
   });
 });
 
+describe('facts', () => {
+  it('prints the catalogue docs/facts.md holds', async () => {
+    const r = await run('facts');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(await readFile(fileURLToPath(new URL('../../docs/facts.md', import.meta.url)), 'utf8'));
+  });
+
+  it('--json prints the checks and facts for tools', async () => {
+    const r = await run('facts', '--json');
+    expect(r.code).toBe(0);
+    const catalogue = JSON.parse(r.out) as { checks: Array<{ name: string; plugin: string }>; facts: Array<{ name: string; type: string }> };
+    expect(catalogue.checks).toContainEqual(expect.objectContaining({ name: 'tld', plugin: 'tld', code: 'invalid_tld' }));
+    expect(catalogue.facts).toContainEqual(expect.objectContaining({ name: 'mx_record_status', type: 'string', unknownValues: ['not_checked'] }));
+  });
+});
+
 describe('usage and configuration', () => {
   it.each([[['bogus']], [['project', 'bogus']], [['project', 'create']], [['key', 'revoke']], [['project', 'list', '--unknown-option']]])(
     'exits 2 for %j',
