@@ -150,7 +150,8 @@ export const ERROR_CODE_GROUPS = {
   internationalisation: ['email_is_internationalized', 'email_contains_punycode', 'email_is_mixed_script'],
   other: ['local_contains_catch_all_wildcard'],
 } as const;
-export const ERROR_CODES = Object.values(ERROR_CODE_GROUPS).flat();
+export type ErrorCode = (typeof ERROR_CODE_GROUPS)[keyof typeof ERROR_CODE_GROUPS][number];
+export const ERROR_CODES: readonly ErrorCode[] = Object.values(ERROR_CODE_GROUPS).flat();
 
 /** Warning codes, each with its meaning. */
 export const WARNING_CODES = {
@@ -161,5 +162,8 @@ export const WARNING_CODES = {
   multiple_accounts_detected: 'several accounts from one IP',
 } as const;
 
+export type WarningCode = keyof typeof WARNING_CODES;
+
 /** Every code a built-in check may carry: a hard check reports it under `errors`, a soft one under `warnings`. */
-export const CHECK_CODES: readonly string[] = [...new Set<string>([...ERROR_CODES, ...Object.keys(WARNING_CODES)])];
+export type CheckCode = ErrorCode | WarningCode;
+export const CHECK_CODES: readonly CheckCode[] = [...new Set<CheckCode>([...ERROR_CODES, ...(Object.keys(WARNING_CODES) as WarningCode[])])];

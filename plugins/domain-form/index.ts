@@ -1,11 +1,12 @@
 // Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { CheckCode } from '../../src/vocabulary.js';
 
 /** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
 const MAX_IP_TEXT = 45;
 
-function formCheck(fact: string, code: string, description: string): CheckSpec {
+function formCheck(fact: string, code: CheckCode, description: string): CheckSpec {
   return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
 }
 

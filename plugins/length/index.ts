@@ -1,5 +1,6 @@
 // Length limits of RFC 5321/5322: local part 64 octets, domain 253, label 63, whole address 254.
 import type { CheckOptions, CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { CheckCode } from '../../src/vocabulary.js';
 import { domainLengths, utf8Length } from './ascii-length.js';
 
 const maxOption = {
@@ -8,7 +9,7 @@ const maxOption = {
   additionalProperties: false,
 };
 
-function limitCheck(fact: string, code: string, limit: number, description: string): CheckSpec {
+function limitCheck(fact: string, code: CheckCode, limit: number, description: string): CheckSpec {
   return {
     description,
     when: (options: CheckOptions) => ({ fact, operator: 'greaterThan', value: options.max ?? limit }),

@@ -1,8 +1,9 @@
 // Local-part traits: plus addressing, dots, hyphens, digits, quoting, special characters, emptiness.
 import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { CheckCode } from '../../src/vocabulary.js';
 import { localPartTraits } from './traits.js';
 
-function traitCheck(fact: string, code: string, description: string): CheckSpec {
+function traitCheck(fact: string, code: CheckCode, description: string): CheckSpec {
   return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
 }
 

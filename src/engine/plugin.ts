@@ -1,5 +1,5 @@
 // The plugin contract: types only. Everything else stands on this file; it imports only the vocabulary.
-import type { CheckedType, Operator, Step } from '../vocabulary.js';
+import type { CheckCode, CheckedType, Operator, Step } from '../vocabulary.js';
 
 /** JSON type of a fact's value (null is always allowed: it means "unknown"). */
 export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
@@ -45,7 +45,7 @@ export interface CheckSpec {
    * Error code (hard mode) or warning code (soft mode) from the spec's code tables. A check the spec
    * gives no code (the domain classifications) reports through its flag and its action only.
    */
-  code?: string;
+  code?: CheckCode;
   /** Value for checked_types, when the spec has one for this check. */
   checkedType?: CheckedType;
   /** JSON Schema of the check's options (validated once, when a policy compiles). */

@@ -1,25 +1,12 @@
-// What the spec (/work/shared/spec/interface.md) fixes, as data the HTTP tests assert against.
+// What the API contract (docs/api.md; its vocabularies in src/vocabulary.ts) fixes, as data the HTTP tests assert against.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { STEPS, ACTIONS as VOCABULARY_ACTIONS, CHECKED_TYPES as VOCABULARY_CHECKED_TYPES } from '../../src/vocabulary.js';
 
-export const ACTIONS = ['allow', 'allow_with_verification', 'allow_with_review', 'warn', 'challenge', 'soft_block', 'quarantine', 'block', 'none'];
-
-export const STEP_IDS = new Set(
-  `structure local_plus local_dot local_hyphen local_underscore local_numeric local_quoted local_special_chars local_empty
-  subdomain_wildcard subdomain_single subdomain_double subdomain_triple subdomain_deeply_nested subdomain_hyphenated
-  subdomain_numeric subdomain_uuid_hash uuid_subdomain random_subdomain deep_nesting domain_ipv4 domain_ipv6 ip_provider
-  domain_single_label domain_numeric_only internationalized_email punycode_email mixed_script_email catch_all_wildcard
-  local_part_max_length domain_max_length total_address_length label_max_length tld free_provider_domain role_based_address
-  disposable_domain known_abuse_domain spam_trap_domain education_domain government_domain specific_domains mx_record
-  fallback_a_record typo_detection fraud_pattern_detection domain_age deliverability_score domain_health risk_score vpn_ip
-  ip_duplication`.split(/\s+/),
-);
-
-export const CHECKED_TYPES = new Set(
-  `address_format mx_record disposable_domain role_based_address free_provider_domain known_abuse_domain spam_trap_domain
-  education_domain government_domain typo_detection fraud_pattern_detection risk_score multiple_emails_in_ip`.split(/\s+/),
-);
+export const ACTIONS: readonly string[] = VOCABULARY_ACTIONS;
+export const STEP_IDS: ReadonlySet<string> = new Set(STEPS);
+export const CHECKED_TYPES: ReadonlySet<string> = new Set(VOCABULARY_CHECKED_TYPES);
 
 export const VELOCITY_ANALYZED = [
   'emails_in_ip',
