@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PluginContext } from '../src/engine/plugin.js';
-import { hostName } from '../src/host-name.js';
+import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
 /** The text of plugins/<pluginId>/data/<file>. */
@@ -28,12 +28,14 @@ export function readList(pluginId: string, file: string): Set<string> {
 }
 
 /**
- * The address's domain as an ASCII host name to look up in a list (its punycode form for an IDN), or
- * null when there is none: no domain, an address literal, or no valid host name.
+ * The address's domain as an ASCII host name (its punycode form for an IDN), lower-cased, without a root
+ * dot: the one way a plugin gets the name to look up in a list or ask the network about. Null when there
+ * is none: no domain, an address literal, or not a host name under `rule` (default `any`: ASCII without
+ * empty labels; `dns` for a name the resolver can be asked about). Reads structure's and idn's facts.
  */
-export async function asciiDomainOf(ctx: PluginContext): Promise<string | null> {
+export async function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
   const domain = await ctx.fact<string>('domain');
   const literal = await ctx.fact<string>('domain_literal');
   if (typeof domain !== 'string' || literal !== null) return null;
-  return hostName((await ctx.fact<string>('punycode_value')) ?? domain, 'any');
+  return hostName((await ctx.fact<string>('punycode_value')) ?? domain, rule);
 }

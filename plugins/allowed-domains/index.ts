@@ -1,5 +1,6 @@
 // Allowed domains: is the address's domain on the project's own list of permitted domains (check options)?
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomainOf } from '../plugin-data.js';
 
 interface AllowList {
   domains: ReadonlySet<string>;
@@ -75,9 +76,9 @@ const plugin: Plugin = {
     const domain = await ctx.fact<string>('domain');
     const list = allowList(ctx.options('specific_domains'));
     if (typeof domain !== 'string' || domain === '' || list === null) return {};
-    const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
-    const name = ascii.endsWith('.') ? ascii.slice(0, -1) : ascii;
-    return { in_specific_domains: isAllowed(name, list) };
+    // A domain that is no host name (an address literal, an empty label) is on no list of permitted domains.
+    const name = await asciiDomainOf(ctx);
+    return { in_specific_domains: name !== null && isAllowed(name, list) };
   },
 };
 

@@ -1,24 +1,9 @@
 // MX and A/AAAA records of the address's domain (in ASCII form): can mail be routed there at all?
 // Lookups go through ctx.network.dns, which caches and bounds them; an unanswered question is
 // "not_checked", never "invalid".
-import type { DnsAnswer, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import type { DnsAnswer, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomainOf } from '../plugin-data.js';
 import { mailRoutingFacts } from './mail-routing.js';
-
-/** A name the resolver can be asked about: LDH (and `_`) labels of 1–63 characters, 253 in all. */
-function isLookupName(name: string): boolean {
-  if (name.length === 0 || name.length > 253) return false;
-  return name.split('.').every((label) => label.length > 0 && label.length <= 63 && /^[a-z0-9_-]+$/.test(label));
-}
-
-/** The domain to ask about, or null for address literals and names DNS cannot hold. */
-async function lookupDomain(ctx: PluginContext): Promise<string | null> {
-  const domain = await ctx.fact<string>('domain');
-  if (typeof domain !== 'string' || (await ctx.fact('domain_literal')) !== null) return null;
-  const punycode = await ctx.fact<string>('punycode_value');
-  let ascii = (typeof punycode === 'string' ? punycode : domain).toLowerCase();
-  if (ascii.endsWith('.')) ascii = ascii.slice(0, -1);
-  return isLookupName(ascii) ? ascii : null;
-}
 
 const STATUS_VALUES = ['valid', 'invalid', 'not_checked'] as const;
 const FALLBACK_VALUES = ['valid', 'not_needed', 'invalid'] as const;
@@ -70,7 +55,8 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
-    const domain = await lookupDomain(ctx);
+    // Address literals and names DNS cannot hold are not asked about: their facts stay unknown.
+    const domain = await asciiDomainOf(ctx, 'dns');
     if (domain === null) return {};
     if (!ctx.network.enabled) return { mx_record_status: 'not_checked' };
     const { dns } = ctx.network;

@@ -1,5 +1,6 @@
 // Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomainOf } from '../plugin-data.js';
 import { indexProviders, readProviders } from './providers.js';
 
 const providers = indexProviders(readProviders());
@@ -33,10 +34,9 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
-    const domain = await ctx.fact<string>('domain');
-    if (typeof domain !== 'string' || domain === '' || (await ctx.fact('domain_literal')) !== null) return {};
-    const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
-    const provider = providers.get(ascii);
+    const domain = await asciiDomainOf(ctx);
+    if (domain === null) return {};
+    const provider = providers.get(domain);
     return {
       is_free_provider_domain: provider !== undefined,
       free_provider: provider?.key ?? null,

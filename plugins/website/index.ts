@@ -1,14 +1,7 @@
 // Whether the address's domain serves a website, through ctx.network.website (which refuses private
 // and metadata addresses and bounds the time). A signal for domain health; it has no check of its own.
-import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-
-/** The domain in ASCII form, or null for address literals and missing domains. */
-async function probeDomain(ctx: PluginContext): Promise<string | null> {
-  const domain = await ctx.fact<string>('domain');
-  if (typeof domain !== 'string' || domain === '' || (await ctx.fact('domain_literal')) !== null) return null;
-  const punycode = await ctx.fact<string>('punycode_value');
-  return (typeof punycode === 'string' ? punycode : domain).toLowerCase();
-}
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomainOf } from '../plugin-data.js';
 
 const plugin: Plugin = {
   id: 'website',
@@ -21,7 +14,7 @@ const plugin: Plugin = {
   checks: {},
   needs: ['structure', 'idn'],
   async run(ctx): Promise<FactValues> {
-    const domain = await probeDomain(ctx);
+    const domain = await asciiDomainOf(ctx);
     if (domain === null || !ctx.network.enabled) return {};
     const found = await ctx.network.website.hasWebsite(domain).catch(() => null);
     return found?.status === 'ok' ? { has_website: found.value } : {};
