@@ -1,5 +1,5 @@
-import normalize from '../../plugins/normalize/index.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { testPlugin } from '../../test/support/plugin-tester.js';
+import normalize from './index.js';
 
 /** Every form of an address no transformation applies to. */
 const plain = (email: string) => ({

@@ -4,12 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin from '../../plugins/website/index.js';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
 import { OFFLINE } from '../../src/engine/run.js';
 import { createWebsiteProbe, type WebsiteService } from '../../src/network/website.js';
-import { startDnsServer, type TestDnsServer, type Zone } from '../support/dns-server.js';
-import { computeFacts, testPlugin } from '../support/plugin-tester.js';
+import { startDnsServer, type TestDnsServer, type Zone } from '../../test/support/dns-server.js';
+import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
 
 const LOOPBACK = { records: [{ type: 'A' as const, address: '127.0.0.1' }] };
 const ZONE: Zone = {

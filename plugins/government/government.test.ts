@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import government from './index.js';
+
+const yes = (match: string) => ({ is_government_domain: true, government_match: match });
+const no = { is_government_domain: false, government_match: null };
+const unknown = { is_government_domain: null, government_match: null };
+
+testPlugin(government, [
+  { email: 'a@nasa.gov', facts: yes('gov'), fires: ['government_domain'] },
+  { name: 'subdomain under the gov TLD', email: 'a@www.nasa.gov', facts: yes('gov'), fires: ['government_domain'] },
+  { email: 'a@army.mil', facts: yes('mil'), fires: ['government_domain'] },
+  { email: 'a@us.af.mil', facts: yes('mil'), fires: ['government_domain'] },
+  { email: 'a@hmrc.gov.uk', facts: yes('gov.uk'), fires: ['government_domain'] },
+  { name: 'deep under gov.uk', email: 'a@digital.cabinet-office.gov.uk', facts: yes('gov.uk'), fires: ['government_domain'] },
+  { email: 'a@interieur.gouv.fr', facts: yes('gouv.fr'), fires: ['government_domain'] },
+  { email: 'a@mofa.go.jp', facts: yes('go.jp'), fires: ['government_domain'] },
+  { email: 'a@sat.gob.mx', facts: yes('gob.mx'), fires: ['government_domain'] },
+  { email: 'a@ato.gov.au', facts: yes('gov.au'), fires: ['government_domain'] },
+  { email: 'a@meity.gov.in', facts: yes('gov.in'), fires: ['government_domain'] },
+  { name: 'Government of India hosts under nic.in', email: 'a@mea.nic.in', facts: yes('nic.in'), fires: ['government_domain'] },
+  { email: 'a@receita.gov.br', facts: yes('gov.br'), fires: ['government_domain'] },
+  { name: 'most specific entry wins', email: 'a@saude.go.gov.br', facts: yes('go.gov.br'), fires: ['government_domain'] },
+  { email: 'a@bka.gv.at', facts: yes('gv.at'), fires: ['government_domain'] },
+  { email: 'a@mfa.go.kr', facts: yes('go.kr'), fires: ['government_domain'] },
+  { email: 'a@dia.govt.nz', facts: yes('govt.nz'), fires: ['government_domain'] },
+  { name: 'Government of Canada under gc.ca', email: 'a@forces.gc.ca', facts: yes('gc.ca'), fires: ['government_domain'] },
+  { name: 'wildcard TLD (*.bd): gov.bd', email: 'a@cabinet.gov.bd', facts: yes('gov.bd'), fires: ['government_domain'] },
+  { name: 'IDN suffix 政府.hk, Unicode form', email: 'a@dept.政府.hk', facts: yes('xn--mxtq1m.hk'), fires: ['government_domain'] },
+  { name: 'the same in punycode', email: 'a@dept.xn--mxtq1m.hk', facts: yes('xn--mxtq1m.hk'), fires: ['government_domain'] },
+  // Curated registrable domains.
+  { email: 'a@ec.europa.eu', facts: yes('europa.eu'), fires: ['government_domain'] },
+  { email: 'a@europa.eu', facts: yes('europa.eu'), fires: ['government_domain'] },
+  { email: 'a@bit.admin.ch', facts: yes('admin.ch'), fires: ['government_domain'] },
+  { email: 'a@bmi.bund.de', facts: yes('bund.de'), fires: ['government_domain'] },
+  { email: 'a@canada.ca', facts: yes('canada.ca'), fires: ['government_domain'] },
+  { email: 'a@mcc.gouv.qc.ca', facts: yes('gouv.qc.ca'), fires: ['government_domain'] },
+  { email: 'a@fs.fed.us', facts: yes('fed.us'), fires: ['government_domain'] },
+  { email: 'a@dot.state.ny.us', facts: yes('state.ny.us'), fires: ['government_domain'] },
+  { email: 'A@HMRC.GOV.UK', facts: yes('gov.uk'), fires: ['government_domain'] },
+  { name: 'trailing root dot', email: 'a@nasa.gov.', facts: yes('gov'), fires: ['government_domain'] },
+  // False: look-alikes and labels elsewhere.
+  { email: 'a@governor.com', facts: no, fires: [] },
+  { name: 'gov as a subdomain of a company', email: 'a@gov.example.com', facts: no, fires: [] },
+  { name: 'gov.uk as labels of a company domain', email: 'a@gov.uk.example.com', facts: no, fires: [] },
+  { email: 'a@gmail.com', facts: no, fires: [] },
+  { email: 'a@example.com', facts: no, fires: [] },
+  { email: 'a@government.com', facts: no, fires: [] },
+  { name: 'go.it is Gorizia, not government', email: 'a@comune.go.it', facts: no, fires: [] },
+  { name: 'a company under co.uk', email: 'a@govtech.co.uk', facts: no, fires: [] },
+  { name: "the suffix itself is nobody's domain", email: 'a@gov.uk', facts: no, fires: [] },
+  { name: 'the gov TLD alone', email: 'a@gov', facts: no, fires: [] },
+  { name: 'not a curated domain: a sibling of one', email: 'a@notbund.de', facts: no, fires: [] },
+  { name: 'intergovernmental, not a government', email: 'a@un.org', facts: no, fires: [] },
+  // Unknown.
+  { name: 'no @', email: 'plainaddress', facts: unknown, fires: [] },
+  { name: 'IPv6 literal', email: 'a@[IPv6:2001:db8::1]', facts: unknown, fires: [] },
+  { name: 'empty label', email: 'a@nasa..gov', facts: unknown, fires: [] },
+]);
+
+describe('government check', () => {
+  it('fires without a code: the flag and the action carry it', async () => {
+    const decision = await decisionFor({ government_domain: { mode: 'hard' } }, 'a@hmrc.gov.uk');
+    expect(decision.fired.map((v) => v.name)).toEqual(['government_domain']);
+    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  });
+  it('declares the government_domain step and checked type', () => {
+    expect(government.steps).toEqual(['government_domain']);
+    expect(government.checks.government_domain?.checkedType).toBe('government_domain');
+    expect(government.facts.is_government_domain?.expose).toBe('flag');
+  });
+});
+
+describe('government data files', () => {
+  const entries = (file: string) =>
+    readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+  it('suffixes.txt is sorted, unique, lower-case ASCII', () => {
+    const lines = entries('suffixes.txt');
+    expect(lines.length).toBeGreaterThan(200);
+    expect(lines).toEqual([...new Set(lines)].sort());
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/);
+  });
+  it('domains.txt is unique, lower-case ASCII, and under no listed suffix', () => {
+    const lines = entries('domains.txt');
+    const suffixes = new Set(entries('suffixes.txt'));
+    expect(lines).toEqual([...new Set(lines)]);
+    for (const line of lines) {
+      expect(line).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
+      const labels = line.split('.');
+      for (let i = 1; i < labels.length; i++) expect(suffixes.has(labels.slice(i).join('.')), line).toBe(false);
+    }
+  });
+});

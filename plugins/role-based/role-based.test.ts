@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import roleBased from './index.js';
+
+const role = (name: string) => ({ is_role_based_domain: true, role_name: name });
+const person = { is_role_based_domain: false, role_name: null };
+
+testPlugin(roleBased, [
+  { email: 'noreply@example.com', facts: role('noreply'), fires: ['role_based_address'] },
+  { email: 'no-reply@example.com', facts: role('noreply'), fires: ['role_based_address'] },
+  { email: 'no_reply@example.com', facts: role('noreply'), fires: ['role_based_address'] },
+  { name: 'capitals, dot and plus tag', email: 'No.Reply+x@example.com', facts: role('noreply'), fires: ['role_based_address'] },
+  { email: 'do-not-reply@example.com', facts: role('donotreply'), fires: ['role_based_address'] },
+  { email: 'info@example.com', facts: role('info'), fires: ['role_based_address'] },
+  { email: 'INFO@example.com', facts: role('info'), fires: ['role_based_address'] },
+  { email: 'support@example.com', facts: role('support'), fires: ['role_based_address'] },
+  { email: 'admin@example.com', facts: role('admin'), fires: ['role_based_address'] },
+  { email: 'postmaster@example.com', facts: role('postmaster'), fires: ['role_based_address'] },
+  { email: 'abuse@example.com', facts: role('abuse'), fires: ['role_based_address'] },
+  { email: 'sales@example.com', facts: role('sales'), fires: ['role_based_address'] },
+  { email: 'webmaster@example.com', facts: role('webmaster'), fires: ['role_based_address'] },
+  { name: 'hello is a shared inbox', email: 'hello@example.com', facts: role('hello'), fires: ['role_based_address'] },
+  { name: 'RFC 2142: hostmaster', email: 'hostmaster@example.com', facts: role('hostmaster'), fires: ['role_based_address'] },
+  { name: 'RFC 2142: noc', email: 'noc@example.com', facts: role('noc'), fires: ['role_based_address'] },
+  { name: 'RFC 2142: uucp', email: 'uucp@example.com', facts: role('uucp'), fires: ['role_based_address'] },
+  { email: 'mailer-daemon@example.com', facts: role('mailerdaemon'), fires: ['role_based_address'] },
+  { name: 'plus tag on a role', email: 'support+tickets@example.com', facts: role('support'), fires: ['role_based_address'] },
+  { name: 'separators inside a role', email: 'customer.service@example.com', facts: role('customerservice'), fires: ['role_based_address'] },
+  { email: 'sales-team@example.com', facts: role('salesteam'), fires: ['role_based_address'] },
+  { name: 'kept two-letter role', email: 'hr@example.com', facts: role('hr'), fires: ['role_based_address'] },
+  { name: 'a listed numbered variant', email: 'sales1@example.com', facts: role('sales1'), fires: ['role_based_address'] },
+  { name: 'quoted local part', email: '"info"@example.com', facts: role('info'), fires: ['role_based_address'] },
+  { name: 'the domain does not matter', email: 'info@gmail.com', facts: role('info'), fires: ['role_based_address'] },
+  // People and near misses: the whole compared local part must be a role.
+  { email: 'john.smith@example.com', facts: person, fires: [] },
+  { email: 'jane@example.com', facts: person, fires: [] },
+  { name: 'role as a prefix only', email: 'infogirl@example.com', facts: person, fires: [] },
+  { name: 'role plus digits is not a role', email: 'admin123@example.com', facts: person, fires: [] },
+  { name: 'role as a suffix only', email: 'johnsupport@example.com', facts: person, fires: [] },
+  { name: 'role after the plus tag does not count', email: 'john+support@example.com', facts: person, fires: [] },
+  { name: 'given name removed from the list', email: 'paris@example.com', facts: person, fires: [] },
+  { name: 'initials are not roles', email: 'md@example.com', facts: person, fires: [] },
+  { name: 'a year is not a role', email: '2024@example.com', facts: person, fires: [] },
+  { name: 'keyboard string is not a role', email: 'asdf@example.com', facts: person, fires: [] },
+  { name: 'plus tag only', email: '+info@example.com', facts: person, fires: [] },
+  { name: 'empty local part', email: '@example.com', facts: person, fires: [] },
+  { name: 'no @: unknown', email: 'plainaddress', facts: { is_role_based_domain: null, role_name: null }, fires: [] },
+]);
+
+describe('role-based check', () => {
+  it('fires without a code: the flag and the action carry it', async () => {
+    const decision = await decisionFor({ role_based_address: { mode: 'hard' } }, 'no-reply@example.com');
+    expect(decision.fired.map((v) => v.name)).toEqual(['role_based_address']);
+    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  });
+  it('declares the role_based_address step and checked type', () => {
+    expect(roleBased.steps).toEqual(['role_based_address']);
+    expect(roleBased.checks.role_based_address?.checkedType).toBe('role_based_address');
+    expect(roleBased.facts.is_role_based_domain?.expose).toBe('flag');
+  });
+});
+
+describe('role-based data', () => {
+  it('roles.txt is sorted, unique, in compared form, and holds every RFC 2142 name', () => {
+    const lines = readFileSync(new URL('./data/roles.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(lines).toEqual([...new Set(lines)].sort());
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9]{2,}$/);
+    for (const name of [
+      'info',
+      'marketing',
+      'sales',
+      'support',
+      'abuse',
+      'noc',
+      'security',
+      'postmaster',
+      'hostmaster',
+      'usenet',
+      'news',
+      'webmaster',
+      'www',
+      'uucp',
+      'ftp',
+    ]) {
+      expect(lines).toContain(name);
+    }
+  });
+});
