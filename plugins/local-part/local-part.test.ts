@@ -1,5 +1,5 @@
-import plugin from '../../plugins/local-part/index.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
 
 const NONE = {
   has_plus_addressing: false,
