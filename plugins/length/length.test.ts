@@ -1,5 +1,5 @@
-import plugin from '../../plugins/length/index.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
 
 const a = (n: number) => 'a'.repeat(n);
 /** A domain of exactly `n` characters: labels of 63 joined by dots, ending in a shorter label. */
