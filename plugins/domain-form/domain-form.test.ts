@@ -1,5 +1,5 @@
-import plugin from '../../plugins/domain-form/index.js';
-import { testPlugin } from '../support/plugin-tester.js';
+import { testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
 
 function form(email: string, is_ipv4: boolean, is_ipv6: boolean, is_single_label: boolean, is_only_numeric: boolean, name?: string) {
   return { name: name ?? email, email, facts: { is_ipv4, is_ipv6, is_single_label, is_only_numeric } };
