@@ -1,13 +1,13 @@
 import type { TopLevelCondition } from 'json-rules-engine';
 import { Engine } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
-import domainForm from '../../plugins/domain-form/index.js';
-import length from '../../plugins/length/index.js';
-import localPart from '../../plugins/local-part/index.js';
-import structure from '../../plugins/structure/index.js';
-import { parseAddress } from '../../plugins/structure/parse.js';
 import type { CheckOptions, Condition, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { computeFacts, testPlugin } from '../support/plugin-tester.js';
+import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
+import domainForm from '../domain-form/index.js';
+import length from '../length/index.js';
+import localPart from '../local-part/index.js';
+import structure from './index.js';
+import { parseAddress } from './parse.js';
 
 const longDots = 'a.'.repeat(50_000); // 100k characters
 
