@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import tld from '../../plugins/tld/index.js';
-import { firedCodes, testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../../test/support/plugin-tester.js';
+import tld from './index.js';
 
 const none = { has_valid_tld: null, tld: null, public_suffix: null, registrable_domain: null };
 
