@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import subdomain from '../../plugins/subdomain/index.js';
 import type { CheckOptions } from '../../src/engine/plugin.js';
-import { firedCodes, testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../../test/support/plugin-tester.js';
+import subdomain from './index.js';
 
 const noSubdomain = {
   subdomain_count: 0,
