@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import idn from '../../plugins/idn/index.js';
-import { firedCodes, testPlugin } from '../support/plugin-tester.js';
+import { firedCodes, testPlugin } from '../../test/support/plugin-tester.js';
+import idn from './index.js';
 
 const plain = {
   is_internationalized: false,
