@@ -1,17 +1,13 @@
 // The dns plugin against a real DNS server on 127.0.0.1 (test/support/dns-server.ts): facts per domain,
-// the codes per mode, and "not_checked" (never "invalid") when the world does not answer.
+// the checks that fire, the codes per mode, and "not_checked" (never "invalid") when the world does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin from '../../plugins/dns/index.js';
-import { isNullMx, mailRoutingFacts } from '../../plugins/dns/mail-routing.js';
-import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/catalog.js';
 import type { DnsAnswer, NetworkAccess } from '../../src/engine/plugin.js';
 import { OFFLINE } from '../../src/engine/run.js';
 import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { computeFacts, evaluateFor, firedCodes, testPlugin } from '../support/plugin-tester.js';
+import { startDnsServer, type TestDnsServer } from '../../test/support/dns-server.js';
+import { computeFacts, decisionFor, runCase, testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
+import { isNullMx, mailRoutingFacts } from './mail-routing.js';
 
 const BUDGET_MS = 1500;
 let server: TestDnsServer;
@@ -54,61 +50,81 @@ testPlugin(
         has_null_mx: false,
         mx_hosts_are_ips: false,
       },
+      fires: [],
     },
-    { email: 'jane@MX.Test', facts: { mx_record_status: 'valid', mx_record_count: 1 } },
+    { email: 'jane@MX.Test', facts: { mx_record_status: 'valid', mx_record_count: 1 }, fires: [] },
     {
       email: 'jane@multi.test',
       facts: { mx_record_status: 'valid', a_record_fallback: 'not_needed', mx_record_count: 2, a_record_count: 2, aaaa_record_count: 1 },
+      fires: [],
     },
     {
       name: 'no MX but A and AAAA: the implicit MX',
       email: 'jane@aonly.test',
       facts: { mx_record_status: 'invalid', a_record_fallback: 'valid', mx_record_count: 0, a_record_count: 1, aaaa_record_count: 1, has_null_mx: false },
+      fires: ['mx_record'],
     },
     {
       name: 'no MX, only AAAA',
       email: 'jane@v6only.test',
       facts: { mx_record_status: 'invalid', a_record_fallback: 'valid', mx_record_count: 0, a_record_count: 0, aaaa_record_count: 1 },
+      fires: ['mx_record'],
     },
     {
       name: 'null MX: no mail, whatever the A record says',
       email: 'jane@nullmx.test',
       facts: { mx_record_status: 'invalid', a_record_fallback: 'invalid', mx_record_count: 0, a_record_count: 1, has_null_mx: true, mx_hosts_are_ips: false },
+      fires: ['fallback_a_record', 'mx_record'],
     },
     {
       name: 'MX host written as an IP address',
       email: 'jane@ipmx.test',
       facts: { mx_record_status: 'valid', a_record_fallback: 'not_needed', mx_record_count: 1, mx_hosts_are_ips: true, has_null_mx: false },
+      fires: [],
     },
     {
       name: 'NXDOMAIN',
       email: 'jane@nx.test',
       facts: { mx_record_status: 'invalid', a_record_fallback: 'invalid', mx_record_count: 0, a_record_count: 0, aaaa_record_count: 0, has_null_mx: false },
+      fires: ['fallback_a_record', 'mx_record'],
     },
-    { name: 'a name not in the zone is NXDOMAIN', email: 'jane@nowhere.test', facts: { mx_record_status: 'invalid', a_record_fallback: 'invalid' } },
+    {
+      name: 'a name not in the zone is NXDOMAIN',
+      email: 'jane@nowhere.test',
+      facts: { mx_record_status: 'invalid', a_record_fallback: 'invalid' },
+      fires: ['fallback_a_record', 'mx_record'],
+    },
     {
       name: 'the name exists with no records (NODATA everywhere)',
       email: 'jane@empty.test',
       facts: { mx_record_status: 'invalid', a_record_fallback: 'invalid', mx_record_count: 0, a_record_count: 0, aaaa_record_count: 0 },
+      fires: ['fallback_a_record', 'mx_record'],
     },
-    { name: 'SERVFAIL is not_checked, never invalid', email: 'jane@servfail.test', facts: { ...notChecked, a_record_count: null, aaaa_record_count: null } },
-    { name: 'REFUSED is not_checked', email: 'jane@refused.test', facts: { ...notChecked, a_record_count: null } },
-    { name: 'a silent server is not_checked', email: 'jane@silent.test', facts: { ...notChecked, a_record_count: null } },
-    { name: 'an IDN domain is looked up as punycode', email: 'jane@bücher.test', facts: { mx_record_status: 'valid', mx_record_count: 1 } },
-    { name: 'a punycode domain as written', email: 'jane@xn--bcher-kva.test', facts: { mx_record_status: 'valid' } },
-    { name: 'an address literal is not looked up', email: 'jane@[192.0.2.1]', facts: unknown },
-    { name: 'an IPv6 literal is not looked up', email: 'jane@[IPv6:2001:db8::1]', facts: unknown },
-    { name: 'a name DNS cannot hold', email: 'jane@exa_mple!.test', facts: unknown },
-    { name: 'an empty label', email: 'jane@mx..test', facts: unknown },
-    { name: 'no domain', email: 'jane', facts: unknown },
-    { name: 'empty domain', email: 'jane@', facts: unknown },
+    {
+      name: 'SERVFAIL is not_checked, never invalid',
+      email: 'jane@servfail.test',
+      facts: { ...notChecked, a_record_count: null, aaaa_record_count: null },
+      fires: [],
+    },
+    { name: 'REFUSED is not_checked', email: 'jane@refused.test', facts: { ...notChecked, a_record_count: null }, fires: [] },
+    { name: 'a silent server is not_checked', email: 'jane@silent.test', facts: { ...notChecked, a_record_count: null }, fires: [] },
+    { name: 'an IDN domain is looked up as punycode', email: 'jane@bücher.test', facts: { mx_record_status: 'valid', mx_record_count: 1 }, fires: [] },
+    { name: 'a punycode domain as written', email: 'jane@xn--bcher-kva.test', facts: { mx_record_status: 'valid' }, fires: [] },
+    { name: 'an address literal is not looked up', email: 'jane@[192.0.2.1]', facts: unknown, fires: [] },
+    { name: 'an IPv6 literal is not looked up', email: 'jane@[IPv6:2001:db8::1]', facts: unknown, fires: [] },
+    { name: 'a name DNS cannot hold', email: 'jane@exa_mple!.test', facts: unknown, fires: [] },
+    { name: 'an empty label', email: 'jane@mx..test', facts: unknown, fires: [] },
+    { name: 'no domain', email: 'jane', facts: unknown, fires: [] },
+    { name: 'empty domain', email: 'jane@', facts: unknown, fires: [] },
   ],
   { network },
 );
 
 describe('dns plugin without a network', () => {
-  it('is not_checked without a network (OFFLINE)', async () => {
-    expect(await computeFacts(plugin, { email: 'jane@nx.test' })).toMatchObject({ ...notChecked, a_record_count: null, aaaa_record_count: null });
+  it('is not_checked without a network (OFFLINE), and nothing fires', async () => {
+    const offline = await runCase(plugin, { email: 'jane@nx.test' });
+    expect(offline.facts).toMatchObject({ ...notChecked, a_record_count: null, aaaa_record_count: null });
+    expect(offline.fires).toEqual([]);
   });
 
   it('asks nothing when the network says it is turned off (NETWORK_CHECKS=off)', async () => {
@@ -196,35 +212,15 @@ describe('dns plugin lookups', () => {
 /** Errors, warnings and action with `checks` (default both) enabled in `mode` (and `on_unknown`). */
 async function decision(email: string, mode: 'hard' | 'soft', onUnknown?: 'allow' | 'block', checks = ['mx_record', 'fallback_a_record']) {
   const config = { mode, ...(onUnknown ? { on_unknown: onUnknown } : {}) };
-  const doc = { version: '1', checks: Object.fromEntries(checks.map((check) => [check, config])) };
-  const policy = compilePolicy('dns-modes', parsePolicy('dns-modes.json', JSON.stringify(doc)), new FactCatalog(registry));
-  const { action, errors, warnings } = (await evaluateFor(policy, { email }, { network })).decision;
+  const { action, errors, warnings } = await decisionFor(Object.fromEntries(checks.map((check) => [check, config])), email, { network });
   return { action, errors: errors.sort(), warnings: warnings.sort() };
 }
 
 describe('dns checks', () => {
-  it.each([
-    ['jane@mx.test', []],
-    ['jane@multi.test', []],
-    ['jane@ipmx.test', []],
-    ['jane@aonly.test', ['no_mx_records']],
-    ['jane@nullmx.test', ['no_a_record', 'no_mx_records']],
-    ['jane@nx.test', ['no_a_record', 'no_mx_records']],
-    ['jane@empty.test', ['no_a_record', 'no_mx_records']],
-    ['jane@servfail.test', []],
-    ['jane@silent.test', []],
-    ['jane@[192.0.2.1]', []],
-  ])('hard mode: %s → %j', async (email, codes) => {
-    expect(await firedCodes(plugin, email, {}, { network })).toEqual(codes);
-  });
-
-  it('offline, nothing fires', async () => {
-    expect(await firedCodes(plugin, 'jane@nx.test')).toEqual([]);
-  });
-
   it('hard mode blocks with errors; soft mode warns and allows', async () => {
     expect(await decision('jane@nx.test', 'hard')).toEqual({ action: 'block', errors: ['no_a_record', 'no_mx_records'], warnings: [] });
     expect(await decision('jane@nx.test', 'soft')).toEqual({ action: 'allow', errors: [], warnings: ['no_a_record', 'no_mx_records'] });
+    expect(await decision('jane@aonly.test', 'hard')).toEqual({ action: 'block', errors: ['no_mx_records'], warnings: [] });
     expect(await decision('jane@aonly.test', 'soft')).toEqual({ action: 'allow', errors: [], warnings: ['no_mx_records'] });
   });
 

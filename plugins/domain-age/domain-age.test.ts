@@ -3,15 +3,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import plugin from '../../plugins/domain-age/index.js';
-import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/catalog.js';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
 import { OFFLINE } from '../../src/engine/run.js';
 import { createRegistrationLookup, type RegistrationService } from '../../src/network/rdap.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
-import { computeFacts, evaluateFor, testPlugin } from '../support/plugin-tester.js';
+import { computeFacts, decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import plugin from './index.js';
 
 const DAY = 86_400_000;
 const NOW = Date.now();
@@ -76,21 +72,55 @@ testPlugin(
     {
       email: 'jane@old-company.com',
       facts: { domain_age_days: Math.floor((NOW - OLD) / DAY), domain_age_signal: 'established', domain_registered_at: '1997-09-15T04:00:00.000Z' },
+      fires: [],
     },
-    { email: 'jane@fresh.com', facts: { domain_age_days: 3, domain_age_signal: 'new_domain', domain_registered_at: new Date(NOW - 3 * DAY).toISOString() } },
-    { name: 'exactly 30 days is established', email: 'jane@month.com', facts: { domain_age_days: 30, domain_age_signal: 'established' } },
-    { name: '29 days 23 hours is new', email: 'jane@almost-month.com', facts: { domain_age_days: 29, domain_age_signal: 'new_domain' } },
-    { name: 'registered a minute ago', email: 'jane@today.com', facts: { domain_age_days: 0, domain_age_signal: 'new_domain' } },
-    { name: 'registration an hour ahead (clock skew) is age 0', email: 'jane@skewed.com', facts: { domain_age_days: 0, domain_age_signal: 'new_domain' } },
-    { name: 'a larger threshold', email: 'jane@month.com', options: { domain_age: { new_domain_days: 60 } }, facts: { domain_age_signal: 'new_domain' } },
-    { name: 'a smaller threshold', email: 'jane@fresh.com', options: { domain_age: { new_domain_days: 2 } }, facts: { domain_age_signal: 'established' } },
-    { name: 'the registrable domain is asked, not the subdomain', email: 'jane@mail.eu.old-company.com', facts: { domain_age_signal: 'established' } },
-    { name: 'under a two-label suffix', email: 'jane@shop.example.co.uk', facts: { domain_age_signal: 'established' } },
-    { name: 'IDN asked in punycode', email: 'jane@bücher.com', facts: { domain_age_days: 10, domain_age_signal: 'new_domain' } },
-    { name: 'not registered (404) is unknown, not new', email: 'jane@never-registered.com', facts: unknown },
-    { name: 'address literal: not applicable', email: 'jane@[192.0.2.1]', facts: none },
-    { name: 'a public suffix alone: not applicable', email: 'jane@co.uk', facts: none },
-    { name: 'invalid address', email: 'not an address', facts: none },
+    {
+      email: 'jane@fresh.com',
+      facts: { domain_age_days: 3, domain_age_signal: 'new_domain', domain_registered_at: new Date(NOW - 3 * DAY).toISOString() },
+      fires: ['domain_age'],
+    },
+    { name: 'exactly 30 days is established', email: 'jane@month.com', facts: { domain_age_days: 30, domain_age_signal: 'established' }, fires: [] },
+    { name: '29 days 23 hours is new', email: 'jane@almost-month.com', facts: { domain_age_days: 29, domain_age_signal: 'new_domain' }, fires: ['domain_age'] },
+    { name: 'registered a minute ago', email: 'jane@today.com', facts: { domain_age_days: 0, domain_age_signal: 'new_domain' }, fires: ['domain_age'] },
+    {
+      name: 'registration an hour ahead (clock skew) is age 0',
+      email: 'jane@skewed.com',
+      facts: { domain_age_days: 0, domain_age_signal: 'new_domain' },
+      fires: ['domain_age'],
+    },
+    {
+      name: 'a larger threshold',
+      email: 'jane@month.com',
+      options: { domain_age: { new_domain_days: 60 } },
+      facts: { domain_age_signal: 'new_domain' },
+      fires: ['domain_age'],
+    },
+    {
+      name: 'a threshold one day above the age',
+      email: 'jane@month.com',
+      options: { domain_age: { new_domain_days: 31 } },
+      facts: { domain_age_signal: 'new_domain' },
+      fires: ['domain_age'],
+    },
+    {
+      name: 'a smaller threshold',
+      email: 'jane@fresh.com',
+      options: { domain_age: { new_domain_days: 2 } },
+      facts: { domain_age_signal: 'established' },
+      fires: [],
+    },
+    {
+      name: 'the registrable domain is asked, not the subdomain',
+      email: 'jane@mail.eu.old-company.com',
+      facts: { domain_age_signal: 'established' },
+      fires: [],
+    },
+    { name: 'under a two-label suffix', email: 'jane@shop.example.co.uk', facts: { domain_age_signal: 'established' }, fires: [] },
+    { name: 'IDN asked in punycode', email: 'jane@bücher.com', facts: { domain_age_days: 10, domain_age_signal: 'new_domain' }, fires: ['domain_age'] },
+    { name: 'not registered (404) is unknown, not new', email: 'jane@never-registered.com', facts: unknown, fires: [] },
+    { name: 'address literal: not applicable', email: 'jane@[192.0.2.1]', facts: none, fires: [] },
+    { name: 'a public suffix alone: not applicable', email: 'jane@co.uk', facts: none, fires: [] },
+    { name: 'invalid address', email: 'not an address', facts: none, fires: [] },
   ],
   { network, now: () => NOW },
 );
@@ -118,25 +148,18 @@ describe('domain-age when the world does not answer', () => {
 describe('domain_age check', () => {
   async function actionFor(email: string, options?: Record<string, unknown>, onUnknown?: string): Promise<string> {
     const check = { mode: 'hard', action: 'challenge', ...(options ? { options } : {}), ...(onUnknown ? { on_unknown: onUnknown } : {}) };
-    const doc = { version: '1', default_action: 'allow', checks: { domain_age: check } };
-    const policy = compilePolicy('domain-age-test', parsePolicy('domain-age-test.json', JSON.stringify(doc)), new FactCatalog(registry));
-    const { decision } = await evaluateFor(policy, { email }, { network, now: () => NOW });
+    const decision = await decisionFor({ domain_age: check }, email, { network, now: () => NOW });
     expect(decision.errors).toEqual([]);
     return decision.action;
   }
 
-  it.each<[string, Record<string, unknown> | undefined, string]>([
-    ['jane@fresh.com', undefined, 'challenge'],
-    ['jane@old-company.com', undefined, 'allow'],
-    ['jane@month.com', undefined, 'allow'],
-    ['jane@month.com', { new_domain_days: 31 }, 'challenge'],
-    ['jane@never-registered.com', undefined, 'allow'],
-    ['jane@[192.0.2.1]', undefined, 'allow'],
-  ])('%s with %j → %s', async (email, options, action) => {
-    expect(await actionFor(email, options)).toBe(action);
+  it('takes its action when it fires, with no code; default_action otherwise', async () => {
+    expect(await actionFor('jane@fresh.com')).toBe('challenge');
+    expect(await actionFor('jane@old-company.com')).toBe('allow');
   });
 
   it('leaves an unknown age to on_unknown', async () => {
+    expect(await actionFor('jane@never-registered.com')).toBe('allow');
     expect(await actionFor('jane@never-registered.com', undefined, 'block')).toBe('block');
     expect(await actionFor('jane@old-company.com', undefined, 'block')).toBe('allow');
     expect(await actionFor('jane@fresh.com', undefined, 'block')).toBe('challenge');
