@@ -1,6 +1,7 @@
 // Domain typo suggestions: @zootools/email-spell-checker proposes, an edit-distance gate disposes.
 import { run as spellCheck } from '@zootools/email-spell-checker';
 import damerauLevenshtein from 'damerau-levenshtein';
+import { LRUCache } from 'lru-cache';
 
 /** Candidate search (sift3 distance, the library's own; its default thresholds). */
 const DOMAIN_THRESHOLD = 2;
@@ -29,7 +30,7 @@ function edits(a: string, b: string, limit: number): number {
   return damerauLevenshtein(a, b).steps;
 }
 
-/** Domains whose answer is remembered; past this the memory starts again (bounded, no per-entry bookkeeping). */
+/** Domains whose answer is remembered; past this the least recently asked is forgotten. */
 const MAX_REMEMBERED = 10_000;
 
 export class TypoSuggester {
@@ -60,17 +61,16 @@ export class TypoSuggester {
     return this.popular.has(domain);
   }
 
-  /** The popular domain `domain` (lower-case ASCII) is a near miss of, or null. */
-  /** The answer for each domain seen lately: sign-ups repeat domains, and a search scans every popular one. */
-  private readonly answers = new Map<string, string | null>();
+  /** The answer for each domain seen lately (boxed: the cache holds no null): sign-ups repeat domains, and a search scans every popular one. */
+  private readonly answers = new LRUCache<string, { suggestion: string | null }>({ max: MAX_REMEMBERED });
 
+  /** The popular domain `domain` (lower-case ASCII) is a near miss of, or null. */
   suggest(domain: string): string | null {
     const known = this.answers.get(domain);
-    if (known !== undefined) return known;
-    const answer = this.search(domain);
-    if (this.answers.size >= MAX_REMEMBERED) this.answers.clear();
-    this.answers.set(domain, answer);
-    return answer;
+    if (known !== undefined) return known.suggestion;
+    const suggestion = this.search(domain);
+    this.answers.set(domain, { suggestion });
+    return suggestion;
   }
 
   private search(domain: string): string | null {

