@@ -20,7 +20,7 @@ describe('the plugin registry', () => {
       expect(id).toMatch(/^[a-z][a-z0-9-]*$/);
       expect(existsSync(join(packageRoot, 'plugins', id, 'index.ts'))).toBe(true);
       expect(existsSync(join(packageRoot, 'plugins', id, 'README.md'))).toBe(true);
-      expect(existsSync(join(packageRoot, 'plugins', id, `${id}.test.ts`)) || existsSync(join(packageRoot, 'test', 'plugins', `${id}.test.ts`))).toBe(true);
+      expect(existsSync(join(packageRoot, 'plugins', id, `${id}.test.ts`))).toBe(true);
     });
 
     it('declares snake_case facts with a meaning', () => {

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import typo from './index.js';
+import { readPopularDomains } from './popular-domains.js';
+import { TypoSuggester } from './suggest.js';
+
+const typoOf = (email: string) => {
+  const at = email.lastIndexOf('@');
+  const domain = email.slice(at + 1);
+  return { has_typo_mismatch: true, suggested_domain: domain, corrected_email: email };
+};
+const none = { has_typo_mismatch: false, suggested_domain: null, corrected_email: null };
+const unknown = { has_typo_mismatch: null, suggested_domain: null, corrected_email: null };
+
+testPlugin(typo, [
+  // Near misses of popular domains.
+  { email: 'jane@gmial.com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@hotmial.co.uk', facts: typoOf('jane@hotmail.co.uk'), fires: ['typo_detection'] },
+  { email: 'jane@yahooo.com', facts: typoOf('jane@yahoo.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.con', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@outlok.com', facts: typoOf('jane@outlook.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmai.com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gamil.com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gnail.com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmaill.com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.co', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.cm', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.om', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.ocm', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmail.comm', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { name: 'two typos, one in the name and one in the suffix', email: 'jane@gmial.con', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { name: 'missing dot (single label)', email: 'jane@gmailcom', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@hotmai.com', facts: typoOf('jane@hotmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@hotnail.com', facts: typoOf('jane@hotmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@hotmail.co', facts: typoOf('jane@hotmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@hotmai.fr', facts: typoOf('jane@hotmail.fr'), fires: ['typo_detection'] },
+  { email: 'jane@yhaoo.com', facts: typoOf('jane@yahoo.com'), fires: ['typo_detection'] },
+  { name: '.cm is one edit from both .com and .ca: the more used wins', email: 'jane@yahoo.cm', facts: typoOf('jane@yahoo.com'), fires: ['typo_detection'] },
+  { email: 'jane@yahoo.co', facts: typoOf('jane@yahoo.com'), fires: ['typo_detection'] },
+  { email: 'jane@outlook.con', facts: typoOf('jane@outlook.com'), fires: ['typo_detection'] },
+  { email: 'jane@iclod.com', facts: typoOf('jane@icloud.com'), fires: ['typo_detection'] },
+  { email: 'jane@comcst.net', facts: typoOf('jane@comcast.net'), fires: ['typo_detection'] },
+  { email: 'jane@sbcglobal.ne', facts: typoOf('jane@sbcglobal.net'), fires: ['typo_detection'] },
+  { email: 'jane@protonmial.com', facts: typoOf('jane@protonmail.com'), fires: ['typo_detection'] },
+  { email: 'jane@yandx.ru', facts: typoOf('jane@yandex.ru'), fires: ['typo_detection'] },
+  { email: 'jane@googlmail.com', facts: typoOf('jane@googlemail.com'), fires: ['typo_detection'] },
+  { name: 'short names: only the suffix is corrected', email: 'jane@aol.con', facts: typoOf('jane@aol.com'), fires: ['typo_detection'] },
+  { email: 'jane@qq.con', facts: typoOf('jane@qq.com'), fires: ['typo_detection'] },
+  { email: 'jane@gmx.dee', facts: typoOf('jane@gmx.de'), fires: ['typo_detection'] },
+  { email: 'jane@web.dr', facts: typoOf('jane@web.de'), fires: ['typo_detection'] },
+  { name: 'local part kept as written', email: 'Jane.Doe+news@GMIAL.com', facts: typoOf('Jane.Doe+news@gmail.com'), fires: ['typo_detection'] },
+  { name: 'quoted local part kept', email: '"jane doe"@gmial.com', facts: typoOf('"jane doe"@gmail.com'), fires: ['typo_detection'] },
+  // Real domains: never corrected.
+  { email: 'jane@gmail.com', facts: none, fires: [] },
+  { name: 'mail.com is a real provider, not a typo of gmail.com', email: 'jane@mail.com', facts: none, fires: [] },
+  { email: 'jane@email.com', facts: none, fires: [] },
+  { email: 'jane@gmx.com', facts: none, fires: [] },
+  { email: 'jane@gmx.de', facts: none, fires: [] },
+  { email: 'jane@web.de', facts: none, fires: [] },
+  { email: 'jane@aol.com', facts: none, fires: [] },
+  { email: 'jane@aim.com', facts: none, fires: [] },
+  { email: 'jane@ymail.com', facts: none, fires: [] },
+  { email: 'jane@hotmail.fr', facts: none, fires: [] },
+  { email: 'jane@live.co.uk', facts: none, fires: [] },
+  { email: 'jane@yandex.ru', facts: none, fires: [] },
+  { email: 'jane@yahoo.fr', facts: none, fires: [] },
+  { email: 'jane@yahoo.co.jp', facts: none, fires: [] },
+  { email: 'jane@outlook.de', facts: none, fires: [] },
+  { name: 'national Outlook domain outside the popular list (free-provider says real)', email: 'jane@outlook.dk', facts: none, fires: [] },
+  { name: 'national Yahoo domain outside the popular list', email: 'jane@yahoo.ie', facts: none, fires: [] },
+  { name: 'rare free provider one edit from gmail.com', email: 'jane@xmail.com', facts: none, fires: [] },
+  { name: 'rare free provider one edit from email.com', email: 'jane@3email.com', facts: none, fires: [] },
+  { name: 'education domain', email: 'jane@mit.edu', facts: none, fires: [] },
+  // Business domains close to provider names: not typos.
+  { email: 'jane@example.com', facts: none, fires: [] },
+  { name: 'a business name containing a provider name', email: 'jane@gmaill-consulting.com', facts: none, fires: [] },
+  { name: 'AIG is one letter from aim.com: short names are never changed', email: 'jane@aig.com', facts: none, fires: [] },
+  { email: 'jane@ibm.com', facts: none, fires: [] },
+  { email: 'jane@box.com', facts: none, fires: [] },
+  { email: 'jane@cnn.com', facts: none, fires: [] },
+  { name: 'Hotmart is two letters from hotmail.com', email: 'jane@hotmart.com', facts: none, fires: [] },
+  { name: 'company domain of a provider', email: 'jane@comcast.com', facts: none, fires: [] },
+  { email: 'jane@verizon.com', facts: none, fires: [] },
+  { email: 'jane@att.com', facts: none, fires: [] },
+  { email: 'jane@orange.com', facts: none, fires: [] },
+  { name: 'known name with another known suffix is left alone', email: 'jane@gmail.de', facts: none, fires: [] },
+  { email: 'jane@web.com', facts: none, fires: [] },
+  { name: 'vanity word domains are no targets', email: 'jane@europa.com', facts: none, fires: [] },
+  { email: 'jane@horizon.net', facts: none, fires: [] },
+  { email: 'jane@acme.co', facts: none, fires: [] },
+  { name: 'mail.google.com is not a typo of gmail.com', email: 'jane@mail.google.com', facts: none, fires: [] },
+  { name: 'a country gmail does not offer is not guessed', email: 'jane@gmial.fr', facts: none, fires: [] },
+  { name: 'liv.com: four-letter names are never changed', email: 'jane@liv.com', facts: none, fires: [] },
+  { name: 'IDN domain', email: 'jane@gmaïl.com', facts: none, fires: [] },
+  // No valid domain: unknown.
+  { name: 'invalid address', email: 'jane..doe@gmial.com', facts: unknown, fires: [] },
+  { name: 'IPv4 literal', email: 'jane@[192.168.0.1]', facts: unknown, fires: [] },
+  { name: 'no @', email: 'plainaddress', facts: unknown, fires: [] },
+  { name: 'empty domain', email: 'jane@', facts: unknown, fires: [] },
+]);
+
+describe('typo_detection check', () => {
+  it('reports domain_typo_detected: an error in hard mode, a warning in soft mode (action allow)', async () => {
+    expect(await decisionFor({ typo_detection: { mode: 'hard' } }, 'jane@gmial.com')).toMatchObject({
+      action: 'block',
+      errors: ['domain_typo_detected'],
+      warnings: [],
+    });
+    expect(await decisionFor({ typo_detection: { mode: 'soft' } }, 'jane@gmial.com')).toMatchObject({
+      action: 'allow',
+      errors: [],
+      warnings: ['domain_typo_detected'],
+    });
+  });
+});
+
+describe('TypoSuggester', () => {
+  const suggester = new TypoSuggester(readPopularDomains());
+
+  it('never suggests for a popular domain, and suggests only popular domains', () => {
+    const popular = readPopularDomains();
+    expect(popular.length).toBeGreaterThan(100);
+    for (const domain of popular) expect(suggester.suggest(domain), domain).toBeNull();
+    for (const typoed of ['gmial.com', 'yahooo.com', 'hotmial.co.uk']) expect(popular).toContain(suggester.suggest(typoed));
+  });
+
+  it('would correct those free-provider domains: the guard on is_free_provider_domain is what spares them', () => {
+    expect(suggester.suggest('outlook.dk')).toBe('outlook.de');
+    expect(suggester.suggest('yahoo.ie')).toBe('yahoo.it');
+    expect(suggester.suggest('xmail.com')).toBe('gmail.com');
+    expect(suggester.suggest('3email.com')).toBe('email.com');
+  });
+
+  it('accepts one edit in the name and one in the suffix, not more', () => {
+    expect(suggester.suggest('hotmial.com')).toBe('hotmail.com');
+    expect(suggester.suggest('hotmial.con')).toBe('hotmail.com');
+    expect(suggester.suggest('hotmial.cmo')).toBe('hotmail.com');
+    expect(suggester.suggest('htomial.com')).toBeNull(); // two edits in the name
+    expect(suggester.suggest('hotmial.cmoo')).toBeNull(); // two in the suffix
+    expect(suggester.suggest('gmail.cmoo')).toBeNull();
+    expect(suggester.suggest('mail.lv')).toBeNull(); // another country code is no slip: lv -> ru is two edits
+    expect(suggester.suggest('gmail.c')).toBeNull(); // c -> com is two edits
+    expect(suggester.suggest('gmail')).toBeNull(); // a bare name: four edits
+  });
+
+  it("keeps the candidate step's choices, which no Damerau-Levenshtein search reproduces", () => {
+    expect(suggester.suggest('jmail.com')).toBe('gmail.com');
+    expect(suggester.suggest('mmail.com')).toBeNull();
+    expect(suggester.suggest('yeah.het')).toBe('yeah.net');
+    expect(suggester.suggest('yeah.tet')).toBeNull();
+  });
+
+  it('takes linear time on a long domain', () => {
+    const long = `${'a'.repeat(240)}.com`;
+    const start = performance.now();
+    expect(suggester.suggest(long)).toBeNull();
+    expect(performance.now() - start).toBeLessThan(200);
+  });
+});
