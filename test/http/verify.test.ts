@@ -1,7 +1,10 @@
 // POST /v1/public/verify over HTTP against the real service: response shapes, stored events,
 // policy behaviour and IP velocity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import subdomain from '../../plugins/subdomain/index.js';
+import velocity from '../../plugins/velocity/index.js';
 import type { CreatedProject } from '../../src/cli/projects.js';
+import type { Plugin } from '../../src/engine/plugin.js';
 import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { ACTIONS, CHECKED_TYPES, CREATED_TIME, fixturePolicy, STEP_IDS, VELOCITY_ANALYZED } from './contract.js';
 
@@ -73,6 +76,23 @@ describe('response shape', () => {
     }
     expect(analyzed.emails_in_ip).toEqual([{ email_address: 'jane.doe+x@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
     expect(analyzed.total_email_in_ip).toBe('1');
+  });
+
+  it("shows under analyzed_data exactly the enabled plugins' analyzed facts whose values are known", async () => {
+    const analyzedOf = (plugin: Plugin) => Object.keys(plugin.facts).filter((name) => plugin.facts[name]?.expose === 'analyzed_data');
+    const project = await server.createProject({
+      name: 'analyzed-contract',
+      policyYaml: 'version: "1"\nchecks:\n  local_plus: { mode: soft }\n  subdomain_single: { mode: soft }\n  ip_duplication: { mode: soft }\n',
+    });
+    const keysOf = async (body: Record<string, unknown>) => Object.keys((await verify(project, { ...body, show_results: true })).body.analyzed_data).sort();
+    // local-part has no analyzed facts; dns has some, but no enabled check needs it.
+    expect(await keysOf({ email_address: 'jane@mail.example.com', ipv4_address: '198.51.100.30' })).toEqual(
+      [...analyzedOf(subdomain), ...analyzedOf(velocity)].sort(),
+    );
+    // Without an IP the velocity facts are unknown, and left out.
+    expect(await keysOf({ email_address: 'jane@mail.example.com' })).toEqual(analyzedOf(subdomain).sort());
+    // Without a domain the subdomain facts are unknown too.
+    expect(await keysOf({ email_address: 'no-at-sign' })).toEqual([]);
   });
 
   it('blocks a broken address with invalid_address_format in errors', async () => {
