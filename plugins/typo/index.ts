@@ -1,5 +1,6 @@
 // Domain typos: gmial.com -> gmail.com, hotmial.co.uk -> hotmail.co.uk; never a real provider or school domain.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { asciiDomainOf } from '../plugin-data.js';
 import { readPopularDomains } from './popular-domains.js';
 import { TypoSuggester } from './suggest.js';
 
@@ -32,10 +33,8 @@ const plugin: Plugin = {
   needs: ['structure', 'idn', 'free-provider', 'education'],
   async run(ctx): Promise<FactValues> {
     const local = await ctx.fact<string>('local_part');
-    const domain = await ctx.fact<string>('domain');
-    const valid = (await ctx.fact('valid_address_format')) === true && (await ctx.fact('domain_literal')) === null;
-    if (!valid || typeof local !== 'string' || typeof domain !== 'string') return {};
-    const ascii = (await ctx.fact<string>('punycode_value')) ?? domain;
+    const ascii = await asciiDomainOf(ctx);
+    if ((await ctx.fact('valid_address_format')) !== true || typeof local !== 'string' || ascii === null) return {};
     const real = suggester.isPopular(ascii) || (await ctx.fact('is_free_provider_domain')) === true || (await ctx.fact('is_education_domain')) === true;
     const suggested = real ? null : suggester.suggest(ascii);
     return {
