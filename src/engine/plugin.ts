@@ -83,7 +83,10 @@ export interface IpVelocity {
   since: number[];
 }
 
-/** Read access to this project's history; the store implements it. */
+/**
+ * Read access to this project's history; the store implements it, and bounds it: a read the database does
+ * not answer within the store's read timeout (2 s) rejects, so a plugin need not time it.
+ */
 export interface VelocityReader {
   byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<IpVelocity>;
 }

@@ -65,6 +65,8 @@ export class UndeclaredNeedError extends Error {
 class RequestRun {
   readonly ran: string[] = [];
   private readonly values = new Map<string, Promise<FactValues>>();
+  /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
+  private readonly facts = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly request: RunRequest,
@@ -72,10 +74,15 @@ class RequestRun {
   ) {}
 
   /** The value of `name`; null when its plugin gave none. */
-  async fact(name: string): Promise<unknown> {
-    const plugin = this.catalog.owner.get(name);
-    if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
-    return (await this.valuesOf(plugin))[name] ?? null;
+  fact(name: string): Promise<unknown> {
+    let value = this.facts.get(name);
+    if (!value) {
+      const plugin = this.catalog.owner.get(name);
+      if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+      value = this.valuesOf(plugin).then((values) => values[name] ?? null);
+      this.facts.set(name, value);
+    }
+    return value;
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {

@@ -39,9 +39,18 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
   });
   return {
     forRequest({ persist, now }) {
-      // The budget runs from `now`, the request's start, on the wall clock the lookups wait on.
-      const left = now + config.budgetMs - Date.now();
-      const request = { persist, signal: left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort() };
+      const deadline = now + config.budgetMs;
+      let signal: AbortSignal | undefined;
+      const request = {
+        persist,
+        // Made when a lookup first has to wait: a request answered from memory never pays for a timer.
+        // The budget runs from `now`, the request's start, on the wall clock the lookups wait on.
+        get signal() {
+          const left = deadline - Date.now();
+          signal ??= left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort();
+          return signal;
+        },
+      };
       return { enabled: true, dns: dns.forRequest(request), registration: registration.forRequest(request), website: website.forRequest(request) };
     },
     async close() {

@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
-import { createEvents, type Events } from './events.js';
+import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjects, type Projects } from './projects.js';
@@ -29,6 +29,8 @@ export type DatabaseTarget = { client: 'sqlite'; filename: string } | { client: 
 export interface OpenOptions {
   /** PostgreSQL schema to work in (tests use one schema per file); ignored for SQLite. */
   searchPath?: string;
+  /** How long a velocity read may wait for the database (default READ_TIMEOUT_MS, 2 s). */
+  readTimeoutMs?: number;
 }
 
 const SQLITE_MEMORY = ':memory:';
@@ -97,7 +99,9 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
   const fastReads = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? openSqliteReads(target.filename) : null;
-  const events = createEvents(knex, fastReads ?? undefined);
+  // The embedded file's reads run synchronously and never wait; through knex every read is bounded.
+  const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
+  const events = createEvents(knex, fastReads ?? knexReads(knex, bound));
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),

@@ -114,10 +114,18 @@ export interface Reads {
   get(statement: Statement): Promise<Record<string, unknown> | undefined>;
 }
 
-export function knexReads(knex: Knex): Reads {
+/** How long a velocity read may wait for the database before it fails (its facts are then unknown). */
+export const READ_TIMEOUT_MS = 2_000;
+
+/**
+ * Reads through knex, each bounded by `timeoutMs`; with `cancel` (PostgreSQL) a read past it is also
+ * cancelled in the database rather than left running.
+ */
+export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false }): Reads {
+  const query = ({ sql, bindings }: Statement) => knex.raw(sql, bindings as Knex.RawBinding[]).timeout(bound.timeoutMs, { cancel: bound.cancel });
   return {
-    all: async ({ sql, bindings }) => rowsOf(await knex.raw(sql, bindings as Knex.RawBinding[])),
-    get: async ({ sql, bindings }) => rowsOf(await knex.raw(sql, bindings as Knex.RawBinding[]))[0],
+    all: async (statement) => rowsOf(await query(statement)),
+    get: async (statement) => rowsOf(await query(statement))[0],
   };
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { countsStatement, RECENT_ROWS, recentStatement } from '../../src/store/velocity-queries.js';
-import { openSqliteTestStore, testDatabases } from '../support/databases.js';
+import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;
@@ -264,6 +264,36 @@ describe.each(testDatabases)('velocity history on $name', (db) => {
     });
     expect(await store.events.byEmail('prj_a', 'a@x.io', 1)).toMatchObject({ items: [{ at: NOW - MIN }], count: 2 });
     expect(await store.events.byEmail('prj_b', 'a@x.io', 10)).toEqual({ items: [], count: 0 });
+  });
+});
+
+describe('velocity reads on postgres are bounded', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openPostgresTestStore();
+    await store.events.record({
+      projectId: 'prj_a',
+      endpoint: 'verify',
+      email: 'a@x.io',
+      emailLower: 'a@x.io',
+      baseEmail: 'a@x.io',
+      ipv4: '192.0.2.1',
+      action: 'allow',
+    });
+  });
+  afterAll(() => store.close());
+
+  it('a read the database cannot answer in time fails (and is cancelled); the next one succeeds', async () => {
+    const reader = createEvents(store.knex, knexReads(store.knex, { timeoutMs: 300, cancel: true })).velocityReader('prj_a');
+    const query = { ipv4: '192.0.2.1', ipv6: null, since: [0], limit: 10 };
+    const lock = await store.knex.transaction();
+    try {
+      await lock.raw('lock table events in access exclusive mode');
+      await expect(reader.byIp(query)).rejects.toThrow(/Defined query timeout of 300ms exceeded/);
+    } finally {
+      await lock.rollback();
+    }
+    expect(await reader.byIp(query)).toMatchObject({ distinctEmails: 1, total: 1 });
   });
 });
 
