@@ -20,6 +20,7 @@ import type { DnsAnswer, DnsLookup, MxRecord } from '../engine/plugin.js';
 import { hostName } from '../host-name.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { type Asked, createCachedLookup, type LookupRequest } from './cached-lookup.js';
+import { settingsFrom } from './settings.js';
 
 export { parseDnsServers } from './dns-names.js';
 
@@ -91,7 +92,7 @@ export function answerFromError(error: unknown): DnsAnswer<never> {
 }
 
 export function createDnsLookup(options: DnsOptions = {}): DnsService {
-  const settings = settingsOf(options);
+  const settings = settingsFrom(DNS_DEFAULTS, options, true);
   const resolver = new Resolver({ timeout: settings.timeoutMs, tries: settings.tries });
   if (options.servers && options.servers.length > 0) resolver.setServers([...options.servers]);
 
@@ -167,13 +168,4 @@ function isSettledAnswer(fact: DnsFact, value: unknown): value is DnsAnswer<unkn
     (record: unknown) =>
       typeof record === 'object' && record !== null && typeof (record as MxRecord).exchange === 'string' && typeof (record as MxRecord).priority === 'number',
   );
-}
-
-function settingsOf(options: DnsOptions): DnsSettings {
-  const settings = { ...DNS_DEFAULTS };
-  for (const key of Object.keys(DNS_DEFAULTS) as (keyof DnsSettings)[]) {
-    const value = options[key];
-    if (typeof value === 'number' && Number.isFinite(value)) settings[key] = value;
-  }
-  return settings;
 }

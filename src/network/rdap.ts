@@ -15,6 +15,7 @@ import { hostName, isAddressLiteral } from '../host-name.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { createCachedLookup, type LookupRequest } from './cached-lookup.js';
 import { baseFor, DEFAULT_BOOTSTRAP_FILE, loadBootstrap, preferredUrl } from './rdap-bootstrap.js';
+import { settingsFrom } from './settings.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
 export const RDAP_FACT = 'rdap:registered';
@@ -205,7 +206,7 @@ async function outcomeOf(response: Response, { settings, now }: Registries): Pro
 }
 
 export function createRegistrationLookup(options: RegistrationOptions = {}): RegistrationService {
-  const settings = settingsOf(options);
+  const settings = settingsFrom(RDAP_DEFAULTS, options);
   const forcedBase = options.baseUrl === undefined ? null : preferredUrl([options.baseUrl]);
   if (options.baseUrl !== undefined && forcedBase === null) throw new Error(`RDAP base URL "${options.baseUrl}" is not an http(s) URL`);
   const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
@@ -246,13 +247,4 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
     flush: () => cache.flush(),
     close: () => closing.abort(),
   };
-}
-
-function settingsOf(options: RegistrationOptions): RegistrationSettings {
-  const settings = { ...RDAP_DEFAULTS };
-  for (const key of Object.keys(RDAP_DEFAULTS) as (keyof RegistrationSettings)[]) {
-    const value = options[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) settings[key] = value;
-  }
-  return settings;
 }

@@ -27,6 +27,7 @@ import type { DomainFacts } from '../store/domain-facts.js';
 import { type AddressPolicy, refusalOfAny } from './address-guard.js';
 import { createCachedLookup, type LookupRequest } from './cached-lookup.js';
 import { createHostResolver, errorCodes, type HostResolver, pinnedLookup } from './host-addresses.js';
+import { settingsFrom } from './settings.js';
 
 /** Domain facts kind: true or false. */
 export const WEBSITE_FACT = 'web:has_website';
@@ -210,7 +211,7 @@ function exchange(prober: Prober, scheme: Scheme, host: string, method: 'HEAD' |
 }
 
 export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService {
-  const settings = settingsOf(options);
+  const settings = settingsFrom(WEBSITE_DEFAULTS, options);
   const enabled = options.enabled ?? true;
   const closing = new AbortController();
   const prober: Prober = {
@@ -253,13 +254,4 @@ export function createWebsiteProbe(options: WebsiteOptions = {}): WebsiteService
       prober.resolver.cancel();
     },
   };
-}
-
-function settingsOf(options: WebsiteOptions): WebsiteSettings {
-  const settings = { ...WEBSITE_DEFAULTS };
-  for (const key of Object.keys(WEBSITE_DEFAULTS) as (keyof WebsiteSettings)[]) {
-    const value = options[key];
-    if (typeof value === 'number' && Number.isFinite(value) && value > 0) settings[key] = value;
-  }
-  return settings;
 }

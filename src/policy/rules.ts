@@ -22,11 +22,9 @@ export function anyOfRule(name: string, conditions: readonly Condition[]): Engin
   return { name, conditions: { any: conditions.map((c) => ({ ...nested(c), priority: 1 })) } as TopLevelCondition, event: { type: name } };
 }
 
+/** A rule's conditions must be all, any or not: a lone fact test is wrapped in an `all`. */
 function topLevel(condition: Condition): TopLevelCondition {
-  if ('all' in condition) return { all: condition.all.map(nested) };
-  if ('any' in condition) return { any: condition.any.map(nested) };
-  if ('not' in condition) return { not: nested(condition.not) };
-  return { all: [nested(condition)] };
+  return 'fact' in condition ? { all: [nested(condition)] } : (nested(condition) as TopLevelCondition);
 }
 
 function nested(condition: Condition): NestedCondition {

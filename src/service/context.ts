@@ -1,6 +1,7 @@
 // What every operation of the service is given by the composition root.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { RunServices } from '../engine/run.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
 import type { Store } from '../store/database.js';
@@ -12,4 +13,14 @@ export interface ServiceContext {
   log: Logger;
   config: Config;
   now(): number;
+}
+
+/** What a project's request gives its plugins: the project's history, the network (persisting its answers unless told not to), the clock. */
+export function runServices(ctx: ServiceContext, projectId: string, persist: boolean): RunServices {
+  return {
+    velocity: ctx.store.events.velocityReader(projectId),
+    network: ctx.network.forRequest({ persist, now: ctx.now() }),
+    now: ctx.now,
+    onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: projectId }, 'plugin failed; its facts are unknown'),
+  };
 }

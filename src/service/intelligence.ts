@@ -8,7 +8,7 @@ import { evaluateVerdict } from '../policy/evaluate.js';
 import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
-import type { ServiceContext } from './context.js';
+import { runServices, type ServiceContext } from './context.js';
 import { FingerprintError, type FingerprintPayload, type FingerprintSealer } from './fingerprint.js';
 
 export interface IntelligenceRequest {
@@ -30,12 +30,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const verdict = verdictFor(ctx, project, request);
   const device = openFingerprint(ctx, deps, project, request);
   const input = { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id };
-  const evaluation = await evaluateVerdict(policy, verdict, input, {
-    velocity: ctx.store.events.velocityReader(project.id),
-    network: ctx.network.forRequest({ persist: true, now: ctx.now() }),
-    now: ctx.now,
-    onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
-  });
+  const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project.id, true));
   const f: FactReader = evaluation.fact;
   const { action } = evaluation.decision;
   const base = (await f('base_email')) as string | null;

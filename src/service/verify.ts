@@ -1,14 +1,13 @@
 // POST /v1/public/verify without Koa: a request and a project in, a response out. Every call is
 // recorded as an event, committed before the response is returned.
 import type { FactSpec } from '../engine/plugin.js';
-import type { RunServices } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type Evaluation, evaluate } from '../policy/evaluate.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { Action } from '../vocabulary.js';
-import type { ServiceContext } from './context.js';
+import { runServices, type ServiceContext } from './context.js';
 
 export interface VerifyRequest {
   email_address: string;
@@ -36,12 +35,6 @@ interface Answer {
 
 /** Runs the project's policy on one request and builds the response (nothing is stored). */
 async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest): Promise<Answer> {
-  const services: RunServices = {
-    velocity: ctx.store.events.velocityReader(project.id),
-    network: ctx.network.forRequest({ persist: request.soft_check !== true, now: ctx.now() }),
-    now: ctx.now,
-    onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: project.id }, 'plugin failed; its facts are unknown'),
-  };
   const input = {
     email: request.email_address,
     ipv4: canonicalIp(request.ipv4_address),
@@ -49,7 +42,8 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
     softCheck: request.soft_check === true,
     projectId: project.id,
   };
-  const evaluation = await evaluate(policy, input, services);
+  // soft_check: domain facts (DNS, registration, website answers) are not stored.
+  const evaluation = await evaluate(policy, input, runServices(ctx, project.id, request.soft_check !== true));
   const { decision } = evaluation;
   const response: VerifyResponse = { action: decision.action };
 
