@@ -36,17 +36,17 @@ export type Condition = FactTest | { all: Condition[] } | { any: Condition[] } |
 
 export type CheckOptions = Readonly<Record<string, unknown>>;
 
-/** A named check a policy can enable; its name is a step identifier of the spec. */
+/** A named check a policy can enable; its name is a step identifier (src/vocabulary.ts). */
 export interface CheckSpec {
   description: string;
   /** When the check fires (the trait is present / the check failed). Options are already validated. */
   when: Condition | ((options: CheckOptions) => Condition);
   /**
-   * Error code (hard mode) or warning code (soft mode) from the spec's code tables. A check the spec
+   * Error code (hard mode) or warning code (soft mode) from the vocabulary's code tables. A check the interface
    * gives no code (the domain classifications) reports through its flag and its action only.
    */
   code?: CheckCode;
-  /** Value for checked_types, when the spec has one for this check. */
+  /** Value for checked_types, when the interface has one for this check. */
   checkedType?: CheckedType;
   /** JSON Schema of the check's options (validated once, when a policy compiles). */
   options?: Record<string, unknown>;
