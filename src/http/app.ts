@@ -4,6 +4,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Access } from '../service/access.js';
+import type { BrowserOrigins } from '../service/browser-origins.js';
 import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
@@ -11,6 +12,7 @@ import type { Operations } from '../service/operations.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
 import { requireKey } from './middleware/auth.js';
+import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -20,6 +22,8 @@ export interface AppDeps {
   config: Pick<Config, 'trustProxy' | 'rateLimits'>;
   log: Logger;
   access: Access;
+  /** Which browser origins may call POST /v1/fingerprint. */
+  origins: BrowserOrigins;
   operations: Operations;
 }
 
@@ -47,7 +51,8 @@ export function createApp(deps: AppDeps): Koa {
   router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(limits.intelligence, byKey), async (ctx) => {
     ctx.body = await deps.operations.intelligence(ctx.state.project, validBody<IntelligenceRequest>(ctx, 'intelligence-request'));
   });
-  router.post('/v1/fingerprint', requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
+  router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
+  router.post('/v1/fingerprint', fingerprintCors(deps.origins), requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
     validBody<FingerprintRequest>(ctx, 'fingerprint-request');
     ctx.body = await deps.operations.fingerprint(ctx.state.project, {
       address: ctx.state.client,
