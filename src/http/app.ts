@@ -11,6 +11,7 @@ import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Operations } from '../service/operations.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
+import { browserScript } from './browser-script.js';
 import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Koa {
       acceptLanguage: ctx.get('accept-language'),
     });
   });
+  router.get('/v1/fingerprint.js', browserScript());
   router.post('/v1/public/ip', rateLimit(limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });
