@@ -85,15 +85,23 @@ function originsFromColumn(value: string | null | undefined): string[] {
 /** `onChange` is told after an update, so caches holding projects can forget them. */
 export function createProjects(knex: Knex, onChange: () => void = () => {}): Projects {
   const table = () => knex('projects');
-  let origins: { allowed: Set<string>; until: number } | null = null;
+  // The union every project allows; concurrent requests after it expires share one read.
+  let origins: { allowed: Promise<Set<string>>; until: number } | null = null;
 
-  async function allowedOrigins(): Promise<Set<string>> {
+  function allowedOrigins(): Promise<Set<string>> {
     // Date.now, not performance.now: the clock the rest of the store reads (and tests move).
     if (origins && origins.until > Date.now()) return origins.allowed;
-    const rows = (await table().select('allowed_origins').whereNotNull('allowed_origins')) as Pick<ProjectRow, 'allowed_origins'>[];
-    const allowed = new Set(rows.flatMap((row) => originsFromColumn(row.allowed_origins)));
-    origins = { allowed, until: Date.now() + ORIGINS_TTL_MS };
-    return allowed;
+    const read = table()
+      .select('allowed_origins')
+      .whereNotNull('allowed_origins')
+      .then((rows: Pick<ProjectRow, 'allowed_origins'>[]) => new Set(rows.flatMap((row) => originsFromColumn(row.allowed_origins))));
+    const entry = { allowed: read, until: Date.now() + ORIGINS_TTL_MS };
+    origins = entry;
+    // A failed read is not kept: the next request tries again.
+    read.catch(() => {
+      if (origins === entry) origins = null;
+    });
+    return read;
   }
 
   async function get(id: string): Promise<Project | null> {

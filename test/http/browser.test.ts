@@ -86,8 +86,9 @@ async function outcome(url: string): Promise<{ token?: string; error?: string; s
   try {
     const page = await context.newPage();
     await page.goto(url);
-    await page.waitForFunction(() => document.body?.dataset.token !== undefined || document.body?.dataset.error !== undefined);
-    return await page.evaluate(() => ({ ...document.body.dataset }));
+    const body = await page.waitForSelector('body[data-token], body[data-error]', { state: 'attached' });
+    const read = async (name: string) => (await body.getAttribute(`data-${name}`)) ?? undefined;
+    return { token: await read('token'), error: await read('error'), status: await read('status') };
   } finally {
     await context.close();
   }
