@@ -13,7 +13,7 @@ export interface Config {
   /** Folder of named policies, all compiled at start. */
   policiesDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** Which X-Forwarded-For entries are believed (src/http/client-address.ts). */
+  /** Which X-Forwarded-For entries are believed (src/service/client-ip.ts). */
   trustProxy: TrustProxy;
   intelligenceForm: 'A' | 'B';
   /** Requests per second; 0 turns the limit off. */
