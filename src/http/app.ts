@@ -54,11 +54,12 @@ export function createApp(deps: AppDeps): Koa {
   });
   router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
   router.post('/v1/fingerprint', fingerprintCors(deps.origins), requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
-    validBody<FingerprintRequest>(ctx, 'fingerprint-request');
+    const request = validBody<FingerprintRequest>(ctx, 'fingerprint-request');
     ctx.body = await deps.operations.fingerprint(ctx.state.project, {
       address: ctx.state.client,
       userAgent: ctx.get('user-agent'),
       acceptLanguage: ctx.get('accept-language'),
+      client: request.device,
     });
   });
   router.get('/v1/fingerprint.js', browserScript());

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { apiKey, post, startService, type TestServer } from '../support/server.js';
@@ -80,18 +80,35 @@ afterAll(async () => {
   await service?.close();
 });
 
-/** Opens `url` in a fresh browser context and waits until the page's script has settled. */
-async function outcome(url: string): Promise<{ token?: string; error?: string; status?: string }> {
+type Outcome = { token?: string; error?: string; status?: string };
+
+/** Opens `url` in `context` (a browser profile) and waits until the page's script has settled. */
+async function outcomeIn(context: BrowserContext, url: string): Promise<Outcome> {
+  const page = await context.newPage();
+  await page.goto(url);
+  const body = await page.waitForSelector('body[data-token], body[data-error]', { state: 'attached' });
+  const read = async (name: string) => (await body.getAttribute(`data-${name}`)) ?? undefined;
+  return { token: await read('token'), error: await read('error'), status: await read('status') };
+}
+
+/** Opens `url` in a fresh browser context. */
+async function outcome(url: string): Promise<Outcome> {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    await page.goto(url);
-    const body = await page.waitForSelector('body[data-token], body[data-error]', { state: 'attached' });
-    const read = async (name: string) => (await body.getAttribute(`data-${name}`)) ?? undefined;
-    return { token: await read('token'), error: await read('error'), status: await read('status') };
+    return await outcomeIn(context, url);
   } finally {
     await context.close();
   }
+}
+
+let devices = 0;
+/** The device stored with an intelligence call that carried `token`. */
+async function deviceOf(token: string | undefined): Promise<string> {
+  const email = `device${++devices}@browser.example`;
+  const res = await post(service.url, '/v1/intelligence', { email_address: email, fingerprint: token }, apiKey(project.keys.private_key));
+  expect(res.status).toBe(200);
+  const [row] = await service.service.store.knex('events').where({ project_id: project.project.id, email }).select('device');
+  return row.device as string;
 }
 
 describe('the fingerprint script in Chromium', () => {
@@ -121,5 +138,19 @@ describe('the fingerprint script in Chromium', () => {
     expect(token).toBeUndefined();
     expect(status).toBe('401');
     expect(error).toMatch(/^invalid credentials: the public key is unknown, revoked or of another kind/);
+  });
+
+  it('keeps one device per browser profile (its id in localStorage), and tells two profiles on one machine apart', async () => {
+    const profile = await browser.newContext();
+    try {
+      const first = await outcomeIn(profile, `${allowed.origin}/`);
+      const again = await outcomeIn(profile, `${allowed.origin}/`);
+      expect(first.token).not.toBe(again.token); // each token is sealed anew…
+      expect(await deviceOf(again.token)).toBe(await deviceOf(first.token)); // …for the same device
+      const other = await outcome(`${allowed.origin}/`); // same Chromium, same headers, another profile
+      expect(await deviceOf(other.token)).not.toBe(await deviceOf(first.token));
+    } finally {
+      await profile.close();
+    }
   });
 });
