@@ -42,7 +42,13 @@ export function readSources(pluginId: string): Map<string, Omit<DataList, 'entri
       .replace(/^\||\|$/g, '')
       .split('|')
       .map((cell) => cell.trim().replace(/^`|`$/g, ''));
-  const headerAt = lines.findIndex((line) => line.trim().startsWith('|') && cells(line).map((c) => c.toLowerCase()).join() === SOURCE_COLUMNS.join());
+  const headerAt = lines.findIndex(
+    (line) =>
+      line.trim().startsWith('|') &&
+      cells(line)
+        .map((c) => c.toLowerCase())
+        .join() === SOURCE_COLUMNS.join(),
+  );
   if (headerAt < 0) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no "| File | Source | License | Date |" table`);
   const sources = new Map<string, Omit<DataList, 'entries' | 'name'>>();
   for (const line of lines.slice(headerAt + 2)) {

@@ -67,7 +67,12 @@ export function decode(label: number): IpFacts {
   let facts = decoded[label];
   if (!facts) {
     const index = label & PROVIDER_BITS;
-    facts = { provider: index === 0 ? null : (PROVIDERS[index - 1] ?? null), vpn: (label & VPN) !== 0, tor: (label & TOR) !== 0, datacenter: (label & DATACENTER) !== 0 };
+    facts = {
+      provider: index === 0 ? null : (PROVIDERS[index - 1] ?? null),
+      vpn: (label & VPN) !== 0,
+      tor: (label & TOR) !== 0,
+      datacenter: (label & DATACENTER) !== 0,
+    };
     decoded[label] = facts;
   }
   return facts;
@@ -79,12 +84,11 @@ export function decode(label: number): IpFacts {
  */
 function resolve(mask: number): number {
   let label = 0;
-  for (let i = 0; i < PROVIDERS.length; i++) {
-    if ((mask & (1 << i)) === 0) continue;
+  PROVIDERS.forEach((key, i) => {
+    if ((mask & (1 << i)) === 0) return;
     if (label === 0) label = i + 1;
-    if (RELAYS.has(PROVIDERS[i]!)) label |= VPN;
-    else label |= DATACENTER;
-  }
+    label |= RELAYS.has(key) ? VPN : DATACENTER;
+  });
   if (mask & (1 << VPN_SET)) label |= VPN;
   if (mask & (1 << TOR_SET)) label |= TOR;
   if (mask & (1 << DATACENTER_SET)) label |= DATACENTER;

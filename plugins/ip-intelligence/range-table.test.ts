@@ -20,7 +20,14 @@ describe('compileSegments', () => {
   });
 
   it('merges adjacent segments with the same label and leaves gaps out', () => {
-    const sets: Range<number>[][] = [[[0, 4], [5, 9], [20, 29]], [[6, 7]]];
+    const sets: Range<number>[][] = [
+      [
+        [0, 4],
+        [5, 9],
+        [20, 29],
+      ],
+      [[6, 7]],
+    ];
     // set 1 is hidden inside set 0 (which wins), so 0..9 is one segment; 10..19 is a gap.
     expect(compileSegments(sets, firstSet)).toEqual([
       { first: 0, last: 9, label: 1 },
@@ -43,7 +50,13 @@ describe('compileSegments', () => {
   });
 
   it('counts nested ranges of one set: a set stays covering until its last range ends', () => {
-    const sets: Range<number>[][] = [[[0, 99], [10, 19]], [[50, 59]]];
+    const sets: Range<number>[][] = [
+      [
+        [0, 99],
+        [10, 19],
+      ],
+      [[50, 59]],
+    ];
     expect(compileSegments(sets, (mask) => mask)).toEqual([
       { first: 0, last: 49, label: 1 },
       { first: 50, last: 59, label: 3 },
@@ -57,7 +70,12 @@ describe('compileSegments', () => {
   });
 
   it('refuses more than 32 sets, a reversed range and a label out of 0..65535', () => {
-    expect(() => compileSegments(Array.from({ length: 33 }, () => []), firstSet)).toThrow(/at most 32/);
+    expect(() =>
+      compileSegments(
+        Array.from({ length: 33 }, () => []),
+        firstSet,
+      ),
+    ).toThrow(/at most 32/);
     expect(() => compileSegments([[[5, 4]]], firstSet)).toThrow(/ends before it starts/);
     expect(() => compileSegments([[[0, 1]]], () => 70_000)).toThrow(/label/);
   });

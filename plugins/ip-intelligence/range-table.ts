@@ -18,6 +18,13 @@ export interface Segment<T extends number | bigint> {
   label: number;
 }
 
+/** At `at`, set `set` gains (+1) or loses (-1) one covering range. */
+interface Event<T> {
+  at: T;
+  set: number;
+  delta: 1 | -1;
+}
+
 /** The most sets one table can combine (bits of a mask). */
 export const MAX_SETS = 32;
 
@@ -27,10 +34,9 @@ export const MAX_SETS = 32;
  */
 export function compileSegments<T extends number | bigint>(sets: readonly (readonly Range<T>[])[], resolve: (mask: number) => number): Segment<T>[] {
   if (sets.length > MAX_SETS) throw new RangeError(`at most ${MAX_SETS} sets per table, got ${sets.length}`);
-  // Events: at `at`, set `set` gains (+1) or loses (-1) one covering range. IPv4 stays in doubles (exact
-  // up to 2^53), so only IPv6 pays for bigints.
-  const after = (x: T) => ((typeof x === 'bigint' ? x + 1n : (x as number) + 1) as T);
-  const events: { at: T; set: number; delta: 1 | -1 }[] = [];
+  // IPv4 stays in doubles (exact up to 2^53), so only IPv6 pays for bigints.
+  const after = (x: T) => (typeof x === 'bigint' ? x + 1n : (x as number) + 1) as T;
+  const events: Event<T>[] = [];
   sets.forEach((ranges, set) => {
     for (const [first, last] of ranges) {
       if (last < first) throw new RangeError(`range ${first}..${last} ends before it starts`);
@@ -42,12 +48,12 @@ export function compileSegments<T extends number | bigint>(sets: readonly (reado
   let mask = 0;
   const segments: Segment<T>[] = [];
   for (let i = 0; i < events.length; ) {
-    const at = events[i]!.at;
-    for (; i < events.length && events[i]!.at === at; i++) {
-      const { set, delta } = events[i]!;
-      counts[set]! += delta;
-      if (counts[set] === 0) mask &= ~(1 << set);
-      else mask |= 1 << set;
+    const at = (events[i] as Event<T>).at;
+    for (let event = events[i]; event !== undefined && event.at === at; event = events[++i]) {
+      const count = (counts[event.set] as number) + event.delta;
+      counts[event.set] = count;
+      if (count === 0) mask &= ~(1 << event.set);
+      else mask |= 1 << event.set;
     }
     const next = events[i]?.at;
     if (next === undefined) break; // past the last range's end: nothing is covered
@@ -99,10 +105,10 @@ export class Ipv4Table {
     // Last segment whose start is <= address.
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      if (starts[mid]! <= address) lo = mid + 1;
+      if ((starts[mid] as number) <= address) lo = mid + 1;
       else hi = mid - 1;
     }
-    return hi >= 0 && address <= this.ends[hi]! ? this.labels[hi]! : 0;
+    return hi >= 0 && address <= (this.ends[hi] as number) ? (this.labels[hi] as number) : 0;
   }
 }
 
@@ -146,13 +152,13 @@ export class Ipv6Table {
     let b = startHi.length - 1;
     while (a <= b) {
       const mid = (a + b) >>> 1;
-      const sHi = startHi[mid]!;
-      if (sHi < hi || (sHi === hi && startLo[mid]! <= lo)) a = mid + 1;
+      const sHi = startHi[mid] as bigint;
+      if (sHi < hi || (sHi === hi && (startLo[mid] as bigint) <= lo)) a = mid + 1;
       else b = mid - 1;
     }
     if (b < 0) return 0;
-    const eHi = this.endHi[b]!;
-    return hi < eHi || (hi === eHi && lo <= this.endLo[b]!) ? this.labels[b]! : 0;
+    const eHi = this.endHi[b] as bigint;
+    return hi < eHi || (hi === eHi && lo <= (this.endLo[b] as bigint)) ? (this.labels[b] as number) : 0;
   }
 }
 
@@ -164,9 +170,9 @@ export function ipv4Number(address: ipaddr.IPv4): number {
 
 /** Upper and lower 64 bits of an IPv6 address. */
 export function ipv6Halves(address: ipaddr.IPv6): [bigint, bigint] {
-  const p = address.parts;
-  const half = (i: number) => (BigInt(p[i]!) << 48n) | (BigInt(p[i + 1]!) << 32n) | (BigInt(p[i + 2]!) << 16n) | BigInt(p[i + 3]!);
-  return [half(0), half(4)];
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = address.parts;
+  const half = (w: number, x: number, y: number, z: number) => (BigInt(w) << 48n) | (BigInt(x) << 32n) | (BigInt(y) << 16n) | BigInt(z);
+  return [half(a, b, c, d), half(e, f, g, h)];
 }
 
 // The data files' own IPv4 form (dotted quad, optional /bits), read without ipaddr.js: its generic parser
