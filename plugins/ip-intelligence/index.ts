@@ -67,6 +67,7 @@ const plugin: Plugin = {
   checks: {
     ip_provider: {
       description: 'The request comes from a listed cloud, CDN, crawler/AI-agent or relay provider (`ip_provider` names one).',
+      // `in` the keys, not `notEqual unknown`: json-rules-engine's notEqual holds for null (no IP).
       when: { fact: 'ip_provider', operator: 'in', value: [...PROVIDERS] },
       code: 'common_provider_detected',
     },
