@@ -18,51 +18,78 @@ export interface Segment<T extends number | bigint> {
   label: number;
 }
 
-/** At `at`, set `set` gains (+1) or loses (-1) one covering range. */
-interface Event<T> {
-  at: T;
-  set: number;
-  delta: 1 | -1;
-}
-
 /** The most sets one table can combine (bits of a mask). */
 export const MAX_SETS = 32;
 
-/**
- * Disjoint segments, sorted, each labelled `resolve(mask of the sets covering it)`; label 0 is dropped.
- * Labels must be integers 0..65535.
- */
-export function compileSegments<T extends number | bigint>(sets: readonly (readonly Range<T>[])[], resolve: (mask: number) => number): Segment<T>[] {
-  if (sets.length > MAX_SETS) throw new RangeError(`at most ${MAX_SETS} sets per table, got ${sets.length}`);
-  // IPv4 stays in doubles (exact up to 2^53), so only IPv6 pays for bigints.
-  const after = (x: T) => (typeof x === 'bigint' ? x + 1n : (x as number) + 1) as T;
-  const events: Event<T>[] = [];
+// A boundary event is one sortable key: position * 64 + set * 2 + (1 when a range starts there, 0 when
+// one ended just before). IPv4 keys stay below 2^39, exact in a Float64Array that sorts natively; IPv6
+// keys are bigints. No object per event: building stays fast and its garbage small.
+const EVENT_BITS = 64;
+
+interface Events<T extends number | bigint> {
+  count: number;
+  /** Position of the i-th event in sorted order. */
+  at(i: number): T;
+  /** set * 2 + (1 for a start). */
+  code(i: number): number;
+}
+
+function ipv4Events(sets: readonly (readonly Range<number>[])[]): Events<number> {
+  const keys = new Float64Array(sets.reduce((n, ranges) => n + ranges.length * 2, 0));
+  let k = 0;
   sets.forEach((ranges, set) => {
     for (const [first, last] of ranges) {
       if (last < first) throw new RangeError(`range ${first}..${last} ends before it starts`);
-      events.push({ at: first, set, delta: 1 }, { at: after(last), set, delta: -1 });
+      keys[k++] = first * EVENT_BITS + set * 2 + 1;
+      keys[k++] = (last + 1) * EVENT_BITS + set * 2;
     }
   });
-  events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  keys.sort();
+  return { count: keys.length, at: (i) => Math.floor((keys[i] as number) / EVENT_BITS), code: (i) => (keys[i] as number) % EVENT_BITS };
+}
+
+function ipv6Events(sets: readonly (readonly Range<bigint>[])[]): Events<bigint> {
+  const keys: bigint[] = [];
+  sets.forEach((ranges, set) => {
+    for (const [first, last] of ranges) {
+      if (last < first) throw new RangeError(`range ${first}..${last} ends before it starts`);
+      keys.push(first * 64n + BigInt(set * 2 + 1), (last + 1n) * 64n + BigInt(set * 2));
+    }
+  });
+  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { count: keys.length, at: (i) => (keys[i] as bigint) / 64n, code: (i) => Number((keys[i] as bigint) % 64n) };
+}
+
+/**
+ * Disjoint segments, sorted, each labelled `resolve(mask of the sets covering it)`; label 0 is dropped.
+ * Labels must be integers 0..65535. Ranges are numbers (IPv4, exact up to 2^53) or bigints (IPv6), one
+ * kind per call.
+ */
+export function compileSegments<T extends number | bigint>(sets: readonly (readonly Range<T>[])[], resolve: (mask: number) => number): Segment<T>[] {
+  if (sets.length > MAX_SETS) throw new RangeError(`at most ${MAX_SETS} sets per table, got ${sets.length}`);
+  const bigints = sets.some((ranges) => typeof ranges[0]?.[0] === 'bigint');
+  const events = (bigints ? ipv6Events(sets as readonly (readonly Range<bigint>[])[]) : ipv4Events(sets as readonly (readonly Range<number>[])[])) as Events<T>;
+  const minus1 = (x: T) => (typeof x === 'bigint' ? x - 1n : (x as number) - 1) as T;
   const counts = new Int32Array(sets.length);
   let mask = 0;
   const segments: Segment<T>[] = [];
-  for (let i = 0; i < events.length; ) {
-    const at = (events[i] as Event<T>).at;
-    for (let event = events[i]; event !== undefined && event.at === at; event = events[++i]) {
-      const count = (counts[event.set] as number) + event.delta;
-      counts[event.set] = count;
-      if (count === 0) mask &= ~(1 << event.set);
-      else mask |= 1 << event.set;
+  for (let i = 0; i < events.count; ) {
+    const at = events.at(i);
+    for (; i < events.count && events.at(i) === at; i++) {
+      const code = events.code(i);
+      const set = code >>> 1;
+      const count = (counts[set] as number) + (code & 1 ? 1 : -1);
+      counts[set] = count;
+      if (count === 0) mask &= ~(1 << set);
+      else mask |= 1 << set;
     }
-    const next = events[i]?.at;
-    if (next === undefined) break; // past the last range's end: nothing is covered
+    if (i === events.count) break; // past the last range's end: nothing is covered
     const label = mask === 0 ? 0 : resolve(mask >>> 0);
     if (!Number.isInteger(label) || label < 0 || label > 0xffff) throw new RangeError(`label ${label} is not an integer 0..65535`);
     if (label === 0) continue;
     const previous = segments.at(-1);
-    const last = (typeof next === 'bigint' ? next - 1n : (next as number) - 1) as T;
-    if (previous && previous.label === label && after(previous.last) === at) previous.last = last;
+    const last = minus1(events.at(i));
+    if (previous && previous.label === label && previous.last === minus1(at)) previous.last = last;
     else segments.push({ first: at, last, label });
   }
   return segments;
