@@ -21,7 +21,10 @@ let store: Store;
 
 /** Reads the store opened in beforeAll; bound to one project as the service binds it. */
 function reader(projectId: string): VelocityReader {
-  return { byIp: (query) => store.events.velocityReader(projectId).byIp(query) };
+  return {
+    byIp: (query) => store.events.velocityReader(projectId).byIp(query),
+    byDevice: (query) => store.events.velocityReader(projectId).byDevice(query),
+  };
 }
 
 function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string }): NewEvent {
@@ -43,9 +46,9 @@ beforeAll(async () => {
     [
       seen('prj_a', 'alice@x.io', 1 * MIN, { ipv4: IP4 }),
       seen('prj_a', 'bob@x.io', 5 * MIN, { ipv4: IP4 }), // exactly on the 5-minute boundary: inside
-      seen('prj_a', 'Carol@x.io', 5 * MIN + 1, { ipv4: IP4 }), // just outside 5 minutes
+      seen('prj_a', 'Carol@x.io', 5 * MIN + 1, { ipv4: IP4 }), // just outside 5 minutes: not a distinct address of them, but its validation counts (its minute does)
       seen('prj_a', 'bob@x.io', 2 * HOUR, { ipv4: IP4 }), // exactly on the 2-hour boundary: inside
-      seen('prj_a', 'dave@x.io', 3 * HOUR + 1, { ipv4: IP4 }), // outside every window, still in total
+      seen('prj_a', 'dave@x.io', 3 * HOUR + 1, { ipv4: IP4 }), // outside every window's distinct addresses (its minute is in the 3-hour count), still in total
       seen('prj_a', 'erin@x.io', 30 * MIN, { ipv6: IP6 }),
       seen('prj_b', 'zed@x.io', 1 * MIN, { ipv4: IP4, ipv6: IP6 }),
       ...Array.from({ length: 30 }, (_, i) => seen('prj_a', `user${i}@x.io`, (i + 1) * 1000, { ipv4: CROWDED_IP })),
@@ -76,12 +79,14 @@ testPlugin(
           entry('dave@x.io', 3 * HOUR + 1),
         ],
         total_email_in_ip: 6,
-        emails_in_ip_last_5_minutes: 3,
+        // Validation counts are minute-granular (never under-count): Carol's 5 min + 1 ms and Dave's
+        // 3 h + 1 ms fall in the minutes holding the 5-minute and 3-hour window starts.
+        emails_in_ip_last_5_minutes: 4,
         emails_in_ip_last_10_minutes: 4,
         emails_in_ip_last_15_minutes: 4,
         emails_in_ip_last_30_minutes: 4,
         emails_in_ip_last_2_hour: 5,
-        emails_in_ip_last_3_hour: 5,
+        emails_in_ip_last_3_hour: 6,
         distinct_emails_in_ip_last_5_minutes: 3,
         distinct_emails_in_ip_last_10_minutes: 4,
         distinct_emails_in_ip_last_15_minutes: 4,
@@ -105,7 +110,7 @@ testPlugin(
           entry('dave@x.io', 3 * HOUR + 1),
         ],
         total_email_in_ip: 6,
-        emails_in_ip_last_5_minutes: 3,
+        emails_in_ip_last_5_minutes: 4,
         distinct_emails_in_ip_last_5_minutes: 2,
         distinct_emails_in_ip_last_3_hour: 3,
       },
@@ -128,11 +133,11 @@ testPlugin(
       fires: [],
     },
     {
-      name: 'IPv4 and IPv6 together: either address matches',
+      name: "IPv4 and IPv6 together: addresses merged, each count the larger of the two addresses'",
       email: 'x@x.io',
       ipv4: IP4,
       ipv6: IP6,
-      facts: { distinct_emails_in_ip: 6, total_email_in_ip: 7, emails_in_ip_last_30_minutes: 5 },
+      facts: { distinct_emails_in_ip: 6, total_email_in_ip: 6, emails_in_ip_last_30_minutes: 4 },
       fires: ['ip_duplication'],
     },
     {
@@ -308,7 +313,8 @@ describe('velocity plugin against the store', () => {
   });
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {
-    const failing: VelocityReader = { byIp: () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded')) };
+    const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
+    const failing: VelocityReader = { byIp: fail, byDevice: fail };
     await expect(computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: failing, now })).rejects.toThrow(/query timeout/);
   });
 });

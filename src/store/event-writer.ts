@@ -1,8 +1,10 @@
 // Group commit for events: every row written in one event-loop turn goes into one transaction, and
 // each caller's promise settles with the commit that holds its row, so a response is sent only after
-// its event is durable. Rows arrive checked (events.ts), so one bad row never fails a whole commit.
+// its event is durable; the velocity counters (velocity-counters.ts) are upserted in the same
+// transaction. Rows arrive checked (events.ts), so one bad row never fails a whole commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { writeCounters } from './velocity-counters.js';
 
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 1_000;
@@ -43,15 +45,13 @@ export function createEventWriter(knex: Knex): EventWriter {
   let scheduled = false;
   let committing: Promise<void> | null = null;
 
+  // The event rows and the velocity counters they add to commit together, or not at all.
   async function insert(rows: EventRow[]): Promise<void> {
-    if (rows.length <= ROWS_PER_STATEMENT) {
-      await knex('events').insert(rows);
-      return;
-    }
     await knex.transaction(async (trx) => {
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
         await trx('events').insert(rows.slice(i, i + ROWS_PER_STATEMENT));
       }
+      await writeCounters(trx, rows);
     });
   }
 

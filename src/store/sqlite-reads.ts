@@ -5,11 +5,10 @@
 // commit made before it.
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type { Statement } from './velocity-queries.js';
+import type { Statement } from './velocity-counters.js';
 
 export interface SqliteReads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
-  get(statement: Statement): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
 }
 
@@ -41,7 +40,6 @@ export function openSqliteReads(filename: string): SqliteReads {
 
   return {
     all: ({ sql, bindings }) => run(() => statement(sql).all(...bindings) as Array<Record<string, unknown>>),
-    get: ({ sql, bindings }) => run(() => statement(sql).get(...bindings) as Record<string, unknown> | undefined),
     close: async () => {
       prepared.clear();
       db?.close();
