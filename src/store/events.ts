@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import { type CounterKind, countsStatement, pruneCountersBatch, rowsOf, TOTAL_BUCKET } from './velocity-counters.js';
+import { COUNTED_COLUMNS, type CounterKind, countsStatement, pruneCountersBatch, rowsOf, subtractEvents, TOTAL_BUCKET } from './velocity-counters.js';
 import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectVelocity } from './velocity-queries.js';
 
 export type { Reads } from './velocity-queries.js';
@@ -231,13 +231,28 @@ async function byIpHistory(knex: Knex, reads: Reads, projectId: string, ip: { ip
   return { items, count: Math.max(0, ...found.map((f) => f.count)) };
 }
 
-/** Deletes old events, then the counter rows they added to (velocity-counters.ts keeps the totals right). */
+/**
+ * Deletes old events in batches, each in one transaction with taking them off their subjects' totals,
+ * then the minute and address rows older than the cutoff (velocity-counters.ts).
+ */
 async function pruneOlderThan(knex: Knex, cutoff: number, batchSize = 1_000): Promise<number> {
   const size = Math.max(1, Math.trunc(batchSize));
   let deleted = 0;
   for (;;) {
-    const batch = knex('events').select('id').where('created_at', '<', cutoff).limit(size);
-    const n = await knex('events').whereIn('id', batch).del();
+    const n: number = await knex.transaction(async (trx): Promise<number> => {
+      const batch = (await trx('events')
+        .select('id', ...COUNTED_COLUMNS)
+        .where('created_at', '<', cutoff)
+        .limit(size)) as Array<Record<(typeof COUNTED_COLUMNS)[number] | 'id', unknown>>;
+      if (batch.length === 0) return 0;
+      await subtractEvents(trx, batch);
+      return trx('events')
+        .whereIn(
+          'id',
+          batch.map((r) => r.id as number),
+        )
+        .del();
+    });
     deleted += n;
     if (n < size) break;
     await nextTurn(); // let requests' queries through between batches

@@ -4,7 +4,8 @@
 //
 // - velocity_counts: validations per (project, kind, subject, minute bucket), plus one total row per
 //   subject (bucket TOTAL_BUCKET) that also holds the number of distinct addresses. A window read takes
-//   the total row and at most the newest MAX_WINDOW_BUCKETS minute rows.
+//   the total row and at most the newest MAX_WINDOW_BUCKETS minute rows. The email kind has its total
+//   row only (nothing reads windows of it): one row per address, not two, on the write path.
 // - velocity_addresses: the last time each address was seen per (project, kind, subject); read newest
 //   first with a LIMIT on the (project_id, kind, subject, last_seen, address) index, which covers it.
 //
@@ -28,8 +29,8 @@ export interface Statement {
   bindings: unknown[];
 }
 
-/** Rows per statement: 200 × 6 bindings stays far below both databases' parameter limits. */
-const ROWS_PER_STATEMENT = 200;
+/** Rows per statement: 500 × 6 bindings stays far below both databases' parameter limits (32,766 and 65,535). */
+const ROWS_PER_STATEMENT = 500;
 
 /** The minute bucket holding `ms`. */
 export function minuteOf(ms: number): number {
@@ -84,7 +85,7 @@ export function aggregate(rows: readonly EventRow[]): { counts: CountRow[]; addr
   };
   for (const row of rows) {
     for (const { kind, subject, address } of subjectsOf(row)) {
-      bump(row.project_id, kind, subject, minuteOf(row.created_at));
+      if (kind !== 'email') bump(row.project_id, kind, subject, minuteOf(row.created_at));
       bump(row.project_id, kind, subject, TOTAL_BUCKET);
       if (address === null) continue;
       const key = keyOf(row.project_id, kind, subject, address);
@@ -100,7 +101,7 @@ export function aggregate(rows: readonly EventRow[]): { counts: CountRow[]; addr
   };
 }
 
-function valuesList(rows: number, columns: number): string {
+export function valuesList(rows: number, columns: number): string {
   const one = `(${new Array(columns).fill('?').join(', ')})`;
   return new Array(rows).fill(one).join(', ');
 }
@@ -208,49 +209,55 @@ export function countsFrom(rows: ReadonlyArray<Record<string, unknown>>, since: 
 
 // ---- retention ----
 
+/** What an event being deleted counted under: the columns subjectsOf reads. */
+export const COUNTED_COLUMNS = ['project_id', 'base_email', 'email_lower', 'ipv4', 'ipv6', 'device', 'created_at'] as const;
+
 /**
- * Deletes minute rows entirely before `cutoff` and address rows last seen before it, at most `batchSize`
- * of each per transaction, taking them off their subjects' totals so the totals stay those of the events
- * kept. Returns the rows deleted in this batch (0 when nothing is left to prune).
+ * Takes events about to be deleted off their subjects' totals (inside the deleting transaction), so the
+ * totals stay exactly those of the events kept, and drops totals left at zero.
+ */
+export async function subtractEvents(trx: Knex.Transaction, rows: ReadonlyArray<Record<(typeof COUNTED_COLUMNS)[number], unknown>>): Promise<void> {
+  const events = rows.map((r) => ({ ...r, created_at: toNumber(r.created_at) }) as unknown as EventRow);
+  const totals = aggregate(events).counts.filter((c) => c.bucket === TOTAL_BUCKET);
+  for (const t of totals) {
+    const total = trx('velocity_counts').where({ project_id: t.project_id, kind: t.kind, subject: t.subject, bucket: TOTAL_BUCKET });
+    await total.clone().update({ validations: trx.raw('validations - ?', [t.validations]) });
+    await total.clone().where('validations', '<=', 0).del();
+  }
+}
+
+/**
+ * Deletes at most `batchSize` minute rows entirely before `cutoff`, and at most `batchSize` address rows
+ * last seen before it (taking each off its subject's distinct count). Returns the rows deleted.
  */
 export async function pruneCountersBatch(knex: Knex, cutoff: number, batchSize: number): Promise<number> {
   return knex.transaction(async (trx) => {
-    const minutes = (await trx('velocity_counts')
-      .select('project_id', 'kind', 'subject', 'bucket', 'validations')
-      .where('bucket', '<', minuteOf(cutoff))
-      .limit(batchSize)) as Array<{ project_id: string; kind: string; subject: string; bucket: unknown; validations: unknown }>;
+    const columns = ['project_id', 'kind', 'subject', 'bucket'];
+    const minutes = await trx('velocity_counts')
+      .whereIn(columns, trx('velocity_counts').select(columns).where('bucket', '<', minuteOf(cutoff)).limit(batchSize))
+      .del();
     const gone = (await trx('velocity_addresses')
       .select('project_id', 'kind', 'subject', 'address')
       .where('last_seen', '<', cutoff)
       .limit(batchSize)) as Array<{ project_id: string; kind: string; subject: string; address: string }>;
-    const minus = new Map<string, { project_id: string; kind: string; subject: string; validations: number; addresses: number }>();
-    const entry = (r: { project_id: string; kind: string; subject: string }) => {
-      const key = keyOf(r.project_id, r.kind, r.subject);
-      let found = minus.get(key);
-      if (!found) {
-        found = { project_id: r.project_id, kind: r.kind, subject: r.subject, validations: 0, addresses: 0 };
+    if (gone.length > 0) {
+      await trx.raw(
+        `delete from velocity_addresses where (project_id, kind, subject, address) in (values ${valuesList(gone.length, 4)})`,
+        gone.flatMap((g) => [g.project_id, g.kind, g.subject, g.address]),
+      );
+      const minus = new Map<string, { project_id: string; kind: string; subject: string; n: number }>();
+      for (const g of gone) {
+        const key = keyOf(g.project_id, g.kind, g.subject);
+        const found = minus.get(key) ?? { project_id: g.project_id, kind: g.kind, subject: g.subject, n: 0 };
+        found.n += 1;
         minus.set(key, found);
       }
-      return found;
-    };
-    for (const r of minutes) {
-      entry(r).validations += toNumber(r.validations);
-      await trx('velocity_counts')
-        .where({ project_id: r.project_id, kind: r.kind, subject: r.subject, bucket: toNumber(r.bucket) })
-        .del();
+      for (const m of minus.values()) {
+        await trx('velocity_counts')
+          .where({ project_id: m.project_id, kind: m.kind, subject: m.subject, bucket: TOTAL_BUCKET })
+          .update({ addresses: trx.raw('addresses - ?', [m.n]) });
+      }
     }
-    for (const r of gone) {
-      entry(r).addresses += 1;
-      await trx('velocity_addresses').where({ project_id: r.project_id, kind: r.kind, subject: r.subject, address: r.address }).del();
-    }
-    for (const m of minus.values()) {
-      const total = trx('velocity_counts').where({ project_id: m.project_id, kind: m.kind, subject: m.subject, bucket: TOTAL_BUCKET });
-      await total.clone().update({
-        validations: trx.raw('validations - ?', [m.validations]),
-        addresses: trx.raw('addresses - ?', [m.addresses]),
-      });
-      await total.clone().where('validations', '<=', 0).del();
-    }
-    return minutes.length + gone.length;
+    return minutes + gone.length;
   });
 }

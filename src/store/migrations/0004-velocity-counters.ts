@@ -3,12 +3,12 @@
 import type { Knex } from 'knex';
 import { TOTAL_BUCKET } from '../velocity-counters.js';
 
-/** Each counted kind and the events column its subject comes from (email: the base address). */
+/** Each counted kind, the events column its subject comes from (email: the base address), and what it keeps. */
 const SUBJECTS = [
-  { kind: 'ipv4', column: 'ipv4', addresses: true },
-  { kind: 'ipv6', column: 'ipv6', addresses: true },
-  { kind: 'device', column: 'device', addresses: true },
-  { kind: 'email', column: 'base_email', addresses: false },
+  { kind: 'ipv4', column: 'ipv4', addresses: true, minutes: true },
+  { kind: 'ipv6', column: 'ipv6', addresses: true, minutes: true },
+  { kind: 'device', column: 'device', addresses: true, minutes: true },
+  { kind: 'email', column: 'base_email', addresses: false, minutes: false },
 ] as const;
 
 /** The address a row counts as (rows from before migration 0002 may lack email_lower). */
@@ -41,12 +41,13 @@ export async function up(knex: Knex): Promise<void> {
   });
 
   // Backfill from the stored events; integer division gives the minute on both databases.
-  for (const { kind, column, addresses } of SUBJECTS) {
-    await knex.raw(
-      `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses)
+  for (const { kind, column, addresses, minutes } of SUBJECTS) {
+    if (minutes)
+      await knex.raw(
+        `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses)
        select project_id, '${kind}', ${column}, created_at / 60000, count(*), 0 from events
        where ${column} is not null group by project_id, ${column}, created_at / 60000`,
-    );
+      );
     await knex.raw(
       `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses)
        select project_id, '${kind}', ${column}, ?, count(*), ${addresses ? `count(distinct ${ADDRESS})` : '0'} from events
