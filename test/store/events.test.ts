@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateEvents } from '../../src/service/synthetic-events.js';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
@@ -468,5 +469,65 @@ describe.each(testDatabases)('velocity of a busy IP on $name', (db) => {
     expect(v.emails).toHaveLength(30);
     const few = await store.events.velocityReader('prj_a_quiet').byIp({ ipv4: IP, ipv6: null, since: [0], limit: 5 });
     expect(few).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0] });
+  });
+});
+
+describe.each(testDatabases)('velocity reads stay bounded however long the history, on $name', (db) => {
+  let store: Store;
+  const IP = '198.51.100.200';
+  const DEVICE = 'dev_flood';
+  const EVENTS = 20_000;
+  const NOW_GEN = 1_800_000_000_000;
+
+  beforeAll(async () => {
+    store = await db.open();
+    // Through the generate path (the store's own write path): 20,000 distinct addresses over 6 hours.
+    await generateEvents(store.events, { projectId: 'prj_flood', count: EVENTS, ipv4: IP, ipv6: null, device: DEVICE, spreadMinutes: 360, now: NOW_GEN });
+    await store.events.record(event({ projectId: 'prj_flood', email: 'user000000@example.com', createdAt: NOW_GEN })); // a second occurrence
+  }, 120_000);
+  afterAll(() => store.close());
+
+  /** Rows each statement returned while `work` ran (every read goes through knex here). */
+  async function rowsPerStatement(work: (events: ReturnType<typeof createEvents>) => Promise<unknown>): Promise<number[]> {
+    const counts: number[] = [];
+    const listener = (response: unknown) => counts.push(Array.isArray(response) ? response.length : ((response as { rows?: unknown[] }).rows?.length ?? 0));
+    store.knex.on('query-response', listener);
+    try {
+      await work(createEvents(store.knex, knexReads(store.knex)));
+    } finally {
+      store.knex.removeListener('query-response', listener);
+    }
+    return counts;
+  }
+
+  it('answers from the counters: exact totals, windows and distinct counts', async () => {
+    const reader = store.events.velocityReader('prj_flood');
+    const since = [NOW_GEN - 5 * MIN, NOW_GEN - 3 * HOUR];
+    const v = await reader.byIp({ ipv4: IP, ipv6: null, since, limit: 100 });
+    expect([v.total, v.distinctEmails, v.emails.length]).toEqual([EVENTS, EVENTS, 100]);
+    expect(v.emails[0]).toEqual({ email: `user${String(EVENTS - 1).padStart(6, '0')}@example.com`, at: NOW_GEN });
+    // 20,000 events evenly over 360 minutes: ~55.6 a minute; windows count whole minutes, never fewer.
+    const perMinute = (EVENTS - 1) / 360;
+    expect(v.since[0]).toBeGreaterThanOrEqual(Math.floor(5 * perMinute));
+    expect(v.since[0]).toBeLessThanOrEqual(Math.ceil(6 * perMinute) + 1);
+    expect(v.since[1]).toBeGreaterThanOrEqual(Math.floor(180 * perMinute));
+    expect(v.since[1]).toBeLessThanOrEqual(Math.ceil(181 * perMinute) + 1);
+    expect((await reader.byDevice({ device: DEVICE, since: [], limit: 100 })).distinctEmails).toBe(EVENTS);
+    expect((await store.events.byEmail('prj_flood', 'user000000@example.com', 20)).count).toBe(2);
+    expect((await store.events.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20)).count).toBe(EVENTS);
+  });
+
+  it('reads at most 182 counter rows and `limit` address or event rows per statement', async () => {
+    const since = [NOW_GEN - 5 * MIN, NOW_GEN - 3 * HOUR, 0]; // a window start at 0 reads no further than 181 minutes
+    const ipReads = await rowsPerStatement((e) => e.velocityReader('prj_flood').byIp({ ipv4: IP, ipv6: IP.replace(/\d+$/, '1'), since, limit: 100 }));
+    expect(ipReads.length).toBe(4);
+    expect(Math.max(...ipReads)).toBeLessThanOrEqual(182);
+    expect(ipReads.reduce((a, b) => a + b)).toBeLessThanOrEqual(2 * 182 + 2 * 100);
+    const deviceReads = await rowsPerStatement((e) => e.velocityReader('prj_flood').byDevice({ device: DEVICE, since: [], limit: 100 }));
+    expect(deviceReads).toEqual([1, 100]);
+    const emailReads = await rowsPerStatement((e) => e.byEmail('prj_flood', 'user000000@example.com', 20));
+    expect([...emailReads].sort()).toEqual([1, 2]);
+    const ipHistoryReads = await rowsPerStatement((e) => e.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20));
+    expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
   });
 });

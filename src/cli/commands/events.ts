@@ -1,10 +1,9 @@
-// `email-trust events generate`: synthetic history for load tests. Every event goes through the store's
-// own write path (Events.record: the group commit that also maintains the velocity counters), so the
-// rows and counters are exactly those a real verify writes.
+// `email-trust events generate`: synthetic history for load tests (src/service/synthetic-events.ts),
+// written through the store's own write path.
 
 import type { Command } from 'commander';
 import ipaddr from 'ipaddr.js';
-import type { NewEvent } from '../../store/events.js';
+import { generateEvents } from '../../service/synthetic-events.js';
 import { UsageError } from '../errors.js';
 import { DEMO_PROJECT, findProject } from '../projects.js';
 import { withStore } from '../with-store.js';
@@ -13,8 +12,6 @@ import { withStore } from '../with-store.js';
 export const MAX_GENERATE = 10_000_000;
 /** The longest spread: 30 days, the default retention (older events would be pruned at once). */
 export const MAX_SPREAD_MINUTES = 43_200;
-/** Events handed to the store before waiting for their commits: bounds memory, keeps commits full. */
-const IN_FLIGHT = 20_000;
 const DEVICE_MAX = 64;
 
 interface GenerateOptions {
@@ -60,47 +57,15 @@ export function parseGenerateOptions(opts: GenerateOptions) {
   return { count, spreadMinutes, ipv4: opts.ipv4 ?? null, ipv6: opts.ipv6 ?? null, device: opts.device ?? null, project: opts.project };
 }
 
-/** The i-th of `count` synthetic events, oldest first, spread evenly over [now − spread, now]. */
-export function syntheticEvent(
-  projectId: string,
-  o: { ipv4: string | null; ipv6: string | null; device: string | null },
-  i: number,
-  count: number,
-  from: number,
-  spanMs: number,
-): NewEvent {
-  const email = `user${String(i).padStart(6, '0')}@example.com`;
-  return {
-    projectId,
-    endpoint: 'verify',
-    email,
-    emailLower: email,
-    baseEmail: email,
-    domain: 'example.com',
-    ipv4: o.ipv4,
-    ipv6: o.ipv6,
-    device: o.device,
-    action: 'allow',
-    createdAt: from + (count > 1 ? Math.floor((spanMs * i) / (count - 1)) : spanMs),
-  };
-}
-
 async function generate(raw: GenerateOptions): Promise<void> {
   const o = parseGenerateOptions(raw);
   const progress = process.stderr.isTTY === true;
   const started = Date.now();
   await withStore(async (store) => {
     const project = await findProject(store, o.project);
-    const spanMs = o.spreadMinutes * 60_000;
-    const from = Date.now() - spanMs;
-    for (let done = 0; done < o.count; ) {
-      const end = Math.min(o.count, done + IN_FLIGHT);
-      const writes: Promise<void>[] = [];
-      for (let i = done; i < end; i += 1) writes.push(store.events.record(syntheticEvent(project.id, o, i, o.count, from, spanMs)));
-      await Promise.all(writes);
-      done = end;
+    await generateEvents(store.events, { ...o, projectId: project.id, now: Date.now() }, (done) => {
       if (progress) process.stderr.write(`\rgenerated ${done.toLocaleString('en')} / ${o.count.toLocaleString('en')} events`);
-    }
+    });
     if (progress) process.stderr.write('\n');
   });
   const seconds = (Date.now() - started) / 1000;
