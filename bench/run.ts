@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
+import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -162,7 +163,22 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   }
 }
 
+/** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
+async function velocityOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  try {
+    const velocity = await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir);
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...results, velocity: { date: new Date().toISOString(), ...velocity } }, null, 2)}\n`);
+    console.log('velocity figures written to bench/results.json');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {
@@ -180,6 +196,10 @@ async function main(): Promise<void> {
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
     console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5)`);
     const network = await networkRuns(dir, verifyFigures);
+    const velocity = {
+      date: new Date().toISOString(),
+      ...(await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir)),
+    };
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -192,6 +212,7 @@ async function main(): Promise<void> {
       ratio_verify_to_ip: ratio,
       target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
       network,
+      velocity,
     };
     writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log('written to bench/results.json');
