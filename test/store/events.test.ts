@@ -299,6 +299,34 @@ describe('velocity reads on postgres are bounded', () => {
   });
 });
 
+describe.each(testDatabases)('window edges (minute-granular counts, exact distinct addresses) on $name', (db) => {
+  let store: Store;
+  const IP = '192.0.2.123';
+  const T = NOW + 30_000; // half a minute into a minute
+  const start = T - 5 * MIN; // a 5-minute window's start: also half a minute into its minute
+  const rows: Array<[string, number]> = [
+    ['at-start@x.io', start], // exactly on the start: inside
+    ['minute-begins@x.io', start - 30_000], // before the start, first ms of its minute: counted (the whole minute is)
+    ['minute-before@x.io', start - 30_000 - 1], // last ms of the minute before: outside
+  ];
+
+  beforeAll(async () => {
+    store = await db.open();
+    await Promise.all(rows.map(([email, createdAt]) => store.events.record(event({ projectId: 'prj_edges', email, ipv4: IP, createdAt }))));
+  });
+  afterAll(() => store.close());
+
+  it('a window counts the whole minute holding its start, never fewer than exact; distinct addresses are exact', async () => {
+    const v = await store.events.velocityReader('prj_edges').byIp({ ipv4: IP, ipv6: null, since: [start, start + 1, T - 4 * MIN - 30_000], limit: 10 });
+    // Validations from `start`: 2 (exact: 1, at most one minute more); from `start + 1`: the same minute, 2;
+    // from the next minute's first ms: 0.
+    expect(v.since).toEqual([2, 2, 0]);
+    expect(v.total).toBe(3);
+    // The address list keeps exact times, so distinct-per-window counts taken from it are exact.
+    expect(v.emails.filter((e) => e.at >= start).map((e) => e.email)).toEqual(['at-start@x.io']);
+  });
+});
+
 describe.each(testDatabases)('addresses per IP, bases per email on $name', (db) => {
   let store: Store;
   const IP = '192.0.2.9';
