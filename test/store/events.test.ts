@@ -4,7 +4,7 @@ import { generateEvents } from '../../src/service/synthetic-events.js';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
-import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
+import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;
@@ -324,6 +324,26 @@ describe.each(testDatabases)('window edges (minute-granular counts, exact distin
     expect(v.total).toBe(3);
     // The address list keeps exact times, so distinct-per-window counts taken from it are exact.
     expect(v.emails.filter((e) => e.at >= start).map((e) => e.email)).toEqual(['at-start@x.io']);
+  });
+});
+
+describe.each(testDatabases)('two service instances writing one IP on $name', (db) => {
+  it('never count one address twice, nor lose a validation', async () => {
+    const store = await db.open();
+    const second = await openSecondStore(store);
+    try {
+      const IP = '192.0.2.222';
+      // Both instances record the same five addresses at once (each its own group commit), twice over.
+      const writes = [store, second, store, second].flatMap((s, round) =>
+        Array.from({ length: 5 }, (_, i) => s.events.record(event({ projectId: 'prj_two', email: `same${i}@x.io`, ipv4: IP, createdAt: NOW - round }))),
+      );
+      await Promise.all(writes);
+      const v = await store.events.velocityReader('prj_two').byIp({ ipv4: IP, ipv6: null, since: [NOW - MIN], limit: 10 });
+      expect([v.total, v.distinctEmails, v.emails.length, v.since]).toEqual([20, 5, 5, [20]]);
+    } finally {
+      await second.close();
+      await store.close();
+    }
   });
 });
 
