@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import { ipLookupFigures } from './ip-lookup.js';
+import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -163,7 +164,22 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   }
 }
 
+/** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
+async function velocityOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  try {
+    const velocity = await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir);
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...results, velocity: { date: new Date().toISOString(), ...velocity } }, null, 2)}\n`);
+    console.log('velocity figures written to bench/results.json');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {
@@ -183,6 +199,10 @@ async function main(): Promise<void> {
     const network = await networkRuns(dir, verifyFigures);
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
+    const velocity = {
+      date: new Date().toISOString(),
+      ...(await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir)),
+    };
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -196,6 +216,7 @@ async function main(): Promise<void> {
       target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
       network,
       ip_lookup: ipLookup,
+      velocity,
     };
     writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log('written to bench/results.json');

@@ -1,7 +1,20 @@
-// IP velocity: how many addresses, and how many validations, this project has seen from the
-// request's IP, in total and in trailing windows. History comes from ctx.velocity (the store).
+// IP and device velocity: how many addresses, and how many validations, this project has seen from the
+// request's IP, in total and in trailing windows, and how many addresses from its device (the
+// fingerprint's device hash). History comes from ctx.velocity (the store), which bounds every read.
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { countFact, DISTINCT_SCAN_LIMIT, distinctFact, LIST_LIMIT, velocityFacts, WINDOWS, type WindowName, windowStarts } from './windows.js';
+import {
+  countFact,
+  DEVICE_WINDOWS,
+  DISTINCT_SCAN_LIMIT,
+  deviceDistinctFact,
+  deviceFacts,
+  distinctFact,
+  LIST_LIMIT,
+  velocityFacts,
+  WINDOWS,
+  type WindowName,
+  windowStarts,
+} from './windows.js';
 
 const WINDOW_OPTIONS = ['total', ...WINDOWS.map((w) => w.name)] as const;
 
@@ -21,7 +34,7 @@ for (const w of WINDOWS) {
   };
 }
 
-const facts: Record<string, FactSpec> = {
+const ipFacts: Record<string, FactSpec> = {
   has_multiple_emails_in_ip: {
     type: 'boolean',
     description: 'More than one distinct address has been validated from this IP, this one included.',
@@ -44,7 +57,26 @@ const facts: Record<string, FactSpec> = {
   ...windowFacts,
 };
 
-const nullFacts: FactValues = Object.fromEntries(Object.keys(facts).map((name) => [name, null]));
+const deviceFactSpecs: Record<string, FactSpec> = {
+  device: {
+    type: 'string',
+    description: "Device hash of the request's fingerprint (verify's and intelligence's `fingerprint`); null without one.",
+  },
+  distinct_emails_from_device: {
+    type: 'integer',
+    description: 'Distinct addresses validated from this device across the project, this one included; null without a device.',
+  },
+};
+for (const w of DEVICE_WINDOWS) {
+  deviceFactSpecs[deviceDistinctFact(w.name)] = {
+    type: 'integer',
+    description: `Distinct addresses validated from this device in the last ${w.name.replace('_', ' ')}, this one included (exact up to ${DISTINCT_SCAN_LIMIT}); null without a device.`,
+  };
+}
+
+const facts: Record<string, FactSpec> = { ...ipFacts, ...deviceFactSpecs };
+
+const nullOf = (specs: Record<string, FactSpec>): FactValues => Object.fromEntries(Object.keys(specs).map((name) => [name, null]));
 
 function ipDuplication(options: CheckOptions): Condition {
   const window = WINDOWS.find((w) => w.name === options.window)?.name;
@@ -57,7 +89,8 @@ function ipDuplication(options: CheckOptions): Condition {
 
 const plugin: Plugin = {
   id: 'velocity',
-  description: "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window.",
+  description:
+    "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window, and the addresses from its device.",
   steps: ['ip_duplication'],
   facts,
   checks: {
@@ -80,14 +113,21 @@ const plugin: Plugin = {
   needs: [],
   io: true,
   async run(ctx) {
-    const { email, ipv4, ipv6 } = ctx.input;
+    const { email, ipv4, ipv6, device } = ctx.input;
     const v4 = typeof ipv4 === 'string' && ipv4 !== '' ? ipv4 : null;
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
-    if ((v4 === null && v6 === null) || typeof email !== 'string') return nullFacts;
+    const dev = typeof device === 'string' && device !== '' ? device : null;
+    if (typeof email !== 'string') return nullOf(facts);
     const now = ctx.now();
-    // The store bounds the read; when it fails, the runner reports it and every velocity fact is unknown.
-    const history = await ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT });
-    return velocityFacts(email, now, history);
+    // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
+    const [byIp, byDevice] = await Promise.all([
+      v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
+      dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
+    ]);
+    return {
+      ...(byIp ? velocityFacts(email, now, byIp) : nullOf(ipFacts)),
+      ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : nullOf(deviceFactSpecs)),
+    };
   },
 };
 

@@ -16,15 +16,20 @@ const now = () => NOW;
 const IP4 = '203.0.113.7';
 const IP6 = '2001:db8::42';
 const CROWDED_IP = '192.0.2.50';
+const DEVICE = 'dev_9f2c';
+const DAY = 24 * HOUR;
 
 let store: Store;
 
 /** Reads the store opened in beforeAll; bound to one project as the service binds it. */
 function reader(projectId: string): VelocityReader {
-  return { byIp: (query) => store.events.velocityReader(projectId).byIp(query) };
+  return {
+    byIp: (query) => store.events.velocityReader(projectId).byIp(query),
+    byDevice: (query) => store.events.velocityReader(projectId).byDevice(query),
+  };
 }
 
-function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string }): NewEvent {
+function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string; device?: string }): NewEvent {
   return {
     projectId,
     endpoint: 'verify',
@@ -43,12 +48,19 @@ beforeAll(async () => {
     [
       seen('prj_a', 'alice@x.io', 1 * MIN, { ipv4: IP4 }),
       seen('prj_a', 'bob@x.io', 5 * MIN, { ipv4: IP4 }), // exactly on the 5-minute boundary: inside
-      seen('prj_a', 'Carol@x.io', 5 * MIN + 1, { ipv4: IP4 }), // just outside 5 minutes
+      seen('prj_a', 'Carol@x.io', 5 * MIN + 1, { ipv4: IP4 }), // just outside 5 minutes: not a distinct address of them, but its validation counts (its minute does)
       seen('prj_a', 'bob@x.io', 2 * HOUR, { ipv4: IP4 }), // exactly on the 2-hour boundary: inside
-      seen('prj_a', 'dave@x.io', 3 * HOUR + 1, { ipv4: IP4 }), // outside every window, still in total
+      seen('prj_a', 'dave@x.io', 3 * HOUR + 1, { ipv4: IP4 }), // outside every window's distinct addresses (its minute is in the 3-hour count), still in total
       seen('prj_a', 'erin@x.io', 30 * MIN, { ipv6: IP6 }),
       seen('prj_b', 'zed@x.io', 1 * MIN, { ipv4: IP4, ipv6: IP6 }),
       ...Array.from({ length: 30 }, (_, i) => seen('prj_a', `user${i}@x.io`, (i + 1) * 1000, { ipv4: CROWDED_IP })),
+      // One device, no IP: three addresses within a day (one of them twice), one just over a day ago.
+      seen('prj_a', 'd1@x.io', 2 * MIN, { device: DEVICE }),
+      seen('prj_a', 'D1@x.io', 40 * MIN, { device: DEVICE }),
+      seen('prj_a', 'd2@x.io', 3 * HOUR, { device: DEVICE }), // exactly on the 3-hour boundary: inside
+      seen('prj_a', 'd3@x.io', 20 * HOUR, { device: DEVICE }),
+      seen('prj_a', 'd4@x.io', DAY + 1, { device: DEVICE }), // just outside a day
+      seen('prj_b', 'other@x.io', MIN, { device: DEVICE }),
     ].map((e) => store.events.record(e)),
   );
 });
@@ -57,6 +69,17 @@ afterAll(() => store.close());
 const entry = (email: string, ago: number) => ({ email_address: email, created_time: createdTime(NOW - ago) });
 
 const nullFacts = Object.fromEntries(Object.keys(velocity.facts).map((name) => [name, null]));
+const deviceFactNames = [
+  'device',
+  'distinct_emails_from_device',
+  ...['5_minutes', '10_minutes', '15_minutes', '30_minutes', '2_hour', '3_hour', '1_day'].map((w) => `distinct_emails_from_device_last_${w}`),
+];
+const nullDeviceFacts = Object.fromEntries(deviceFactNames.map((name) => [name, null]));
+const nullIpFacts = Object.fromEntries(
+  Object.keys(velocity.facts)
+    .filter((n) => !deviceFactNames.includes(n))
+    .map((name) => [name, null]),
+);
 
 testPlugin(
   velocity,
@@ -76,12 +99,14 @@ testPlugin(
           entry('dave@x.io', 3 * HOUR + 1),
         ],
         total_email_in_ip: 6,
-        emails_in_ip_last_5_minutes: 3,
+        // Validation counts are minute-granular (never under-count): Carol's 5 min + 1 ms and Dave's
+        // 3 h + 1 ms fall in the minutes holding the 5-minute and 3-hour window starts.
+        emails_in_ip_last_5_minutes: 4,
         emails_in_ip_last_10_minutes: 4,
         emails_in_ip_last_15_minutes: 4,
         emails_in_ip_last_30_minutes: 4,
         emails_in_ip_last_2_hour: 5,
-        emails_in_ip_last_3_hour: 5,
+        emails_in_ip_last_3_hour: 6,
         distinct_emails_in_ip_last_5_minutes: 3,
         distinct_emails_in_ip_last_10_minutes: 4,
         distinct_emails_in_ip_last_15_minutes: 4,
@@ -105,7 +130,7 @@ testPlugin(
           entry('dave@x.io', 3 * HOUR + 1),
         ],
         total_email_in_ip: 6,
-        emails_in_ip_last_5_minutes: 3,
+        emails_in_ip_last_5_minutes: 4,
         distinct_emails_in_ip_last_5_minutes: 2,
         distinct_emails_in_ip_last_3_hour: 3,
       },
@@ -128,11 +153,11 @@ testPlugin(
       fires: [],
     },
     {
-      name: 'IPv4 and IPv6 together: either address matches',
+      name: "IPv4 and IPv6 together: addresses merged, each count the larger of the two addresses'",
       email: 'x@x.io',
       ipv4: IP4,
       ipv6: IP6,
-      facts: { distinct_emails_in_ip: 6, total_email_in_ip: 7, emails_in_ip_last_30_minutes: 5 },
+      facts: { distinct_emails_in_ip: 6, total_email_in_ip: 6, emails_in_ip_last_30_minutes: 4 },
       fires: ['ip_duplication'],
     },
     {
@@ -165,6 +190,47 @@ testPlugin(
       },
       fires: ['ip_duplication'],
     },
+    {
+      name: 'a device with history: distinct addresses per window, this one included; no IP facts without an IP',
+      email: 'new@x.io',
+      device: DEVICE,
+      facts: {
+        ...nullIpFacts,
+        device: DEVICE,
+        distinct_emails_from_device: 5,
+        distinct_emails_from_device_last_5_minutes: 2,
+        distinct_emails_from_device_last_10_minutes: 2,
+        distinct_emails_from_device_last_15_minutes: 2,
+        distinct_emails_from_device_last_30_minutes: 2,
+        distinct_emails_from_device_last_2_hour: 2,
+        distinct_emails_from_device_last_3_hour: 3,
+        distinct_emails_from_device_last_1_day: 4,
+      },
+      fires: [],
+    },
+    {
+      name: 'an address the device used before counts once',
+      email: 'd3@x.io',
+      device: DEVICE,
+      facts: { distinct_emails_from_device: 4, distinct_emails_from_device_last_1_day: 3, distinct_emails_from_device_last_3_hour: 3 },
+      fires: [],
+    },
+    {
+      name: 'a device never seen: only this request',
+      email: 'new@x.io',
+      device: 'dev_fresh',
+      facts: { device: 'dev_fresh', distinct_emails_from_device: 1, distinct_emails_from_device_last_1_day: 1 },
+      fires: [],
+    },
+    {
+      name: 'IP and device together: both sets of facts',
+      email: 'new@x.io',
+      ipv4: IP4,
+      device: DEVICE,
+      facts: { distinct_emails_in_ip: 5, distinct_emails_from_device: 5 },
+      fires: ['ip_duplication'],
+    },
+    { name: 'no device: the device facts unknown', email: 'nodevice@x.io', ipv4: IP4, facts: nullDeviceFacts, fires: ['ip_duplication'] },
     { name: 'no IP: every fact unknown', email: 'new@x.io', facts: nullFacts, fires: [] },
     { name: 'empty IP strings: every fact unknown', email: 'new@x.io', ipv4: '', ipv6: '', facts: nullFacts, fires: [] },
 
@@ -293,7 +359,8 @@ describe('another project sees none of this project’s history', () => {
         name: 'prj_c: only this request',
         email: 'new@x.io',
         ipv4: IP4,
-        facts: { has_multiple_emails_in_ip: false, distinct_emails_in_ip: 1, total_email_in_ip: 1 },
+        device: DEVICE,
+        facts: { has_multiple_emails_in_ip: false, distinct_emails_in_ip: 1, total_email_in_ip: 1, distinct_emails_from_device: 1 },
         fires: [],
       },
     ],
@@ -308,7 +375,8 @@ describe('velocity plugin against the store', () => {
   });
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {
-    const failing: VelocityReader = { byIp: () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded')) };
+    const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
+    const failing: VelocityReader = { byIp: fail, byDevice: fail };
     await expect(computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: failing, now })).rejects.toThrow(/query timeout/);
   });
 });

@@ -1,5 +1,5 @@
 // The trailing windows the spec names, and the facts computed for one request from the IP's history.
-import type { FactValues, IpVelocity } from '../../src/engine/plugin.js';
+import type { FactValues, Velocity } from '../../src/engine/plugin.js';
 
 export const WINDOWS = [
   { name: '5_minutes', ms: 5 * 60_000 },
@@ -37,7 +37,7 @@ export function windowStarts(now: number): number[] {
  * Facts for the current request from the IP's history. The history does not hold this request yet
  * (its event is stored after the decision), so every count includes it here.
  */
-export function velocityFacts(email: string, now: number, history: IpVelocity): FactValues {
+export function velocityFacts(email: string, now: number, history: Velocity): FactValues {
   const current = email.toLowerCase();
   const starts = windowStarts(now);
   const others = history.emails.filter((e) => e.email.toLowerCase() !== current);
@@ -58,5 +58,25 @@ export function velocityFacts(email: string, now: number, history: IpVelocity): 
     facts[countFact(w.name)] = (history.since[i] ?? 0) + 1;
     facts[distinctFact(w.name)] = others.filter((e) => e.at >= start).length + 1;
   });
+  return facts;
+}
+
+/** The device's windows: the IP's, and a day (a person opening accounts one by one over a day). */
+export const DEVICE_WINDOWS = [...WINDOWS, { name: '1_day', ms: 86_400_000 }] as const;
+
+export type DeviceWindowName = (typeof DEVICE_WINDOWS)[number]['name'];
+
+export const deviceDistinctFact = (w: DeviceWindowName) => `distinct_emails_from_device_last_${w}`;
+
+/** Distinct addresses from the request's device, in total and per window, this one included. */
+export function deviceFacts(email: string, device: string, now: number, history: Velocity): FactValues {
+  const current = email.toLowerCase();
+  const others = history.emails.filter((e) => e.email.toLowerCase() !== current);
+  const seenBefore = others.length < history.emails.length;
+  const facts: FactValues = {
+    device,
+    distinct_emails_from_device: Math.max(history.distinctEmails + (seenBefore ? 0 : 1), others.length + 1),
+  };
+  for (const w of DEVICE_WINDOWS) facts[deviceDistinctFact(w.name)] = others.filter((e) => e.at >= now - w.ms).length + 1;
   return facts;
 }

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
 import { addDataCommand } from './commands/data.js';
+import { addEventsCommands } from './commands/events.js';
 import { addFactsCommand } from './commands/facts.js';
 import { addKeyCommands } from './commands/key.js';
 import { addMigrateCommand } from './commands/migrate.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   addPolicyCommands(program);
   addFactsCommand(program);
   addDataCommand(program);
+  addEventsCommands(program);
   return program;
 }
 

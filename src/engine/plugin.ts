@@ -64,6 +64,8 @@ export interface RequestInput {
   readonly ipv6: string | null;
   readonly softCheck: boolean;
   readonly projectId: string;
+  /** Device hash of the request's fingerprint (verify's and intelligence's `fingerprint`); null without one. */
+  readonly device: string | null;
 }
 
 export interface VelocityEntry {
@@ -72,23 +74,32 @@ export interface VelocityEntry {
   at: number;
 }
 
-export interface IpVelocity {
-  /** Distinct addresses seen from the IP, newest first, at most `limit`. */
+/** The history of one subject (an IP, a device): what velocity reads. */
+export interface Velocity {
+  /** Distinct addresses seen from the subject, each with the time it was last seen, newest first, at most `limit`. */
   emails: VelocityEntry[];
-  /** Number of distinct addresses seen from the IP. */
+  /** Number of distinct addresses seen from the subject. */
   distinctEmails: number;
-  /** Number of validations from the IP. */
+  /** Number of validations from the subject. */
   total: number;
-  /** Number of validations from the IP since each given time (ms), in the order asked. */
+  /**
+   * Number of validations from the subject since each given time (ms), in the order asked. Minute-granular:
+   * the whole minute holding the time counts (never fewer than the exact count, at most one minute more).
+   */
   since: number[];
 }
 
+export type IpVelocity = Velocity;
+
 /**
- * Read access to this project's history; the store implements it, and bounds it: a read the database does
- * not answer within the store's read timeout (2 s) rejects, so a plugin need not time it.
+ * Read access to this project's history; the store implements it, and bounds it: each read costs a bounded
+ * amount however long the history (windows up to 3 hours are exact to the minute, `limit` addresses at
+ * most), and a read the database does not answer within the store's read timeout (2 s) rejects, so a
+ * plugin need not time it.
  */
 export interface VelocityReader {
-  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<IpVelocity>;
+  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<Velocity>;
+  byDevice(query: { device: string; since: number[]; limit: number }): Promise<Velocity>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */

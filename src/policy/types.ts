@@ -36,6 +36,8 @@ export interface HistoryEntry {
   email_address: string;
   ipv4_address?: string;
   ipv6_address?: string;
+  /** Device hash of the earlier validation (what a fingerprint carries). */
+  device?: string;
   /** How long before the test's request it was made. */
   minutes_ago?: number;
 }
@@ -59,7 +61,8 @@ export type DomainAnswers =
 
 export interface PolicyTest {
   name: string;
-  input: { email_address: string; ipv4_address?: string; ipv6_address?: string };
+  /** `device` is test-only: the device hash a fingerprint would give (verify takes a `fingerprint` token). */
+  input: { email_address: string; ipv4_address?: string; ipv6_address?: string; device?: string };
   /** Earlier validations of the project (velocity history); none when absent. */
   history?: HistoryEntry[];
   /** Network answers per domain; without it the network checks answer "not checked". */

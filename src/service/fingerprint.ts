@@ -2,6 +2,7 @@
 // the caller's addresses, a device hash and the time it was issued. Only this service can read it;
 // a token of another project, an expired, tampered or unknown-key token is refused.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import createError from 'http-errors';
 import type { ClientAddress } from './client-ip.js';
 
 /** What the browser may tell about itself (schemas/fingerprint-request.schema.json bounds each field). */
@@ -111,4 +112,18 @@ function deviceHash(signals: DeviceSignals): string {
     if (value !== undefined) hash.update(`\n${name}=${JSON.stringify(value)}`);
   }
   return hash.digest('base64url').slice(0, 22);
+}
+
+/**
+ * The `fingerprint` field of a request (verify, intelligence) opened for the project: null when absent;
+ * a 400 naming the field when the token is not one of this project's or has expired.
+ */
+export function openFingerprintField(sealer: FingerprintSealer, token: string | undefined, projectId: string, nowMs: number): FingerprintPayload | null {
+  if (!token) return null;
+  try {
+    return sealer.open(token, projectId, nowMs);
+  } catch (error) {
+    if (error instanceof FingerprintError) throw createError(400, `fingerprint: ${error.message}`);
+    throw error;
+  }
 }

@@ -9,7 +9,7 @@ import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import { runServices, type ServiceContext } from './context.js';
-import { FingerprintError, type FingerprintPayload, type FingerprintSealer } from './fingerprint.js';
+import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface IntelligenceRequest {
   email_address: string;
@@ -28,14 +28,16 @@ type FactReader = (name: string) => Promise<unknown>;
 export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
   const policy = ctx.policies.forProject(project);
   const verdict = verdictFor(ctx, project, request);
-  const device = openFingerprint(ctx, deps, project, request);
-  const input = { email: request.email_address, ipv4: device?.ip4 ?? null, ipv6: device?.ip6 ?? null, softCheck: false, projectId: project.id };
+  const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
+  const ip = { ipv4: canonicalIp(device?.ip4), ipv6: canonicalIp(device?.ip6) };
+  const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
   const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project.id, true));
   const f: FactReader = evaluation.fact;
   const { action } = evaluation.decision;
   const base = (await f('base_email')) as string | null;
   const emailLower = ((await f('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   const history = base ? await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS) : { items: [], count: 0 };
+  const fromIp = ip.ipv4 || ip.ipv6 ? await ctx.store.events.byIpHistory(project.id, ip, VELOCITY_ITEMS) : { items: [], count: 0 };
   const formA = ctx.config.intelligenceForm === 'A';
 
   const response: Record<string, unknown> = { action, email: await emailAnalysis(f) };
@@ -47,7 +49,12 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     ),
     count: history.count,
   };
-  if (!formA) response.velocity_by_ip = { items: [], count: 0 };
+  if (!formA) {
+    response.velocity_by_ip = {
+      items: fromIp.items.map((item) => ({ ipv4_address: item.ipv4, ipv6_address: item.ipv6, created_at: Math.floor(item.at / 1000) })),
+      count: fromIp.count,
+    };
+  }
 
   const domain = await f('domain');
   await ctx.store.events.record({
@@ -57,8 +64,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     emailLower,
     baseEmail: base ?? emailLower,
     domain: typeof domain === 'string' ? domain : null,
-    ipv4: canonicalIp(device?.ip4),
-    ipv6: canonicalIp(device?.ip6),
+    ...ip,
     device: device?.device ?? null,
     action,
     policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
@@ -74,16 +80,6 @@ function verdictFor(ctx: ServiceContext, project: Project, request: Intelligence
     return ctx.policies.customVerdict(request.custom_policy);
   } catch (error) {
     if (error instanceof CustomPolicyError) throw createError(400, error.message);
-    throw error;
-  }
-}
-
-function openFingerprint(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest): FingerprintPayload | null {
-  if (!request.fingerprint) return null;
-  try {
-    return deps.sealer.open(request.fingerprint, project.id, ctx.now());
-  } catch (error) {
-    if (error instanceof FingerprintError) throw createError(400, `fingerprint: ${error.message}`);
     throw error;
   }
 }

@@ -13,7 +13,7 @@ export interface Operations {
 
 export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
   return {
-    verify: (project, request) => verify(ctx, project, request),
+    verify: (project, request) => verify(ctx, deps, project, request),
     intelligence: (project, request) => intelligence(ctx, deps, project, request),
     fingerprint: async (project, signals) => ({ fingerprint: deps.sealer.seal(project.id, signals, ctx.now()) }),
   };

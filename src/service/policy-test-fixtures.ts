@@ -70,6 +70,7 @@ export class TestHistory {
           baseEmail: lower,
           ipv4: entry.ipv4_address ?? null,
           ipv6: entry.ipv6_address ?? null,
+          device: entry.device ?? null,
           action: 'allow',
           createdAt: now - Math.round((entry.minutes_ago ?? 0) * MINUTE_MS),
         });

@@ -1,7 +1,7 @@
 // Runs the `tests:` of a policy (Cerbos style): each input through the real evaluation, against the
 // history and network answers the test declares (none by default: an empty history, network checks
 // "not checked"), compared with the expected action, errors, warnings and fired checks. Nothing is stored.
-import type { VelocityReader } from '../engine/plugin.js';
+import { noHistory } from '../engine/no-history.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { evaluate } from '../policy/evaluate.js';
@@ -15,17 +15,13 @@ export interface PolicyTestResult {
   failures: string[];
 }
 
-const emptyHistory: VelocityReader = {
-  byIp: async ({ since }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }),
-};
-
 export async function runPolicyTests(policy: CompiledPolicy, now: () => number = Date.now): Promise<PolicyTestResult[]> {
   const history = new TestHistory();
   try {
     const results: PolicyTestResult[] = [];
     for (const [index, test] of policy.tests.entries()) {
       const at = now();
-      const velocity = test.history ? await history.reader(await history.project(index, test.history, at)) : emptyHistory;
+      const velocity = test.history ? await history.reader(await history.project(index, test.history, at)) : noHistory;
       const { decision } = await evaluate(
         policy,
         {
@@ -34,6 +30,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
           ipv6: test.input.ipv6_address ?? null,
           softCheck: true,
           projectId: 'policy-test',
+          device: test.input.device ?? null,
         },
         { velocity, network: test.network ? networkFromAnswers(test.network, () => at) : undefined, now: () => at },
       );

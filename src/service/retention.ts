@@ -1,5 +1,6 @@
-// Velocity retention: events older than the retention period, and expired domain facts, are deleted
-// in the background, in bounded batches, so the history behind velocity never grows without end.
+// Velocity retention: events older than the retention period (with the velocity counters they added
+// to: store/velocity-counters.ts), and expired domain facts, are deleted in the background, in bounded
+// batches, so the history behind velocity never grows without end.
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.js';
 

@@ -8,6 +8,7 @@ import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { Action } from '../vocabulary.js';
 import { runServices, type ServiceContext } from './context.js';
+import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface VerifyRequest {
   email_address: string;
@@ -16,6 +17,12 @@ export interface VerifyRequest {
   soft_check?: boolean;
   show_results?: boolean;
   show_steps?: boolean;
+  /** A token from POST /v1/fingerprint: its device hash becomes the `device` fact and is stored with the event. */
+  fingerprint?: string;
+}
+
+export interface VerifyDeps {
+  sealer: FingerprintSealer;
 }
 
 export interface VerifyResponse {
@@ -34,8 +41,9 @@ interface Answer {
 }
 
 /** Runs the project's policy on one request and builds the response (nothing is stored). */
-async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest): Promise<Answer> {
+async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest, device: string | null): Promise<Answer> {
   const input = {
+    device,
     email: request.email_address,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
@@ -69,9 +77,10 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
 }
 
 /** The verify operation: evaluate, record the event (committed), answer. */
-export async function verify(ctx: ServiceContext, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
+export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
+  const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
   const policy = ctx.policies.forProject(project);
-  const { evaluation, response } = await answer(ctx, policy, project, request);
+  const { evaluation, response } = await answer(ctx, policy, project, request, device);
   const domain = await evaluation.fact('domain');
   const emailLower = ((await evaluation.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   await ctx.store.events.record({
@@ -83,6 +92,7 @@ export async function verify(ctx: ServiceContext, project: Project, request: Ver
     domain: typeof domain === 'string' ? domain : null,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
+    device,
     action: response.action,
     policyRevision: policy.revision,
     createdAt: ctx.now(),

@@ -4,10 +4,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
-import type { IpVelocity, VelocityReader } from '../engine/plugin.js';
+import type { Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import { countsStatement, type IpQuery, ipVelocityFrom, isWholeHistory, recentStatement, type Statement } from './velocity-queries.js';
+import { COUNTED_COLUMNS, type CounterKind, countsStatement, pruneCountersBatch, rowsOf, subtractEvents, TOTAL_BUCKET } from './velocity-counters.js';
+import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectVelocity } from './velocity-queries.js';
+
+export type { Reads } from './velocity-queries.js';
 
 export interface NewEvent {
   projectId: string;
@@ -41,7 +44,20 @@ export interface EmailOccurrence {
 export interface EmailVelocity {
   /** Occurrences of the base address, newest first, at most `limit`. */
   items: EmailOccurrence[];
-  /** All occurrences of the base address. */
+  /** All occurrences of the base address (from its counter: one row read). */
+  count: number;
+}
+
+export interface IpOccurrence {
+  ipv4: string | null;
+  ipv6: string | null;
+  at: number;
+}
+
+export interface IpHistory {
+  /** Validations from the IP(s), newest first, at most `limit`. */
+  items: IpOccurrence[];
+  /** All validations from the IP (the larger of the two addresses' counts when both are given). */
   count: number;
 }
 
@@ -51,6 +67,8 @@ export interface Events {
   /** Velocity history of one project: it never sees another project's rows. */
   velocityReader(projectId: string): VelocityReader;
   byEmail(projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity>;
+  /** Past validations from an IPv4 and/or IPv6 address (intelligence's velocity_by_ip). */
+  byIpHistory(projectId: string, ip: { ipv4: string | null; ipv6: string | null }, limit: number): Promise<IpHistory>;
   /** Deletes events created before `cutoff` (ms) in batches of `batchSize` rows; returns how many. */
   pruneOlderThan(cutoff: number, batchSize?: number): Promise<number>;
   /** Waits until every record() made so far has settled. */
@@ -108,12 +126,6 @@ function clampLimit(limit: number): number {
   return Number.isFinite(limit) ? Math.max(0, Math.min(MAX_LIMIT, Math.trunc(limit))) : 0;
 }
 
-/** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
-export interface Reads {
-  all(statement: Statement): Promise<Array<Record<string, unknown>>>;
-  get(statement: Statement): Promise<Record<string, unknown> | undefined>;
-}
-
 /** How long a velocity read may wait for the database before it fails (its facts are then unknown). */
 export const READ_TIMEOUT_MS = 2_000;
 
@@ -123,15 +135,7 @@ export const READ_TIMEOUT_MS = 2_000;
  */
 export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false }): Reads {
   const query = ({ sql, bindings }: Statement) => knex.raw(sql, bindings as Knex.RawBinding[]).timeout(bound.timeoutMs, { cancel: bound.cancel });
-  return {
-    all: async (statement) => rowsOf(await query(statement)),
-    get: async (statement) => rowsOf(await query(statement))[0],
-  };
-}
-
-/** knex.raw answers with an array of rows on SQLite and a result object holding them on PostgreSQL. */
-function rowsOf(result: unknown): Array<Record<string, unknown>> {
-  return (Array.isArray(result) ? result : (result as { rows: Array<Record<string, unknown>> }).rows) ?? [];
+  return { all: async (statement) => rowsOf(await query(statement)) };
 }
 
 export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
@@ -147,55 +151,112 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
       return writer.write(row);
     },
     velocityReader: (projectId) => velocityReader(reads, projectId),
-    byEmail: (projectId, baseEmail, limit) => byEmail(knex, projectId, baseEmail, limit),
+    byEmail: (projectId, baseEmail, limit) => byEmail(knex, reads, projectId, baseEmail, limit),
+    byIpHistory: (projectId, ip, limit) => byIpHistory(knex, reads, projectId, ip, limit),
     pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize),
     flush: () => writer.flush(),
   };
 }
 
 function velocityReader(reads: Reads, projectId: string): VelocityReader {
+  const windows = (since: number[]) => since.map((t) => (Number.isFinite(t) ? t : 0));
   return {
-    async byIp(query): Promise<IpVelocity> {
-      const q: IpQuery = {
-        projectId,
-        ipv4: canonicalIp(query.ipv4),
-        ipv6: canonicalIp(query.ipv6),
-        since: query.since.map((t) => (Number.isFinite(t) ? t : 0)),
-        limit: clampLimit(query.limit),
-      };
-      if (q.ipv4 === null && q.ipv6 === null) return { emails: [], distinctEmails: 0, total: 0, since: q.since.map(() => 0) };
-      const recent = await reads.all(recentStatement(q));
-      return ipVelocityFrom(q, recent, isWholeHistory(recent) ? undefined : await reads.get(countsStatement(q)));
+    async byIp(query): Promise<Velocity> {
+      const since = windows(query.since);
+      const limit = clampLimit(query.limit);
+      const ipv4 = canonicalIp(query.ipv4);
+      const ipv6 = canonicalIp(query.ipv6);
+      const of = (kind: CounterKind, subject: string) => subjectVelocity(reads, { projectId, kind, subject, since, limit });
+      const [v4, v6] = await Promise.all([ipv4 === null ? null : of('ipv4', ipv4), ipv6 === null ? null : of('ipv6', ipv6)]);
+      if (v4 && v6) return mergeVelocity(v4, v6, limit);
+      return v4 ?? v6 ?? emptyVelocity(since);
+    },
+    async byDevice(query): Promise<Velocity> {
+      const since = windows(query.since);
+      if (typeof query.device !== 'string' || query.device === '') return emptyVelocity(since);
+      return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit) });
     },
   };
 }
 
-async function byEmail(knex: Knex, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
-  const ofEmail = () => knex('events').where({ project_id: projectId, base_email: baseEmail });
-  const [rows, counted] = await Promise.all([
-    ofEmail()
+/** A subject's total validations: its counter's total row. */
+async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subject: string): Promise<number> {
+  const [row] = await reads.all(countsStatement(projectId, kind, subject, TOTAL_BUCKET));
+  return toNumber(row?.validations);
+}
+
+async function byEmail(knex: Knex, reads: Reads, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
+  const [rows, count] = await Promise.all([
+    knex('events')
+      .where({ project_id: projectId, base_email: baseEmail })
       .select('email', 'base_email', 'created_at')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
+      .orderBy('created_at', 'desc')
       .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
-    ofEmail().count({ count: '*' }).first() as Promise<{ count: unknown } | undefined>,
+    totalOf(reads, projectId, 'email', baseEmail),
   ]);
   return {
     items: rows.map((r) => ({ email: r.email, baseEmail: r.base_email, at: toNumber(r.created_at) })),
-    count: toNumber(counted?.count),
+    count,
   };
 }
 
+/** Newest validations of each address through its (project_id, ip, created_at) index, merged. */
+async function byIpHistory(knex: Knex, reads: Reads, projectId: string, ip: { ipv4: string | null; ipv6: string | null }, limit: number): Promise<IpHistory> {
+  const n = clampLimit(limit);
+  const subjects = (
+    [
+      ['ipv4', canonicalIp(ip.ipv4)],
+      ['ipv6', canonicalIp(ip.ipv6)],
+    ] as const
+  ).filter((s): s is readonly [CounterKind & ('ipv4' | 'ipv6'), string] => s[1] !== null);
+  const found = await Promise.all(
+    subjects.map(async ([kind, subject]) => {
+      const [rows, count] = await Promise.all([
+        knex('events')
+          .where({ project_id: projectId, [kind]: subject })
+          .select('id', 'ipv4', 'ipv6', 'created_at')
+          .orderBy('created_at', 'desc')
+          .limit(n) as Promise<Array<{ id: unknown; ipv4: string | null; ipv6: string | null; created_at: unknown }>>,
+        totalOf(reads, projectId, kind, subject),
+      ]);
+      return { rows, count };
+    }),
+  );
+  // An event carrying both addresses is found twice: keep it once.
+  const byId = new Map(found.flatMap((f) => f.rows).map((r) => [String(r.id), r]));
+  const items = [...byId.values()]
+    .map((r) => ({ ipv4: r.ipv4, ipv6: r.ipv6, at: toNumber(r.created_at) }))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, n);
+  return { items, count: Math.max(0, ...found.map((f) => f.count)) };
+}
+
+/**
+ * Deletes old events in batches, each in one transaction with taking them off their subjects' totals,
+ * then the minute and address rows older than the cutoff (velocity-counters.ts).
+ */
 async function pruneOlderThan(knex: Knex, cutoff: number, batchSize = 1_000): Promise<number> {
   const size = Math.max(1, Math.trunc(batchSize));
   let deleted = 0;
   for (;;) {
-    const batch = knex('events').select('id').where('created_at', '<', cutoff).limit(size);
-    const n = await knex('events').whereIn('id', batch).del();
+    const n: number = await knex.transaction(async (trx): Promise<number> => {
+      const batch = (await trx('events')
+        .select('id', ...COUNTED_COLUMNS)
+        .where('created_at', '<', cutoff)
+        .limit(size)) as Array<Record<(typeof COUNTED_COLUMNS)[number] | 'id', unknown>>;
+      if (batch.length === 0) return 0;
+      await subtractEvents(trx, batch);
+      return trx('events')
+        .whereIn(
+          'id',
+          batch.map((r) => r.id as number),
+        )
+        .del();
+    });
     deleted += n;
-    if (n < size) return deleted;
+    if (n < size) break;
     await nextTurn(); // let requests' queries through between batches
   }
+  while ((await pruneCountersBatch(knex, cutoff, size)) > 0) await nextTurn();
+  return deleted;
 }

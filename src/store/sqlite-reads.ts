@@ -1,15 +1,15 @@
 // Hot-path reads on an embedded SQLite file through a read-only connection of their own, with
-// prepared statements run synchronously (better-sqlite3): a velocity read costs about 26 µs this way,
-// against 600 µs through knex and 120 µs through node-sqlite3's thread pool on this machine. WAL lets
+// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex or
+// node-sqlite3's thread pool. Synchronous is safe only because every velocity statement is bounded
+// (velocity-counters.ts: at most 182 counter rows or `limit` address rows, about 0.1 ms). WAL lets
 // this reader run beside the knex writer; every statement runs to its end, so each read sees every
 // commit made before it.
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type { Statement } from './velocity-queries.js';
+import type { Statement } from './velocity-counters.js';
 
 export interface SqliteReads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
-  get(statement: Statement): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
 }
 
@@ -41,7 +41,6 @@ export function openSqliteReads(filename: string): SqliteReads {
 
   return {
     all: ({ sql, bindings }) => run(() => statement(sql).all(...bindings) as Array<Record<string, unknown>>),
-    get: ({ sql, bindings }) => run(() => statement(sql).get(...bindings) as Record<string, unknown> | undefined),
     close: async () => {
       prepared.clear();
       db?.close();

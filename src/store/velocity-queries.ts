@@ -1,109 +1,71 @@
-// The statements behind VelocityReader.byIp, written once as SQL that SQLite and PostgreSQL both run.
-// Every branch repeats project_id, so each is answered from its own (project_id, ip, created_at) index
-// and a project never reads another's rows. Addresses are told apart by email_lower, the whole address
-// lower-cased by the service with Unicode rules (SQLite's lower() folds ASCII letters only), so
-// a+1@x.com and a+2@x.com are two accounts. A row written without it (an instance still on the code of
-// before migration 0002, during a rolling upgrade) falls back to base_email, which then held the same.
+// VelocityReader over the counters of velocity-counters.ts. A subject's read is two statements, each
+// bounded whatever its history: the total row with at most MAX_WINDOW_BUCKETS minute rows, and at most
+// `limit` address rows, both from a primary key or covering index, both scoped to the project.
 //
-// One statement reads the IP's newest rows in index order; the list, the distinct count and the window
-// counts are taken from them. Only an IP with more rows than that reads its totals with a second one.
-import type { IpVelocity } from '../engine/plugin.js';
+// Windows are minute-granular: a window starting at `start` counts the whole minute holding `start`, so
+// "the last 5 minutes" counts the current minute and the 5 before it, between 5 and 6 minutes of history:
+// it never under-counts. Distinct addresses per window are exact to the millisecond (each address row
+// holds when it was last seen) up to `limit` addresses.
+//
+// A request with both an IPv4 and an IPv6 address reads both subjects: each count is the larger of the
+// two subjects' (an event carrying both is one validation, not two), and the address lists are merged
+// (an address seen from both keeps its latest time).
+import type { Velocity, VelocityEntry } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
+import { addressesStatement, type CounterKind, countsFrom, countsStatement, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
 
-export interface IpQuery {
+export type { Statement } from './velocity-counters.js';
+
+/** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
+export interface Reads {
+  all(statement: Statement): Promise<Array<Record<string, unknown>>>;
+}
+
+export interface SubjectQuery {
   projectId: string;
-  ipv4: string | null;
-  ipv6: string | null;
-  /** Window starts (ms); each gets a count of rows at or after it. */
+  kind: CounterKind;
+  subject: string;
+  /** Window starts (ms). */
   since: number[];
+  /** Addresses to list at most. */
   limit: number;
 }
 
-export interface Statement {
-  sql: string;
-  bindings: unknown[];
+/** The first bucket a window read needs: the oldest window start, but never more than MAX_WINDOW_BUCKETS back from the newest. */
+function fromBucket(since: readonly number[]): number {
+  if (since.length === 0) return Number.MAX_SAFE_INTEGER; // the total row only
+  const oldest = Math.min(...since.map(minuteOf));
+  const newest = Math.max(...since.map(minuteOf));
+  return Math.max(oldest, newest - MAX_WINDOW_BUCKETS);
 }
 
-/** The address a row counts as. */
-const ADDRESS = 'coalesce(email_lower, base_email)';
-
-/** Rows of one IP read by the first statement; past this the totals come from a second one. */
-export const RECENT_ROWS = 2_000;
-
-function ipFilter(q: IpQuery): Statement {
-  const branches: string[] = [];
-  const bindings: unknown[] = [];
-  if (q.ipv4 !== null) {
-    branches.push('(project_id = ? and ipv4 = ?)');
-    bindings.push(q.projectId, q.ipv4);
-  }
-  if (q.ipv6 !== null) {
-    branches.push('(project_id = ? and ipv6 = ?)');
-    bindings.push(q.projectId, q.ipv6);
-  }
-  return { sql: branches.join(' or '), bindings };
-}
-
-/** The IP's newest rows, newest first. */
-export function recentStatement(q: IpQuery): Statement {
-  const where = ipFilter(q);
+export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+  const [counts, addresses] = await Promise.all([
+    reads.all(countsStatement(q.projectId, q.kind, q.subject, fromBucket(q.since))),
+    q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
+  ]);
+  const c = countsFrom(counts, q.since);
   return {
-    sql: `select ${ADDRESS} as email_lower, created_at from events where ${where.sql} order by created_at desc limit ?`,
-    bindings: [...where.bindings, RECENT_ROWS],
+    emails: addresses.map((r) => ({ email: String(r.address), at: toNumber(r.last_seen) })),
+    distinctEmails: c.distinct,
+    total: c.total,
+    since: c.since,
   };
 }
 
-/** Total rows, distinct addresses and rows since each window start, over the IP's whole history. */
-export function countsStatement(q: IpQuery): Statement {
-  const where = ipFilter(q);
-  const windows = q.since.map((_, i) => `, sum(case when created_at >= ? then 1 else 0 end) as since_${i}`).join('');
-  return {
-    sql: `select count(*) as total, count(distinct ${ADDRESS}) as distinct_emails${windows} from events where ${where.sql}`,
-    bindings: [...q.since, ...where.bindings],
-  };
-}
-
-/** Whether the recent rows are the IP's whole history (then no second statement is needed). */
-export function isWholeHistory(rows: readonly unknown[]): boolean {
-  return rows.length < RECENT_ROWS;
-}
-
-/**
- * Velocity from the newest rows (newest first), and from the counts statement when the rows are not the
- * whole history. The address list is exact either way: the newest distinct addresses are in the newest rows.
- */
-export function ipVelocityFrom(q: IpQuery, recent: ReadonlyArray<Record<string, unknown>>, counts?: Record<string, unknown>): IpVelocity {
+/** Two subjects' velocity as one: the larger of each count, the lists merged newest first. */
+export function mergeVelocity(a: Velocity, b: Velocity, limit: number): Velocity {
   const latest = new Map<string, number>();
-  for (const row of recent) {
-    const email = String(row.email_lower);
-    if (!latest.has(email)) latest.set(email, toNumber(row.created_at));
-  }
-  const emails = [...latest].slice(0, q.limit).map(([email, at]) => ({ email, at }));
-  if (counts) {
-    return {
-      emails,
-      distinctEmails: toNumber(counts.distinct_emails),
-      total: toNumber(counts.total),
-      since: q.since.map((_, i) => toNumber(counts[`since_${i}`])),
-    };
-  }
-  const times = recent.map((row) => toNumber(row.created_at));
+  for (const e of [...a.emails, ...b.emails]) latest.set(e.email, Math.max(e.at, latest.get(e.email) ?? e.at));
+  const emails: VelocityEntry[] = [...latest].map(([email, at]) => ({ email, at })).sort((x, y) => y.at - x.at || (x.email < y.email ? -1 : 1));
   return {
-    emails,
-    distinctEmails: latest.size,
-    total: recent.length,
-    since: q.since.map((start) => countAtOrAfter(times, start)),
+    emails: emails.slice(0, limit),
+    distinctEmails: Math.max(a.distinctEmails, b.distinctEmails, latest.size),
+    total: Math.max(a.total, b.total),
+    since: a.since.map((n, i) => Math.max(n, b.since[i] ?? 0)),
   };
 }
 
-/** Rows at or after `start` in times sorted newest first. */
-function countAtOrAfter(times: readonly number[], start: number): number {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((times[mid] as number) >= start) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+export function emptyVelocity(since: readonly number[]): Velocity {
+  return { emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) };
 }

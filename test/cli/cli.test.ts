@@ -509,3 +509,59 @@ describe('usage and configuration', () => {
     expect(r.err).toMatch(/DATABASE_URL/);
   });
 });
+
+describe('events generate', () => {
+  it('writes N events through the store (rows and velocity counters), spread over the past, distinct addresses', async () => {
+    const created = createdJson(await run('project', 'create', '--name', 'gen2', '--json'));
+    const before = Date.now();
+    const r = await run(
+      'events',
+      'generate',
+      '--count',
+      '250',
+      '--ipv4',
+      '203.0.113.250',
+      '--ipv6',
+      '2001:DB8::250',
+      '--device',
+      'dev_cli',
+      '--project',
+      'gen2',
+      '--spread',
+      '30',
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^generated 250 events for project gen2 in [\d.]+ s/);
+    await withStore(async (store) => {
+      const rows = await store.knex('events').where({ project_id: created.project.id }).orderBy('created_at');
+      expect(rows).toHaveLength(250);
+      expect(new Set(rows.map((row) => row.email)).size).toBe(250);
+      expect(rows[0]).toMatchObject({ email: 'user000000@example.com', ipv4: '203.0.113.250', ipv6: '2001:db8::250', device: 'dev_cli', endpoint: 'verify' });
+      const times = rows.map((row) => Number(row.created_at));
+      expect(times[0]).toBeGreaterThanOrEqual(before - 30 * 60_000);
+      expect(times[0]).toBeLessThanOrEqual(Date.now() - 29 * 60_000);
+      expect(times.at(-1)).toBeLessThanOrEqual(Date.now());
+      const v = await store.events.velocityReader(created.project.id).byIp({ ipv4: '203.0.113.250', ipv6: null, since: [], limit: 5 });
+      expect([v.total, v.distinctEmails]).toEqual([250, 250]);
+      expect((await store.events.velocityReader(created.project.id).byDevice({ device: 'dev_cli', since: [], limit: 5 })).distinctEmails).toBe(250);
+    });
+  });
+
+  it.each([
+    [['--count', '0'], /--count must be an integer from 1 to 10000000/],
+    [['--count', '12abc'], /--count must be an integer/],
+    [['--count', '5', '--ipv4', '300.1.2.3'], /--ipv4 must be an IPv4 address/],
+    [['--count', '5', '--ipv4', '2001:db8::1'], /--ipv4 must be an IPv4 address/],
+    [['--count', '5', '--ipv6', 'zz::1::2'], /--ipv6 must be an IPv6 address/],
+    [['--count', '5', '--spread', '-1'], /--spread must be an integer from 0 to 43200/],
+    [['--count', '5', '--device', 'x'.repeat(65)], /--device must be 1 to 64 characters/],
+    [['--count', '5', '--project', 'no-such-project'], /no project named or with id "no-such-project"/],
+  ])('refuses %j naming the option (exit 2), writing nothing', async (args, message) => {
+    const count = () => withStore(async (store) => Number((await store.knex('events').count({ n: '*' }))[0]?.n));
+    const before = await count();
+    const r = await run('events', 'generate', ...args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+    expect(await count()).toBe(before);
+  });
+});

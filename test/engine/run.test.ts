@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog, RegistryError } from '../../src/engine/catalog.js';
+import { noHistory } from '../../src/engine/no-history.js';
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome, UndeclaredNeedError, UnknownFactError } from '../../src/engine/run.js';
 
@@ -25,10 +26,10 @@ async function run(plugins: Plugin[], read: string[]): Promise<{ outcome: RunOut
   const errors: Array<[string, unknown]> = [];
   const runner = new PolicyRunner(new FactCatalog(plugins), []);
   const outcome = await runner.run({
-    input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p' },
+    input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
     options: {},
     services: {
-      velocity: { byIp: async () => ({ emails: [], distinctEmails: 0, total: 0, since: [] }) },
+      velocity: noHistory,
       now: Date.now,
       onPluginError: (id, e) => errors.push([id, e]),
     },
@@ -91,10 +92,10 @@ describe('needs, enforced when a plugin reads', () => {
     for (const email of addresses) {
       const errors: unknown[] = [];
       const outcome = await runner.run({
-        input: { email, ipv4: '203.0.113.9', ipv6: null, softCheck: true, projectId: 'p' },
+        input: { email, ipv4: '203.0.113.9', ipv6: null, softCheck: true, projectId: 'p', device: null },
         options: {},
         services: {
-          velocity: { byIp: async ({ since }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }) },
+          velocity: noHistory,
           now: Date.now,
           onPluginError: (_id, e) => errors.push(e),
         },

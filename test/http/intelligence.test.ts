@@ -160,6 +160,27 @@ describe('intelligence (form B, the default)', () => {
     expect(elsewhere.body.velocity_by_email).toEqual({ items: [], count: 0 });
   });
 
+  it("fills velocity_by_ip from the fingerprint's IP: that IP's past validations, newest first, and their count", async () => {
+    const p = await server.createProject({ name: 'intel-by-ip' });
+    const fp = (await fingerprint(p)).body.fingerprint as string;
+    const first = await intelligence(p, { email_address: 'one@example.com', fingerprint: fp });
+    expect(first.status).toBe(200);
+    expect(first.body.velocity_by_ip).toEqual({ items: [], count: 0 }); // its own event is stored after the answer
+    await intelligence(p, { email_address: 'two@example.com', fingerprint: fp });
+    const third = await intelligence(p, { email_address: 'three@example.com', fingerprint: fp });
+    expect(third.body.velocity_by_ip.count).toBe(2);
+    expect(third.body.velocity_by_ip.items).toEqual([
+      { ipv4_address: '127.0.0.1', ipv6_address: null, created_at: expect.any(Number) },
+      { ipv4_address: '127.0.0.1', ipv6_address: null, created_at: expect.any(Number) },
+    ]);
+    const [newest, older] = third.body.velocity_by_ip.items;
+    expect(newest.created_at).toBeGreaterThanOrEqual(older.created_at);
+    // Without a fingerprint there is no IP to look up; another project sees none of these.
+    expect((await intelligence(p, { email_address: 'four@example.com' })).body.velocity_by_ip).toEqual({ items: [], count: 0 });
+    const elsewhere = await intelligence(other, { email_address: 'x@example.com', fingerprint: (await fingerprint(other)).body.fingerprint });
+    expect(elsewhere.body.velocity_by_ip).toEqual({ items: [], count: 0 });
+  });
+
   it('refuses custom_policy on a non-sandbox project (400 naming custom_policy)', async () => {
     const res = await intelligence(project, { email_address: 'a@example.com', custom_policy: { version: '1.0', parent_rules: [] } });
     expectPlainError(res, 400);

@@ -5,7 +5,7 @@ import subdomain from '../../plugins/subdomain/index.js';
 import velocity from '../../plugins/velocity/index.js';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import type { Plugin } from '../../src/engine/plugin.js';
-import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
+import { apiKey, bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { ACTIONS, CHECKED_TYPES, CREATED_TIME, fixturePolicy, STEP_IDS, VELOCITY_ANALYZED } from './contract.js';
 
 let server: TestServer;
@@ -327,5 +327,44 @@ describe('IP velocity', () => {
     expect(last?.body.has_multiple_emails_in_ip).toBe(false);
     expect(last?.body.warnings).toEqual([]);
     for (const name of VELOCITY_ANALYZED) expect(last?.body.analyzed_data).not.toHaveProperty(name);
+  });
+});
+
+describe('device (verify with a fingerprint)', () => {
+  const fingerprintOf = async (project: CreatedProject, userAgent: string): Promise<string> => {
+    const res = await post(server.url, '/v1/fingerprint', {}, { ...apiKey(project.keys.public_key), 'user-agent': userAgent });
+    return res.body.fingerprint as string;
+  };
+
+  it('stores the device with the event and lets a policy challenge a fourth account from one device', async () => {
+    const project = await server.createProject({ name: 'device-rule', policyYaml: fixturePolicy('device-velocity') });
+    const fp = await fingerprintOf(project, 'Device A');
+    const actions: string[] = [];
+    for (const email of ['d1@example.com', 'd2@example.com', 'd3@example.com', 'd4@example.com']) {
+      const res = await verify(project, { email_address: email, fingerprint: fp, show_results: true });
+      expect(res.status).toBe(200);
+      actions.push(res.body.action as string);
+    }
+    expect(actions).toEqual(['allow', 'allow', 'allow', 'challenge']);
+    const devices = (await eventsOf(project)).map((e) => e.device);
+    expect(new Set(devices).size).toBe(1);
+    expect(devices[0]).toEqual(expect.any(String));
+    // Another device (another user agent) starts from nothing; no fingerprint stores no device.
+    expect((await verify(project, { email_address: 'd5@example.com', fingerprint: await fingerprintOf(project, 'Device B') })).body.action).toBe('allow');
+    await verify(project, { email_address: 'd6@example.com' });
+    expect((await eventsOf(project)).at(-1)?.device).toBeNull();
+  });
+
+  it.each([
+    ['not a token', () => Promise.resolve('hello')],
+    ['a token of another project', () => fingerprintOf(demo, 'x')],
+    ['an empty string', () => Promise.resolve('')],
+    ['a too long string', () => Promise.resolve(`fp1.k.${'a'.repeat(2048)}`)],
+  ])('refuses %s with 400 naming fingerprint, storing nothing', async (_label, token) => {
+    const project = await server.createProject({ name: `device-bad-${Math.random().toString(36).slice(2)}` });
+    const res = await verify(project, { email_address: 'bad@example.com', fingerprint: await token() });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/fingerprint/);
+    expect(await eventsOf(project)).toEqual([]);
   });
 });

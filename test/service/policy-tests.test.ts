@@ -1,5 +1,7 @@
 // Policy tests (the `tests:` of a policy) with the history and network answers they declare: each runs
 // through the real evaluation, velocity from a real in-memory SQLite store.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
@@ -16,6 +18,16 @@ describe('policy tests with fixtures', () => {
     const results = await runPolicyTests(compile(fixturePolicy('with-fixtures')));
     expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
     expect(results).toHaveLength(9);
+  });
+
+  it('give a device to the input and to history entries: the device rule of the default policy, switched on', async () => {
+    const policy = compilePolicy('device-velocity', parsePolicy('device-velocity.yaml', fixturePolicy('device-velocity')), catalog);
+    const results = await runPolicyTests(policy);
+    expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
+    expect(results).toHaveLength(5);
+    // The shipped default carries the same rule, commented out.
+    const shipped = readFileSync(fileURLToPath(new URL('../../policies/default.yaml', import.meta.url)), 'utf8');
+    expect(shipped).toContain('#     conditions: { fact: distinct_emails_from_device_last_1_day, operator: greaterThan, value: 3 }');
   });
 
   it('fail, saying what differed, when the expectations do not hold', async () => {

@@ -81,7 +81,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   afterAll(() => store.close());
 
   it('creates every table', async () => {
-    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage']) {
+    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage', 'velocity_counts', 'velocity_addresses']) {
       expect(await store.knex.schema.hasTable(table), table).toBe(true);
     }
   });
@@ -89,7 +89,13 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   it('is idempotent and records the migration by name', async () => {
     await store.migrate();
     const done = (await store.knex('knex_migrations').select('name')) as Array<{ name: string }>;
-    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower', '0003-events-policy-revision', '0005-project-origins']);
+    expect(done.map((m) => m.name)).toEqual([
+      '0001-initial',
+      '0002-events-email-lower',
+      '0003-events-policy-revision',
+      '0004-velocity-counters',
+      '0005-project-origins',
+    ]);
   });
 
   it('rolls back cleanly', async () => {
@@ -131,8 +137,10 @@ describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db
     ]);
   });
 
-  it('per-IP velocity reads old rows, and a row written without email_lower counts by base_email', async () => {
+  it('per-IP velocity reads old rows (backfilled by 0004), and a row written without email_lower counts by base_email', async () => {
+    await store.knex.migrate.down({ migrationSource, name: '0004-velocity-counters' });
     await store.knex('events').insert({ ...oldRow('C@x.com', NOW + 1) }); // an instance still on the old code
+    await store.migrate();
     const v = await store.events.velocityReader('prj_old').byIp({ ipv4: '192.0.2.1', ipv6: null, since: [], limit: 10 });
     expect(v).toEqual({
       emails: [
@@ -153,5 +161,54 @@ describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db
     expect(Number(n)).toBe(4);
     await store.migrate();
     expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(true);
+  });
+});
+
+describe.each(testDatabases)('migration 0004 (velocity counters) on $name', (db) => {
+  let store: Store;
+  const NOW = 1_800_000_000_000;
+  const counters = async () => ({
+    counts: (await store.knex('velocity_counts').orderBy(['project_id', 'kind', 'subject', 'bucket'])).map((r) => ({
+      ...r,
+      bucket: Number(r.bucket),
+      validations: Number(r.validations),
+      addresses: Number(r.addresses),
+    })),
+    addresses: (await store.knex('velocity_addresses').orderBy(['project_id', 'kind', 'subject', 'address'])).map((r) => ({
+      ...r,
+      last_seen: Number(r.last_seen),
+    })),
+  });
+
+  beforeAll(async () => {
+    store = await db.open();
+    const at = [0, 1, 59_999, 60_000, 3_600_000, 86_400_000];
+    await Promise.all(
+      at.flatMap((ago, i) => [
+        store.events.record({
+          projectId: i % 2 ? 'prj_x' : 'prj_y',
+          endpoint: 'verify',
+          email: `U${i % 3}+t@x.io`,
+          emailLower: `u${i % 3}+t@x.io`,
+          baseEmail: `u${i % 3}@x.io`,
+          ipv4: '192.0.2.1',
+          ipv6: i % 2 ? '2001:db8::1' : null,
+          device: i < 3 ? 'dev_a' : null,
+          action: 'allow',
+          createdAt: NOW - ago,
+        }),
+      ]),
+    );
+  });
+  afterAll(() => store.close());
+
+  it('backfills from stored events exactly the counters the write path maintains', async () => {
+    const written = await counters();
+    expect(written.counts.length).toBeGreaterThan(10);
+    expect(written.addresses.length).toBeGreaterThan(5);
+    await store.knex.migrate.down({ migrationSource, name: '0004-velocity-counters' });
+    expect(await store.knex.schema.hasTable('velocity_counts')).toBe(false);
+    await store.migrate();
+    expect(await counters()).toEqual(written);
   });
 });

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateEvents } from '../../src/service/synthetic-events.js';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
-import { countsStatement, RECENT_ROWS, recentStatement } from '../../src/store/velocity-queries.js';
-import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
+import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
+import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;
@@ -132,12 +133,12 @@ describe.each(testDatabases)('events on $name', (db) => {
 
   it('commits a large tick in bounded statements and bounded commits', async () => {
     const inserts = await countInserts(store, () =>
-      Promise.all(Array.from({ length: 1_250 }, (_, i) => store.events.record(event({ projectId: 'prj_big', email: `u${i}@x.io` })))),
+      Promise.all(Array.from({ length: 5_750 }, (_, i) => store.events.record(event({ projectId: 'prj_big', email: `u${i}@x.io` })))),
     );
-    // 1,000 rows in the first commit (5 statements of 200), 250 in the next (2 statements).
-    expect(inserts).toBe(7);
+    // 5,000 rows in the first commit (10 statements of 500), 750 in the next (2 statements).
+    expect(inserts).toBe(12);
     const [{ n }] = (await store.knex('events').where({ project_id: 'prj_big' }).count({ n: '*' })) as [{ n: unknown }];
-    expect(Number(n)).toBe(1_250);
+    expect(Number(n)).toBe(5_750);
   });
 
   it('rejects every caller of a commit that fails, and recovers afterwards', async () => {
@@ -210,10 +211,11 @@ describe.each(testDatabases)('velocity history on $name', (db) => {
     });
   });
 
-  it('by IPv4 or IPv6: a row matching both counts once', async () => {
+  it("by IPv4 and IPv6: the lists merged, each count the larger of the two addresses'", async () => {
     const v = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10 });
     expect(v.emails.map((e) => e.email)).toEqual(['a@x.io', 'd@x.io', 'e@x.io', 'b@x.io', 'c@x.io']);
-    expect([v.distinctEmails, v.total, v.since]).toEqual([5, 7, [4, 5, 6]]);
+    // IPv4: 6 validations, [3, 4, 5] in the windows; IPv6: 2, [2, 2, 2]. Distinct: the merged list's 5.
+    expect([v.distinctEmails, v.total, v.since]).toEqual([5, 6, [3, 4, 5]]);
   });
 
   it('limits the list but not the counts', async () => {
@@ -288,12 +290,60 @@ describe('velocity reads on postgres are bounded', () => {
     const query = { ipv4: '192.0.2.1', ipv6: null, since: [0], limit: 10 };
     const lock = await store.knex.transaction();
     try {
-      await lock.raw('lock table events in access exclusive mode');
+      await lock.raw('lock table velocity_counts in access exclusive mode');
       await expect(reader.byIp(query)).rejects.toThrow(/Defined query timeout of 300ms exceeded/);
     } finally {
       await lock.rollback();
     }
     expect(await reader.byIp(query)).toMatchObject({ distinctEmails: 1, total: 1 });
+  });
+});
+
+describe.each(testDatabases)('window edges (minute-granular counts, exact distinct addresses) on $name', (db) => {
+  let store: Store;
+  const IP = '192.0.2.123';
+  const T = NOW + 30_000; // half a minute into a minute
+  const start = T - 5 * MIN; // a 5-minute window's start: also half a minute into its minute
+  const rows: Array<[string, number]> = [
+    ['at-start@x.io', start], // exactly on the start: inside
+    ['minute-begins@x.io', start - 30_000], // before the start, first ms of its minute: counted (the whole minute is)
+    ['minute-before@x.io', start - 30_000 - 1], // last ms of the minute before: outside
+  ];
+
+  beforeAll(async () => {
+    store = await db.open();
+    await Promise.all(rows.map(([email, createdAt]) => store.events.record(event({ projectId: 'prj_edges', email, ipv4: IP, createdAt }))));
+  });
+  afterAll(() => store.close());
+
+  it('a window counts the whole minute holding its start, never fewer than exact; distinct addresses are exact', async () => {
+    const v = await store.events.velocityReader('prj_edges').byIp({ ipv4: IP, ipv6: null, since: [start, start + 1, T - 4 * MIN - 30_000], limit: 10 });
+    // Validations from `start`: 2 (exact: 1, at most one minute more); from `start + 1`: the same minute, 2;
+    // from the next minute's first ms: 0.
+    expect(v.since).toEqual([2, 2, 0]);
+    expect(v.total).toBe(3);
+    // The address list keeps exact times, so distinct-per-window counts taken from it are exact.
+    expect(v.emails.filter((e) => e.at >= start).map((e) => e.email)).toEqual(['at-start@x.io']);
+  });
+});
+
+describe.each(testDatabases)('two service instances writing one IP on $name', (db) => {
+  it('never count one address twice, nor lose a validation', async () => {
+    const store = await db.open();
+    const second = await openSecondStore(store);
+    try {
+      const IP = '192.0.2.222';
+      // Both instances record the same five addresses at once (each its own group commit), twice over.
+      const writes = [store, second, store, second].flatMap((s, round) =>
+        Array.from({ length: 5 }, (_, i) => s.events.record(event({ projectId: 'prj_two', email: `same${i}@x.io`, ipv4: IP, createdAt: NOW - round }))),
+      );
+      await Promise.all(writes);
+      const v = await store.events.velocityReader('prj_two').byIp({ ipv4: IP, ipv6: null, since: [NOW - MIN], limit: 10 });
+      expect([v.total, v.distinctEmails, v.emails.length, v.since]).toEqual([20, 5, 5, [20]]);
+    } finally {
+      await second.close();
+      await store.close();
+    }
   });
 });
 
@@ -339,12 +389,6 @@ describe.each(testDatabases)('addresses per IP, bases per email on $name', (db) 
     });
   });
 
-  it('the counts statement agrees (the path of an IP past the rows read for the list)', async () => {
-    const q = { projectId: 'prj_forms', ipv4: IP, ipv6: null, since: [NOW - 2 * MIN], limit: 10 };
-    const counts = await knexReads(store.knex).get(countsStatement(q));
-    expect([Number(counts?.total), Number(counts?.distinct_emails), Number(counts?.since_0)]).toEqual([5, 3, 2]);
-  });
-
   it('byEmail groups every plus tag and case under the base address', async () => {
     const v = await store.events.byEmail('prj_forms', 'a@x.com', 10);
     expect(v).toEqual({
@@ -372,7 +416,7 @@ describe.each(testDatabases)('pruning on $name', (db) => {
     );
     const deletes: string[] = [];
     const listener = (q: { sql: string }) => {
-      if (/^delete/i.test(q.sql)) deletes.push(q.sql);
+      if (/^delete from ["`]?events/i.test(q.sql)) deletes.push(q.sql);
     };
     store.knex.on('query', listener);
     const deleted = await store.events.pruneOlderThan(NOW + 20, 6);
@@ -383,29 +427,59 @@ describe.each(testDatabases)('pruning on $name', (db) => {
     expect(left).toEqual([NOW + 20, NOW + 21, NOW + 22, NOW + 23, NOW + 24]);
     expect(await store.events.pruneOlderThan(NOW + 20, 6)).toBe(0);
   });
+
+  it('takes pruned events off the counters: totals, windows, distinct addresses and lists are those of the events kept', async () => {
+    const IP = '192.0.2.77';
+    const at = (minutesAgo: number) => NOW - minutesAgo * MIN;
+    // Oldest first: old@ three times long ago, then kept@ and old@ again recently.
+    const rows = [
+      { email: 'old@x.io', createdAt: at(120) },
+      { email: 'old@x.io', createdAt: at(119) },
+      { email: 'gone@x.io', createdAt: at(118) },
+      { email: 'kept@x.io', createdAt: at(10) },
+      { email: 'old@x.io', createdAt: at(5) },
+    ];
+    await Promise.all(rows.map((r) => store.events.record(event({ projectId: 'prj_prune', ipv4: IP, device: 'dev_p', ...r }))));
+    const reader = store.events.velocityReader('prj_prune');
+    const before = await reader.byIp({ ipv4: IP, ipv6: null, since: [at(180)], limit: 10 });
+    expect([before.total, before.distinctEmails, before.since]).toEqual([5, 3, [5]]);
+
+    expect(await store.events.pruneOlderThan(at(60), 2)).toBe(3);
+    const after = await reader.byIp({ ipv4: IP, ipv6: null, since: [at(180)], limit: 10 });
+    expect(after).toEqual({
+      emails: [
+        { email: 'old@x.io', at: at(5) },
+        { email: 'kept@x.io', at: at(10) },
+      ],
+      distinctEmails: 2,
+      total: 2,
+      since: [2],
+    });
+    expect((await reader.byDevice({ device: 'dev_p', since: [], limit: 10 })).total).toBe(2);
+    expect(await store.events.byEmail('prj_prune', 'old@x.io', 10)).toMatchObject({ count: 1 });
+    expect(await store.events.byEmail('prj_prune', 'gone@x.io', 10)).toEqual({ items: [], count: 0 });
+    // Nothing older than the cutoff is left in the counters, and no total of a subject without events.
+    const minutes = await store.knex('velocity_counts').where({ project_id: 'prj_prune' }).whereNot('bucket', Number.MAX_SAFE_INTEGER);
+    expect(minutes.map((r) => Number(r.bucket)).every((b) => b >= Math.floor(at(60) / MIN))).toBe(true);
+    expect(await store.knex('velocity_counts').where({ project_id: 'prj_prune', subject: 'gone@x.io' })).toEqual([]);
+    expect(await store.knex('velocity_addresses').where({ project_id: 'prj_prune', address: 'gone@x.io' })).toEqual([]);
+  });
 });
 
 describe('velocity query plan on sqlite', () => {
-  it('reads each address through its own index, not the whole project', async () => {
+  it('reads counters through their primary key and addresses through the covering index', async () => {
     const store = await openSqliteTestStore();
     try {
-      const v4 = 'SEARCH events USING INDEX events_project_id_ipv4_created_at_index (project_id=? AND ipv4=?)';
-      const v6 = 'SEARCH events USING INDEX events_project_id_ipv6_created_at_index (project_id=? AND ipv6=?)';
-      const cases = [
-        { ipv4: '203.0.113.7', ipv6: null, uses: [v4] },
-        { ipv4: null, ipv6: '2001:db8::1', uses: [v6] },
-        { ipv4: '203.0.113.7', ipv6: '2001:db8::1', uses: [v4, v6] },
-      ];
-      for (const { uses, ...ips } of cases) {
-        const query = { projectId: 'prj_a', ...ips, since: [NOW], limit: 10 };
-        for (const statement of [recentStatement(query), countsStatement(query)]) {
-          const plan = (
-            (await store.knex.raw(`explain query plan ${statement.sql}`, statement.bindings as Knex.RawBinding[])) as Array<{ detail: string }>
-          ).map((r) => r.detail);
-          for (const index of uses) expect(plan).toContain(index);
-          expect(plan.join('\n')).not.toMatch(/base_email_created_at_index|SCAN events/);
-        }
-      }
+      const plan = async (statement: { sql: string; bindings: unknown[] }) =>
+        ((await store.knex.raw(`explain query plan ${statement.sql}`, statement.bindings as Knex.RawBinding[])) as Array<{ detail: string }>)
+          .map((r) => r.detail)
+          .join('\n');
+      expect(await plan(countsStatement('prj_a', 'ipv4', '203.0.113.7', minuteOf(NOW) - 180))).toMatch(
+        /SEARCH velocity_counts USING INDEX sqlite_autoindex_velocity_counts_1 \(project_id=\? AND kind=\? AND subject=\? AND bucket>\?\)/,
+      );
+      const addresses = await plan(addressesStatement('prj_a', 'device', 'dev', 100));
+      expect(addresses).toMatch(/SEARCH velocity_addresses USING COVERING INDEX velocity_addresses_newest_index \(project_id=\? AND kind=\? AND subject=\?\)/);
+      expect(addresses).not.toMatch(/TEMP B-TREE/);
     } finally {
       await store.close();
     }
@@ -415,7 +489,7 @@ describe('velocity query plan on sqlite', () => {
 describe.each(testDatabases)('velocity of a busy IP on $name', (db) => {
   let store: Store;
   const IP = '198.51.100.77';
-  const ROWS = RECENT_ROWS + 10;
+  const ROWS = 2_010;
 
   beforeAll(async () => {
     store = await db.open();
@@ -432,7 +506,8 @@ describe.each(testDatabases)('velocity of a busy IP on $name', (db) => {
     const v = await store.events.velocityReader('prj_busy').byIp({ ipv4: IP, ipv6: null, since: [NOW - 10_000, 0], limit: 5 });
     expect(v.total).toBe(ROWS);
     expect(v.distinctEmails).toBe(30);
-    expect(v.since).toEqual([10, ROWS]);
+    // Minute-granular windows: NOW - 10 s falls in the minute before NOW (a minute boundary), whose 60 rows all count.
+    expect(v.since).toEqual([60, ROWS]);
     const newest = ROWS - 1;
     expect(v.emails).toEqual(Array.from({ length: 5 }, (_, k) => ({ email: `user${(newest - k) % 30}@x.io`, at: NOW - (k + 1) * 1000 })));
   });
@@ -442,5 +517,65 @@ describe.each(testDatabases)('velocity of a busy IP on $name', (db) => {
     expect(v.emails).toHaveLength(30);
     const few = await store.events.velocityReader('prj_a_quiet').byIp({ ipv4: IP, ipv6: null, since: [0], limit: 5 });
     expect(few).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0] });
+  });
+});
+
+describe.each(testDatabases)('velocity reads stay bounded however long the history, on $name', (db) => {
+  let store: Store;
+  const IP = '198.51.100.200';
+  const DEVICE = 'dev_flood';
+  const EVENTS = 20_000;
+  const NOW_GEN = 1_800_000_000_000;
+
+  beforeAll(async () => {
+    store = await db.open();
+    // Through the generate path (the store's own write path): 20,000 distinct addresses over 6 hours.
+    await generateEvents(store.events, { projectId: 'prj_flood', count: EVENTS, ipv4: IP, ipv6: null, device: DEVICE, spreadMinutes: 360, now: NOW_GEN });
+    await store.events.record(event({ projectId: 'prj_flood', email: 'user000000@example.com', createdAt: NOW_GEN })); // a second occurrence
+  }, 120_000);
+  afterAll(() => store.close());
+
+  /** Rows each statement returned while `work` ran (every read goes through knex here). */
+  async function rowsPerStatement(work: (events: ReturnType<typeof createEvents>) => Promise<unknown>): Promise<number[]> {
+    const counts: number[] = [];
+    const listener = (response: unknown) => counts.push(Array.isArray(response) ? response.length : ((response as { rows?: unknown[] }).rows?.length ?? 0));
+    store.knex.on('query-response', listener);
+    try {
+      await work(createEvents(store.knex, knexReads(store.knex)));
+    } finally {
+      store.knex.removeListener('query-response', listener);
+    }
+    return counts;
+  }
+
+  it('answers from the counters: exact totals, windows and distinct counts', async () => {
+    const reader = store.events.velocityReader('prj_flood');
+    const since = [NOW_GEN - 5 * MIN, NOW_GEN - 3 * HOUR];
+    const v = await reader.byIp({ ipv4: IP, ipv6: null, since, limit: 100 });
+    expect([v.total, v.distinctEmails, v.emails.length]).toEqual([EVENTS, EVENTS, 100]);
+    expect(v.emails[0]).toEqual({ email: `user${String(EVENTS - 1).padStart(6, '0')}@example.com`, at: NOW_GEN });
+    // 20,000 events evenly over 360 minutes: ~55.6 a minute; windows count whole minutes, never fewer.
+    const perMinute = (EVENTS - 1) / 360;
+    expect(v.since[0]).toBeGreaterThanOrEqual(Math.floor(5 * perMinute));
+    expect(v.since[0]).toBeLessThanOrEqual(Math.ceil(6 * perMinute) + 1);
+    expect(v.since[1]).toBeGreaterThanOrEqual(Math.floor(180 * perMinute));
+    expect(v.since[1]).toBeLessThanOrEqual(Math.ceil(181 * perMinute) + 1);
+    expect((await reader.byDevice({ device: DEVICE, since: [], limit: 100 })).distinctEmails).toBe(EVENTS);
+    expect((await store.events.byEmail('prj_flood', 'user000000@example.com', 20)).count).toBe(2);
+    expect((await store.events.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20)).count).toBe(EVENTS);
+  });
+
+  it('reads at most 182 counter rows and `limit` address or event rows per statement', async () => {
+    const since = [NOW_GEN - 5 * MIN, NOW_GEN - 3 * HOUR, 0]; // a window start at 0 reads no further than 181 minutes
+    const ipReads = await rowsPerStatement((e) => e.velocityReader('prj_flood').byIp({ ipv4: IP, ipv6: IP.replace(/\d+$/, '1'), since, limit: 100 }));
+    expect(ipReads.length).toBe(4);
+    expect(Math.max(...ipReads)).toBeLessThanOrEqual(182);
+    expect(ipReads.reduce((a, b) => a + b)).toBeLessThanOrEqual(2 * 182 + 2 * 100);
+    const deviceReads = await rowsPerStatement((e) => e.velocityReader('prj_flood').byDevice({ device: DEVICE, since: [], limit: 100 }));
+    expect(deviceReads).toEqual([1, 100]);
+    const emailReads = await rowsPerStatement((e) => e.byEmail('prj_flood', 'user000000@example.com', 20));
+    expect([...emailReads].sort()).toEqual([1, 2]);
+    const ipHistoryReads = await rowsPerStatement((e) => e.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20));
+    expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
   });
 });

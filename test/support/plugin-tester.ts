@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
+import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import type { Decision } from '../../src/policy/decide.js';
@@ -19,6 +20,8 @@ export interface PluginCase {
   email: string;
   ipv4?: string | null;
   ipv6?: string | null;
+  /** Device hash, as a fingerprint gives it. */
+  device?: string | null;
   /** Options per check name. */
   options?: Record<string, CheckOptions>;
   /** Facts expected: each listed fact must equal exactly (toEqual); unlisted facts are not checked. */
@@ -42,10 +45,6 @@ export interface TesterOptions {
 
 const realCatalog = new FactCatalog(registry);
 
-const noVelocity: VelocityReader = {
-  byIp: async ({ since }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }),
-};
-
 /** A policy of `checks` (a policy's `checks:` section), through the real loader and compiler; default_action allow. */
 export function checksPolicy(checks: Record<string, unknown>, catalog: FactCatalog = realCatalog): CompiledPolicy {
   const text = JSON.stringify({ version: '1', default_action: 'allow', checks });
@@ -65,8 +64,8 @@ export async function evaluateFor(
       : (opts.network as NetworkAccess);
   const evaluation = await evaluate(
     policy,
-    { ipv4: null, ipv6: null, softCheck: false, projectId: 'test-project', ...input },
-    { velocity: opts.velocity ?? noVelocity, network, now: opts.now ?? Date.now, onPluginError: (_id, error) => errors.push(error) },
+    { ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'test-project', ...input },
+    { velocity: opts.velocity ?? noHistory, network, now: opts.now ?? Date.now, onPluginError: (_id, error) => errors.push(error) },
   );
   const values = new Map<string, unknown>();
   const fact = async (name: string) => {
@@ -99,7 +98,7 @@ export async function runCase(
   opts: TesterOptions = {},
 ): Promise<{ facts: FactValues; fires: string[] }> {
   const policy = checksPolicy(everyCheckOf(plugin, c.options), opts.catalog);
-  const evaluation = await evaluateFor(policy, { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null }, opts);
+  const evaluation = await evaluateFor(policy, { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, device: c.device ?? null }, opts);
   const facts: FactValues = {};
   for (const name of Object.keys(plugin.facts)) facts[name] = await evaluation.fact(name);
   const fires = evaluation.decision.fired.filter((v) => v.source === 'check').map((v) => v.name);
@@ -133,7 +132,7 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
   describe(`plugin ${plugin.id}`, () => {
     for (const c of cases) {
       const label = c.name ?? JSON.stringify(c.email);
-      const key = JSON.stringify([c.email, c.ipv4, c.ipv6, c.options]);
+      const key = JSON.stringify([c.email, c.ipv4, c.ipv6, c.device, c.options]);
       if (seen.has(key)) throw new Error(`duplicate case in ${plugin.id}: ${label}`);
       seen.add(key);
       if (hasChecks && c.fires === undefined) throw new Error(`${plugin.id}: case ${label} must say which checks fire (fires: [] when none)`);

@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as initial from './0001-initial.js';
 import * as eventsEmailLower from './0002-events-email-lower.js';
 import * as eventsPolicyRevision from './0003-events-policy-revision.js';
+import * as velocityCounters from './0004-velocity-counters.js';
 import * as projectOrigins from './0005-project-origins.js';
 
 interface Migration {
@@ -15,6 +16,7 @@ const migrations: readonly Migration[] = [
   { name: '0001-initial', module: initial },
   { name: '0002-events-email-lower', module: eventsEmailLower },
   { name: '0003-events-policy-revision', module: eventsPolicyRevision },
+  { name: '0004-velocity-counters', module: velocityCounters },
   { name: '0005-project-origins', module: projectOrigins },
 ];
 
