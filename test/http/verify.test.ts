@@ -49,7 +49,10 @@ describe('response shape', () => {
   it('adds errors, warnings, checked_types and analyzed_data with show_results, and no steps', async () => {
     const res = await verify(demo, { email_address: 'jane+news@example.com', ipv4_address: '198.51.100.10', show_results: true });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['action', 'analyzed_data', 'checked_types', 'errors', 'warnings', ...Object.keys(DEFAULT_FLAGS)].sort());
+    // The default policy enables risk_score: its score and breakdown come with show_results (no level at score 0).
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['action', 'analyzed_data', 'checked_types', 'errors', 'warnings', 'risk_score', 'risk_score_breakdown', ...Object.keys(DEFAULT_FLAGS)].sort(),
+    );
     expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: ['local_contains_plus_symbol'], ...DEFAULT_FLAGS });
     expect(res.body.checked_types).toContain('address_format');
     expect(res.body.checked_types).toContain('multiple_emails_in_ip');
