@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FactCatalog } from '../../src/engine/catalog.js';
 import type { VelocityReader } from '../../src/engine/plugin.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { parsePolicy } from '../../src/policy/load.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
 import { checksPolicy, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
+import { registry } from '../index.js';
 import velocity from '../velocity/index.js';
 import risk from './index.js';
 import { DEFAULT_LEVELS, DEFAULT_WEIGHTS } from './score.js';
@@ -212,6 +216,23 @@ describe('risk: failures from checks with project lists', () => {
     const evaluation = await evaluateFor(policy, { email: 'jane@listed-shop.com' });
     expect(await evaluation.fact('risk_score_breakdown')).toEqual({ [check]: weight });
     expect(await evaluation.fact('risk_breakdown_failures')).toBe(`${check}:${weight}`);
+  });
+});
+
+describe('risk in a policy', () => {
+  it('a free rule can act on risk_score and risk_level without enabling the check', async () => {
+    const text = JSON.stringify({
+      version: '1',
+      checks: { structure: { mode: 'hard' } },
+      rules: [
+        { name: 'risky', conditions: { all: [{ fact: 'risk_score', operator: 'greaterThanInclusive', value: 40 }] }, action: 'challenge' },
+        { name: 'high', conditions: { all: [{ fact: 'risk_level', operator: 'equal', value: 'high' }] }, action: 'block' },
+      ],
+    });
+    const policy = compilePolicy('risk-rules', parsePolicy('risk-rules.json', text), new FactCatalog(registry));
+    expect((await evaluateFor(policy, { email: 'jane@mailinator.com' })).decision.action).toBe('challenge');
+    expect((await evaluateFor(policy, { email: 'jane@example.com' })).decision.action).toBe('allow');
+    expect((await evaluateFor(policy, { email: 'x7kq2m9vz3p8@mailinator.com' })).decision.action).toBe('block');
   });
 });
 
