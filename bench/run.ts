@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
+import { ipLookupFigures } from './ip-lookup.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -180,6 +181,8 @@ async function main(): Promise<void> {
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
     console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5)`);
     const network = await networkRuns(dir, verifyFigures);
+    const ipLookup = ipLookupFigures();
+    console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
       ratio_verify_to_ip: ratio,
       target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
       network,
+      ip_lookup: ipLookup,
     };
     writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log('written to bench/results.json');

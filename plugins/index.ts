@@ -16,6 +16,7 @@ export const registry: readonly Plugin[] = (
     import('./free-provider/index.js'),
     import('./government/index.js'),
     import('./idn/index.js'),
+    import('./ip-intelligence/index.js'),
     import('./known-abuse/index.js'),
     import('./length/index.js'),
     import('./local-part/index.js'),

@@ -2,7 +2,7 @@
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
 // `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
 
-import type { CheckOptions, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
+import type { CheckOptions, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
@@ -96,6 +96,8 @@ export interface ListedDomainSpec {
   listed: ReadonlySet<string>;
   /** Names the shipped list never flags, whatever it says (big providers, privacy relays). */
   never?: ReadonlySet<string>;
+  /** The plugin's data declaration (see plugin-data.ts dataLists). */
+  data: readonly DataList[];
 }
 
 /** A plugin flagging domains on a list, with the project's additions and exemptions. */
@@ -118,6 +120,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       },
     },
     needs: ['structure', 'idn', 'tld'],
+    data: spec.data,
     async run(ctx): Promise<FactValues> {
       const names = await lookupNames(ctx);
       if (names === null) return {};

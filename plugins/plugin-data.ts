@@ -3,7 +3,7 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PluginContext } from '../src/engine/plugin.js';
+import type { DataList, PluginContext } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -25,6 +25,51 @@ export function parseList(text: string): Set<string> {
 /** A list file of plugins/<pluginId>/data/ as a set (see parseList). */
 export function readList(pluginId: string, file: string): Set<string> {
   return parseList(readDataFile(pluginId, file));
+}
+
+const SOURCE_COLUMNS = ['file', 'source', 'license', 'date'] as const;
+
+/**
+ * The `| File | Source | License | Date |` table of plugins/<pluginId>/data/SOURCE.md, by file: the one
+ * place a list's origin is written, read by people and by `email-trust data`. Throws when the table is
+ * missing or malformed, so a plugin whose metadata is broken fails at load, in its own test.
+ */
+export function readSources(pluginId: string): Map<string, Omit<DataList, 'entries' | 'name'>> {
+  const lines = readDataFile(pluginId, 'SOURCE.md').split('\n');
+  const cells = (line: string) =>
+    line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim().replace(/^`|`$/g, ''));
+  const headerAt = lines.findIndex(
+    (line) =>
+      line.trim().startsWith('|') &&
+      cells(line)
+        .map((c) => c.toLowerCase())
+        .join() === SOURCE_COLUMNS.join(),
+  );
+  if (headerAt < 0) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no "| File | Source | License | Date |" table`);
+  const sources = new Map<string, Omit<DataList, 'entries' | 'name'>>();
+  for (const line of lines.slice(headerAt + 2)) {
+    if (!line.trim().startsWith('|')) break;
+    const [file, source, license, date] = cells(line);
+    if (!file || !source || !license || !date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      throw new Error(`plugins/${pluginId}/data/SOURCE.md: bad row "${line.trim()}" (file, source, license and a YYYY-MM-DD date)`);
+    }
+    sources.set(file, { source, license, date });
+  }
+  return sources;
+}
+
+/** The plugin's `data` declaration: each loaded file with its entry count and its SOURCE.md row. */
+export function dataLists(pluginId: string, loaded: readonly { file: string; entries: number | null }[]): DataList[] {
+  const sources = readSources(pluginId);
+  return loaded.map(({ file, entries }) => {
+    const row = sources.get(file);
+    if (!row) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no row for ${file}`);
+    return { name: file, ...row, entries };
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 // Configuration from environment variables, validated at start: a bad value names its variable.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { parseDnsServers } from './network/dns-names.js';
 import { policiesDir as defaultPoliciesDir } from './paths.js';
+import { parseAddress } from './service/client-ip.js';
 
 export interface Config {
   port: number;
@@ -11,8 +13,8 @@ export interface Config {
   /** Folder of named policies, all compiled at start. */
   policiesDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** false: the socket address is the client; true: the leftmost X-Forwarded-For; n: n proxies in front. */
-  trustProxy: boolean | number;
+  /** Which X-Forwarded-For entries are believed (src/service/client-ip.ts). */
+  trustProxy: TrustProxy;
   intelligenceForm: 'A' | 'B';
   /** Requests per second; 0 turns the limit off. */
   rateLimits: { verify: number; ip: number; intelligence: number; fingerprint: number };
@@ -23,6 +25,16 @@ export interface Config {
   /** Events older than this are deleted in the background (velocity history). */
   velocityRetentionDays: number;
 }
+
+/**
+ * Who stands in front of the service. `off`: the socket's peer is the client. `hops`: that many proxies
+ * append to X-Forwarded-For, so the client is the entry the outermost of them appended. `proxies`: any
+ * peer inside these ranges is a proxy, walked past from the right.
+ */
+export type TrustProxy = { kind: 'off' } | { kind: 'hops'; hops: number } | { kind: 'proxies'; ranges: ProxyRange[] };
+
+/** An address range as ipaddr.js's parseCIDR returns it: [network, prefix length]. */
+export type ProxyRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** The network checks (DNS, RDAP, website): NETWORK_CHECKS=off turns them all into "not checked". */
 export interface NetworkConfig {
@@ -154,12 +166,32 @@ function policiesFolder(env: Env): string {
   return dir;
 }
 
-function trustProxy(env: Env): boolean | number {
-  const raw = env.TRUST_PROXY?.trim().toLowerCase();
-  if (!raw || raw === 'false' || raw === 'off' || raw === '0') return false;
-  if (raw === 'true' || raw === 'on') return true;
-  if (/^\d+$/.test(raw) && Number(raw) <= 100) return Number(raw);
-  throw new ConfigError('TRUST_PROXY', `"${raw}" is not true, false or a number of proxies (1..100)`);
+const MAX_PROXY_HOPS = 100;
+const TRUST_PROXY_FORMS = `false (no proxy), true (exactly one proxy hop), a number of trusted proxy hops 1..${MAX_PROXY_HOPS}, or a comma-separated list of trusted proxy addresses or CIDRs (e.g. 10.0.0.0/8,127.0.0.1/32; "loopback" stands for 127.0.0.0/8 and ::1/128)`;
+const LOOPBACK: readonly ProxyRange[] = [ipaddr.parseCIDR('127.0.0.0/8'), ipaddr.parseCIDR('::1/128')];
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (/^(|false|off|0)$/i.test(raw)) return { kind: 'off' };
+  // `true` once meant "the leftmost entry", which the client writes itself: now it is one hop.
+  if (/^(true|on)$/i.test(raw)) return { kind: 'hops', hops: 1 };
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_PROXY_HOPS) throw new ConfigError('TRUST_PROXY', `${hops} hops is outside 1..${MAX_PROXY_HOPS}; expected ${TRUST_PROXY_FORMS}`);
+    return { kind: 'hops', hops };
+  }
+  return { kind: 'proxies', ranges: raw.split(',').flatMap((entry) => proxyRanges(entry.trim())) };
+}
+
+function proxyRanges(entry: string): readonly ProxyRange[] {
+  if (entry.toLowerCase() === 'loopback') return LOOPBACK;
+  const [text = '', bits] = entry.split('/');
+  const address = parseAddress(text);
+  const width = address?.kind() === 'ipv4' ? 32 : 128;
+  if (!address || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= width)) || entry.split('/').length > 2) {
+    throw new ConfigError('TRUST_PROXY', `"${entry}" is not an address, a CIDR or "loopback"; expected ${TRUST_PROXY_FORMS}`);
+  }
+  return [[address, bits === undefined ? width : Number(bits)]];
 }
 
 function fingerprintKeys(env: Env): Config['fingerprintKeys'] {

@@ -16,3 +16,5 @@ function findRoot(): string {
 export const packageRoot = findRoot();
 export const policiesDir = join(packageRoot, 'policies');
 export const schemasDir = join(packageRoot, 'schemas');
+/** Files the service hands to browsers as they are (the fingerprint script). */
+export const publicDir = join(packageRoot, 'public');

@@ -1,7 +1,10 @@
 // Disposable (throwaway) mailbox providers: a curated list matched on the domain and its parents,
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
 import { listedDomainPlugin } from '../listed-domain.js';
-import { readList } from '../plugin-data.js';
+import { dataLists, readList } from '../plugin-data.js';
+
+const listed = readList('disposable', 'domains.txt');
+const never = readList('disposable', 'never-disposable.txt');
 
 export default listedDomainPlugin({
   id: 'disposable',
@@ -12,6 +15,10 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is a disposable mailbox provider.',
   match: 'disposable_match',
   what: 'disposable',
-  listed: readList('disposable', 'domains.txt'),
-  never: readList('disposable', 'never-disposable.txt'),
+  listed,
+  never,
+  data: dataLists('disposable', [
+    { file: 'domains.txt', entries: listed.size },
+    { file: 'never-disposable.txt', entries: never.size },
+  ]),
 });

@@ -1,7 +1,7 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
-import { asciiDomainOf, readList } from '../plugin-data.js';
+import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');
@@ -43,6 +43,11 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  data: dataLists('education', [
+    { file: 'domains.txt', entries: INSTITUTIONS.size },
+    { file: 'excluded.txt', entries: EXCLUDED.size },
+    { file: 'academic-suffixes.txt', entries: SUFFIXES.size },
+  ]),
   async run(ctx): Promise<FactValues> {
     const name = await asciiDomainOf(ctx);
     if (name === null) return {};

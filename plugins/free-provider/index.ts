@@ -1,6 +1,6 @@
 // Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf } from '../plugin-data.js';
+import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { indexProviders, readProviders } from './providers.js';
 
 const providers = indexProviders(readProviders());
@@ -33,6 +33,8 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  // Entries: domains (each names its provider key).
+  data: dataLists('free-provider', [{ file: 'providers.json', entries: providers.size }]),
   async run(ctx): Promise<FactValues> {
     const domain = await asciiDomainOf(ctx);
     if (domain === null) return {};

@@ -1,7 +1,9 @@
 // Domains known as sources of abuse or spam: a shipped list (empty for now, see README) matched on the
 // domain and its parents, plus the project's own additions and exemptions.
 import { listedDomainPlugin } from '../listed-domain.js';
-import { readList } from '../plugin-data.js';
+import { dataLists, readList } from '../plugin-data.js';
+
+const listed = readList('known-abuse', 'domains.txt');
 
 export default listedDomainPlugin({
   id: 'known-abuse',
@@ -12,5 +14,6 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is a known abuse or spam source.',
   match: 'known_abuse_match',
   what: 'abuse sources',
-  listed: readList('known-abuse', 'domains.txt'),
+  listed,
+  data: dataLists('known-abuse', [{ file: 'domains.txt', entries: listed.size }]),
 });

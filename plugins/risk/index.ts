@@ -76,6 +76,8 @@ const EVIDENCE = [
   'is_spam_trap_domain',
   'mx_record_status',
   'has_fraud_pattern',
+  'ip_provider',
+  'vpn',
 ] as const;
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
@@ -91,6 +93,9 @@ async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<C
     deep_nesting: f.deep_nesting_risk_signal === 'detected',
     poor_health: typeof f.domain_health === 'string' && poorHealth(options).includes(f.domain_health),
     unknown_tld: f.has_valid_tld === false,
+    // ip_provider is `unknown` for an IP in no listed range (null without an IP): only a provider key counts.
+    common_provider: typeof f.ip_provider === 'string' && f.ip_provider !== 'unknown',
+    vpn: f.vpn === 'detected',
     high_velocity: isInt(distinct) && distinct >= velocity.threshold,
     structure: f.valid_address_format === false,
     disposable_domain: f.is_disposable_domain === true,
@@ -188,7 +193,20 @@ const plugin: Plugin = {
       },
     },
   },
-  needs: ['structure', 'tld', 'subdomain', 'domain-age', 'domain-health', 'dns', 'disposable', 'known-abuse', 'spam-trap', 'fraud-pattern', 'velocity'],
+  needs: [
+    'structure',
+    'tld',
+    'subdomain',
+    'domain-age',
+    'domain-health',
+    'dns',
+    'disposable',
+    'known-abuse',
+    'spam-trap',
+    'fraud-pattern',
+    'ip-intelligence',
+    'velocity',
+  ],
   async run(ctx): Promise<FactValues> {
     const options = ctx.options('risk_score');
     const risk = riskOf(await present(ctx, options), weights(options), levels(options));

@@ -2,7 +2,17 @@
 // thresholds in, the score, its level and its breakdown out. No facts, no I/O: index.ts gathers the evidence.
 
 /** Risk signals: traits of the domain or the caller that make abuse likelier (the spec's list). */
-export const SIGNALS = ['new_domain', 'random_subdomain', 'uuid_subdomain', 'deep_nesting', 'poor_health', 'unknown_tld', 'high_velocity'] as const;
+export const SIGNALS = [
+  'new_domain',
+  'random_subdomain',
+  'uuid_subdomain',
+  'deep_nesting',
+  'poor_health',
+  'unknown_tld',
+  'common_provider',
+  'vpn',
+  'high_velocity',
+] as const;
 export type Signal = (typeof SIGNALS)[number];
 
 /** Validation failures that add to the risk, named by the step (check) that reports them. */
@@ -19,6 +29,8 @@ export const DEFAULT_WEIGHTS: Weights = {
   deep_nesting: 10,
   poor_health: 25,
   unknown_tld: 25,
+  common_provider: 10,
+  vpn: 25,
   high_velocity: 60,
   structure: 40,
   disposable_domain: 40,

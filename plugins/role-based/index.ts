@@ -1,6 +1,6 @@
 // Role-based address: the local part names a function or a group (info, support, noreply), not a person.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { readList } from '../plugin-data.js';
+import { dataLists, readList } from '../plugin-data.js';
 
 /** Role names in their compared form (lower case, no ".", "-" or "_"). */
 const ROLES = readList('role-based', 'roles.txt');
@@ -39,6 +39,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
+  data: dataLists('role-based', [{ file: 'roles.txt', entries: ROLES.size }]),
   async run(ctx): Promise<FactValues> {
     const localPart = await ctx.fact<string>('local_part');
     if (typeof localPart !== 'string') return {};

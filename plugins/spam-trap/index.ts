@@ -1,7 +1,9 @@
 // Domains associated with spam traps (addresses that exist only to catch senders of unsolicited mail): a
 // shipped list (empty for now, see README) matched on the domain and its parents, plus the project's lists.
 import { listedDomainPlugin } from '../listed-domain.js';
-import { readList } from '../plugin-data.js';
+import { dataLists, readList } from '../plugin-data.js';
+
+const listed = readList('spam-trap', 'domains.txt');
 
 export default listedDomainPlugin({
   id: 'spam-trap',
@@ -12,5 +14,6 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is associated with spam traps.',
   match: 'spam_trap_match',
   what: 'spam-trap domains',
-  listed: readList('spam-trap', 'domains.txt'),
+  listed,
+  data: dataLists('spam-trap', [{ file: 'domains.txt', entries: listed.size }]),
 });

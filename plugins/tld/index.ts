@@ -2,6 +2,7 @@
 import { parse } from 'tldts';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { asciiDomain } from '../../src/host-name.js';
+import { dataLists } from '../plugin-data.js';
 
 // ICANN section only: private entries (github.io, blogspot.com) would hide that user.github.io is a
 // subdomain of a shared host, and would make names no registry delegates count as valid TLDs.
@@ -39,6 +40,8 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
+  // tldts ships the list as a compiled trie and cannot list or count its rules.
+  data: dataLists('tld', [{ file: 'public-suffix-list', entries: null }]),
   async run(ctx): Promise<FactValues> {
     const domain = await ctx.fact<string>('domain');
     const literal = await ctx.fact<string>('domain_literal');

@@ -1,10 +1,11 @@
 // Domain typos: gmial.com -> gmail.com, hotmial.co.uk -> hotmail.co.uk; never a real provider or school domain.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf } from '../plugin-data.js';
+import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readPopularDomains } from './popular-domains.js';
 import { TypoSuggester } from './suggest.js';
 
-const suggester = new TypoSuggester(readPopularDomains());
+const popular = readPopularDomains();
+const suggester = new TypoSuggester(popular);
 
 const plugin: Plugin = {
   id: 'typo',
@@ -31,6 +32,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn', 'free-provider', 'education'],
+  data: dataLists('typo', [{ file: 'popular-domains.txt', entries: popular.length }]),
   async run(ctx): Promise<FactValues> {
     const local = await ctx.fact<string>('local_part');
     const ascii = await asciiDomainOf(ctx);

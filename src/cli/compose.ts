@@ -51,7 +51,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
-  const app = createApp({ config, log, access: store.keys, operations });
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations });
   const close = async () => {
     await network.close();
     await store.close();

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
+import { addDataCommand } from './commands/data.js';
 import { addFactsCommand } from './commands/facts.js';
 import { addKeyCommands } from './commands/key.js';
 import { addMigrateCommand } from './commands/migrate.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   addKeyCommands(program);
   addPolicyCommands(program);
   addFactsCommand(program);
+  addDataCommand(program);
   return program;
 }
 

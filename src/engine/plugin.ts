@@ -150,6 +150,23 @@ export interface PluginContext {
 
 export type FactValues = Record<string, unknown>;
 
+/**
+ * A data list a plugin loads (a file of its data/ folder, or a list shipped inside a package), for
+ * `email-trust data`. Source, license and date come from the plugin's data/SOURCE.md, next to the data.
+ */
+export interface DataList {
+  /** The file under the plugin's data/ folder (e.g. `providers/aws.txt`), or the list's name. */
+  name: string;
+  /** Where the entries come from (upstream repository and path, package and version, or "curated"). */
+  source: string;
+  /** SPDX identifier(s) of the data's license, or `n/a` for a list that ships empty. */
+  license: string;
+  /** The snapshot date of the data, YYYY-MM-DD. */
+  date: string;
+  /** Entries the plugin loaded from it; null when the list cannot be counted (a package's compiled form). */
+  entries: number | null;
+}
+
 export interface Plugin {
   /** kebab-case, equal to the folder name. */
   id: string;
@@ -162,6 +179,8 @@ export interface Plugin {
   needs: readonly string[];
   /** Does I/O: gets a low fact priority so cheap facts decide first. */
   io?: boolean;
+  /** The data lists the plugin loaded at start, for `email-trust data`; absent when it loads none. */
+  data?: readonly DataList[];
   /**
    * Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input;
    * an error it does throw is reported and makes all its facts unknown for the request.

@@ -4,13 +4,16 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Access } from '../service/access.js';
-import { clientAddress } from '../service/client-ip.js';
+import type { BrowserOrigins } from '../service/browser-origins.js';
+import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Operations } from '../service/operations.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
+import { browserScript } from './browser-script.js';
 import { requireKey } from './middleware/auth.js';
+import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
@@ -20,24 +23,28 @@ export interface AppDeps {
   config: Pick<Config, 'trustProxy' | 'rateLimits'>;
   log: Logger;
   access: Access;
+  /** Which browser origins may call POST /v1/fingerprint. */
+  origins: BrowserOrigins;
   operations: Operations;
 }
 
 interface State {
   project: Project;
   keyId: string;
+  /** The caller, read once per request from the socket and the X-Forwarded-For entries TRUST_PROXY trusts. */
+  client: ClientAddress;
 }
 
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa<State>();
-  app.proxy = deps.config.trustProxy !== false;
-  if (typeof deps.config.trustProxy === 'number') app.maxIpsCount = deps.config.trustProxy;
+  // Koa's ctx.ip (app.proxy) would take the leftmost X-Forwarded-For entry: the client address is ctx.state.client.
+  app.proxy = false;
   app.silent = true;
 
   const router = new Router<State>();
   const limits = deps.config.rateLimits;
   const byKey = (ctx: Koa.Context) => String(ctx.state.keyId);
-  const byClient = (ctx: Koa.Context) => ctx.ip;
+  const byClient = (ctx: Koa.Context) => String(ctx.state.client.ipv4_address ?? ctx.state.client.ipv6_address);
 
   router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(limits.verify, byKey), async (ctx) => {
     ctx.body = await deps.operations.verify(ctx.state.project, validBody<VerifyRequest>(ctx, 'verify-request'));
@@ -45,19 +52,26 @@ export function createApp(deps: AppDeps): Koa {
   router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(limits.intelligence, byKey), async (ctx) => {
     ctx.body = await deps.operations.intelligence(ctx.state.project, validBody<IntelligenceRequest>(ctx, 'intelligence-request'));
   });
-  router.post('/v1/fingerprint', requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
-    validBody<FingerprintRequest>(ctx, 'fingerprint-request');
+  router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
+  router.post('/v1/fingerprint', fingerprintCors(deps.origins), requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
+    const request = validBody<FingerprintRequest>(ctx, 'fingerprint-request');
     ctx.body = await deps.operations.fingerprint(ctx.state.project, {
-      address: clientAddress(ctx.ip),
+      address: ctx.state.client,
       userAgent: ctx.get('user-agent'),
       acceptLanguage: ctx.get('accept-language'),
+      client: request.device,
     });
   });
+  router.get('/v1/fingerprint.js', browserScript());
   router.post('/v1/public/ip', rateLimit(limits.ip, byClient), (ctx) => {
-    ctx.body = clientAddress(ctx.ip);
+    ctx.body = ctx.state.client;
   });
 
   app.use(handleErrors(deps.log));
+  app.use((ctx, next) => {
+    ctx.state.client = forwardedClient(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), deps.config.trustProxy);
+    return next();
+  });
   app.use(jsonBody());
   app.use(router.routes());
   app.use(router.allowedMethods());

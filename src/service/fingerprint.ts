@@ -4,12 +4,28 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { ClientAddress } from './client-ip.js';
 
-export type FingerprintRequest = Record<string, never>;
+/** What the browser may tell about itself (schemas/fingerprint-request.schema.json bounds each field). */
+export interface ClientSignals {
+  browser_id?: string;
+  timezone?: string;
+  languages?: string[];
+  platform?: string;
+  screen?: string;
+  hardware_concurrency?: number;
+  device_memory?: number;
+  touch_points?: number;
+}
+
+export interface FingerprintRequest {
+  device?: ClientSignals;
+}
 
 export interface DeviceSignals {
   address: ClientAddress;
   userAgent: string;
   acceptLanguage: string;
+  /** Sent by public/fingerprint.js; without them the device is only its two headers. */
+  client?: ClientSignals;
 }
 
 export interface FingerprintPayload {
@@ -85,6 +101,14 @@ export class FingerprintSealer {
   }
 }
 
+/** The client signals in a fixed order, so the same browser hashes the same whatever order it sent them in. */
+const CLIENT_SIGNALS = ['browser_id', 'timezone', 'languages', 'platform', 'screen', 'hardware_concurrency', 'device_memory', 'touch_points'] as const;
+
 function deviceHash(signals: DeviceSignals): string {
-  return createHash('sha256').update(`${signals.userAgent}\n${signals.acceptLanguage}`).digest('base64url').slice(0, 22);
+  const hash = createHash('sha256').update(`${signals.userAgent}\n${signals.acceptLanguage}`);
+  for (const name of CLIENT_SIGNALS) {
+    const value = signals.client?.[name];
+    if (value !== undefined) hash.update(`\n${name}=${JSON.stringify(value)}`);
+  }
+  return hash.digest('base64url').slice(0, 22);
 }

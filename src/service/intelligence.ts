@@ -1,6 +1,6 @@
 // POST /v1/intelligence: the verdict, the address's analysis and normalised forms, and its velocity.
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
-// the request's custom_policy. IP intelligence arrives with the IP checks.
+// the request's custom_policy. IP intelligence (form B's `ip`) comes from the fingerprint's IP.
 import createError from 'http-errors';
 import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
@@ -39,7 +39,8 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const formA = ctx.config.intelligenceForm === 'A';
 
   const response: Record<string, unknown> = { action, email: await emailAnalysis(f) };
-  if (!formA) response.ip = { is_datacenter: null, is_tor: null, is_vpn: null };
+  // The fingerprint's IP is the evaluation's input: ip-intelligence's facts, all null without a fingerprint.
+  if (!formA) response.ip = { is_datacenter: await f('is_datacenter'), is_tor: await f('is_tor'), is_vpn: await f('is_vpn') };
   response.velocity_by_email = {
     items: history.items.map((item) =>
       formA ? { base_email: item.baseEmail, created_at: Math.floor(item.at / 1000) } : { passed_email: item.email, created_at: Math.floor(item.at / 1000) },

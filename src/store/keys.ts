@@ -143,6 +143,7 @@ export function createKeys(knex: Knex): Keys {
           'p.sandbox',
           'p.policy',
           'p.policy_source',
+          'p.allowed_origins',
           'p.created_at',
         )
         .where('k.hash', hash)

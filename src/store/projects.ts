@@ -1,4 +1,5 @@
-// projects: a name, a sandbox flag and the policy the project's requests are decided by.
+// projects: a name, a sandbox flag, the policy the project's requests are decided by, and the browser
+// origins its public key may be used from.
 import type { Knex } from 'knex';
 import { isUniqueViolation, newId, toBoolean, toNumber } from './sql-values.js';
 
@@ -10,6 +11,8 @@ export interface Project {
   policy: string;
   /** YAML content when the project's policy came from a file; null otherwise. */
   policySource: string | null;
+  /** Origins (`https://shop.example`) whose pages may call POST /v1/fingerprint with the public key; none by default. */
+  allowedOrigins: string[];
   createdAt: number;
 }
 
@@ -20,7 +23,7 @@ export interface NewProject {
   policySource?: string | null;
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource'>>;
+export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource' | 'allowedOrigins'>>;
 
 export class ProjectNameTakenError extends Error {
   constructor(readonly projectName: string) {
@@ -39,6 +42,11 @@ export interface Projects {
    * key lookups for up to 5 s (keys.ts), so it applies the change within 5 s.
    */
   update(id: string, changes: ProjectChanges): Promise<Project | null>;
+  /**
+   * Whether any project allows this browser origin (a CORS preflight carries no key to say which). The
+   * union is re-read at most every 5 s, at once after an update in this process.
+   */
+  anyAllowsOrigin(origin: string): Promise<boolean>;
 }
 
 interface ProjectRow {
@@ -47,6 +55,7 @@ interface ProjectRow {
   sandbox: unknown;
   policy: string;
   policy_source: string | null;
+  allowed_origins: string | null;
   created_at: unknown;
 }
 
@@ -57,15 +66,43 @@ export function projectFromRow(row: ProjectRow): Project {
     sandbox: toBoolean(row.sandbox),
     policy: row.policy,
     policySource: row.policy_source ?? null,
+    allowedOrigins: originsFromColumn(row.allowed_origins),
     createdAt: toNumber(row.created_at),
   };
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'created_at'];
+const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'created_at'];
+
+const ORIGINS_TTL_MS = 5_000;
+
+/** The column holds a JSON array of origins, or null for none. */
+function originsFromColumn(value: string | null | undefined): string[] {
+  if (!value) return [];
+  const parsed: unknown = JSON.parse(value);
+  return Array.isArray(parsed) ? parsed.filter((origin): origin is string => typeof origin === 'string') : [];
+}
 
 /** `onChange` is told after an update, so caches holding projects can forget them. */
 export function createProjects(knex: Knex, onChange: () => void = () => {}): Projects {
   const table = () => knex('projects');
+  // The union every project allows; concurrent requests after it expires share one read.
+  let origins: { allowed: Promise<Set<string>>; until: number } | null = null;
+
+  function allowedOrigins(): Promise<Set<string>> {
+    // Date.now, not performance.now: the clock the rest of the store reads (and tests move).
+    if (origins && origins.until > Date.now()) return origins.allowed;
+    const read = table()
+      .select('allowed_origins')
+      .whereNotNull('allowed_origins')
+      .then((rows: Pick<ProjectRow, 'allowed_origins'>[]) => new Set(rows.flatMap((row) => originsFromColumn(row.allowed_origins))));
+    const entry = { allowed: read, until: Date.now() + ORIGINS_TTL_MS };
+    origins = entry;
+    // A failed read is not kept: the next request tries again.
+    read.catch(() => {
+      if (origins === entry) origins = null;
+    });
+    return read;
+  }
 
   async function get(id: string): Promise<Project | null> {
     const row = (await table().select(PROJECT_COLUMNS).where({ id }).first()) as ProjectRow | undefined;
@@ -80,6 +117,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
         sandbox: project.sandbox ?? false,
         policy: project.policy,
         policySource: project.policySource ?? null,
+        allowedOrigins: [],
         createdAt: now,
       };
       try {
@@ -117,11 +155,17 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
       if (changes.sandbox !== undefined) patch.sandbox = changes.sandbox;
       if (changes.policy !== undefined) patch.policy = changes.policy;
       if (changes.policySource !== undefined) patch.policy_source = changes.policySource;
+      if (changes.allowedOrigins !== undefined) patch.allowed_origins = changes.allowedOrigins.length > 0 ? JSON.stringify(changes.allowedOrigins) : null;
       if (Object.keys(patch).length > 0) {
         await table().where({ id }).update(patch);
+        origins = null;
         onChange();
       }
       return get(id);
+    },
+
+    async anyAllowsOrigin(origin) {
+      return (await allowedOrigins()).has(origin);
     },
   };
 }

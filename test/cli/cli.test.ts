@@ -153,6 +153,7 @@ describe('project list', () => {
       sandbox: false,
       policy: 'default',
       policy_from_file: false,
+      allowed_origins: [],
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(byName.get('human')).toMatchObject({ sandbox: true });
@@ -369,6 +370,66 @@ describe('facts', () => {
   });
 });
 
+describe('project set-origins', () => {
+  const originsOf = async (name: string) => (await withStore((store) => store.projects.getByName(name)))?.allowedOrigins;
+
+  it('stores the origins as browsers send them, and project list shows them', async () => {
+    const r = await run('project', 'set-origins', 'acme', 'https://Shop.Example', 'http://localhost:3000/', 'https://shop.example:443');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /^Project "acme" \(prj_\S+\): browser pages on https:\/\/shop\.example, http:\/\/localhost:3000 may call POST \/v1\/fingerprint; running services apply it within 5 seconds\.$/m,
+    );
+    expect(await originsOf('acme')).toEqual(['https://shop.example', 'http://localhost:3000']);
+    expect((await run('project', 'list')).out).toMatch(/ {2}acme {2}policy=\S+ {2}origins=https:\/\/shop\.example,http:\/\/localhost:3000$/m);
+    const listed = JSON.parse((await run('project', 'list', '--json')).out) as Array<Record<string, unknown>>;
+    expect(listed.find((p) => p.name === 'acme')?.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
+  });
+
+  it('--json prints the project and its origins; the list is replaced, not added to', async () => {
+    const r = await run('project', 'set-origins', 'acme', 'https://other.example', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual({ project: expect.objectContaining({ name: 'acme' }), allowed_origins: ['https://other.example'] });
+    expect(await originsOf('acme')).toEqual(['https://other.example']);
+  });
+
+  it.each([[['--none']], [[]]])('%j clears the list', async (args) => {
+    await run('project', 'set-origins', 'acme', 'https://other.example');
+    const r = await run('project', 'set-origins', 'acme', ...args);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/no browser page may call POST \/v1\/fingerprint/);
+    expect(await originsOf('acme')).toEqual([]);
+    expect((await run('project', 'list')).out).not.toMatch(/origins=/);
+  });
+
+  it.each([
+    ['https://shop.example/checkout', /origin "https:\/\/shop\.example\/checkout" is not an origin \(no path, query, fragment or user\)/],
+    ['https://shop.example?x=1', /no path, query, fragment or user/],
+    ['https://user@shop.example', /no path, query, fragment or user/],
+    ['ftp://shop.example', /the scheme must be http or https, not ftp/],
+    ['shop.example', /"shop\.example" is not an origin: expected scheme:\/\/host/],
+    ['*', /"\*" is not an origin/],
+    ['https://*.shop.example', /wildcards are not allowed/],
+    ['https://shop.example:99999', /is not an origin/],
+    [`https://${'a'.repeat(300)}.example`, /longer than 300 characters/],
+  ])('exits 2 for %j, naming what is wrong, and changes nothing', async (origin, message) => {
+    await run('project', 'set-origins', 'acme', 'https://kept.example');
+    const r = await run('project', 'set-origins', 'acme', 'https://fine.example', origin);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+    expect(await originsOf('acme')).toEqual(['https://kept.example']);
+  });
+
+  it('exits 2 for more than 20 origins, for --none with origins, and for an unknown project', async () => {
+    const many = Array.from({ length: 21 }, (_, i) => `https://shop${i}.example`);
+    expect((await run('project', 'set-origins', 'acme', ...many)).err).toMatch(/at most 20 origins, not 21/);
+    expect(await run('project', 'set-origins', 'acme', ...many.slice(0, 20))).toMatchObject({ code: 0 });
+    expect((await run('project', 'set-origins', 'acme', '--none', 'https://a.example')).err).toMatch(/either --none or origins/);
+    const nobody = await run('project', 'set-origins', 'nobody', 'https://a.example');
+    expect(nobody.code).toBe(2);
+    expect(nobody.err).toMatch(/no project named or with id "nobody"/);
+  });
+});
+
 describe('usage and configuration', () => {
   it.each([[['bogus']], [['project', 'bogus']], [['project', 'create']], [['key', 'revoke']], [['project', 'list', '--unknown-option']]])(
     'exits 2 for %j',
@@ -388,6 +449,7 @@ describe('usage and configuration', () => {
     [['project', 'create'], 'email-trust project create'],
     [['project', 'list'], 'email-trust project list'],
     [['project', 'update'], 'email-trust project update'],
+    [['project', 'set-origins'], 'email-trust project set-origins'],
     [['key'], 'email-trust key'],
     [['key', 'create'], 'email-trust key create'],
     [['key', 'list'], 'email-trust key list'],

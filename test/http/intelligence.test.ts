@@ -192,6 +192,43 @@ describe('intelligence (form B, the default)', () => {
   });
 });
 
+describe("intelligence form B: ip, from the fingerprint's IP", () => {
+  it('is false, false, false for the test client (127.0.0.1 is in no list)', async () => {
+    const fp = (await fingerprint(project)).body.fingerprint as string;
+    const res = await intelligence(project, { email_address: 'ip@example.com', fingerprint: fp });
+    expect(res.status).toBe(200);
+    expect(res.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false });
+  });
+
+  describe('behind one trusted proxy (TRUST_PROXY=1, one X-Forwarded-For entry)', () => {
+    let proxied: TestServer;
+    let p: CreatedProject;
+    beforeAll(async () => {
+      proxied = await startService({ env: { TRUST_PROXY: '1' } });
+      p = await proxied.createProject({ name: 'intel-proxied' });
+    });
+    afterAll(() => proxied.close());
+
+    const ipOf = async (clientIp: string) => {
+      const token = await post(proxied.url, '/v1/fingerprint', {}, { ...apiKey(p.keys.public_key), 'x-forwarded-for': clientIp });
+      expect(token.status).toBe(200);
+      const res = await intelligence(p, { email_address: 'ip@example.com', fingerprint: token.body.fingerprint }, proxied);
+      expect(res.status).toBe(200);
+      return res.body.ip;
+    };
+
+    it.each([
+      ['an AWS address', '3.5.140.1', { is_datacenter: true, is_tor: false, is_vpn: false }],
+      ['a Tor exit (also in datacenter.txt)', '5.2.67.226', { is_datacenter: true, is_tor: true, is_vpn: false }],
+      ['an iCloud Private Relay address (also in datacenter.txt)', '172.224.226.1', { is_datacenter: true, is_tor: false, is_vpn: true }],
+      ['an IPv6 Googlebot address', '2001:4860:4801:10::1', { is_datacenter: true, is_tor: false, is_vpn: false }],
+      ['an address in no list', '192.0.2.1', { is_datacenter: false, is_tor: false, is_vpn: false }],
+    ])('fills is_datacenter, is_tor and is_vpn for %s', async (_label, clientIp, expected) => {
+      expect(await ipOf(clientIp)).toEqual(expected);
+    });
+  });
+});
+
 describe('intelligence form A (INTELLIGENCE_FORM=A)', () => {
   let formA: TestServer;
   let p: CreatedProject;

@@ -1,5 +1,6 @@
 // POST /v1/public/ip: the caller's address (IPv4, IPv6, IPv4-mapped IPv6 as IPv4), proxies
-// (X-Forwarded-For only with TRUST_PROXY), and the per-client and per-token rate limits.
+// (X-Forwarded-For only with TRUST_PROXY; test/http/proxy.test.ts for forged entries), and the
+// per-client and per-token rate limits.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, post, startService, type TestServer } from '../support/server.js';
@@ -58,10 +59,10 @@ describe.skipIf(!hasIpv6Loopback)('over IPv6 (listening on ::)', () => {
 });
 
 describe.each([
-  ['TRUST_PROXY=true', 'true', '198.51.100.23'],
-  ['TRUST_PROXY=1', '1', '203.0.113.200'],
-  ['TRUST_PROXY=2', '2', '198.51.100.23'],
-])('behind a proxy (%s)', (_label, trustProxy, expected) => {
+  ['TRUST_PROXY=true (one hop)', 'true', '203.0.113.200', ''],
+  ['TRUST_PROXY=1', '1', '203.0.113.200', ''],
+  ['TRUST_PROXY=2', '2', '198.51.100.23', ', 10.0.0.1'],
+])('behind a proxy (%s)', (_label, trustProxy, expected, innerProxies) => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startService({ env: { TRUST_PROXY: trustProxy } });
@@ -74,9 +75,9 @@ describe.each([
   });
 
   it('answers an IPv6 forwarded address as IPv6, and a mapped one as IPv4', async () => {
-    const v6 = await post(server.url, '/v1/public/ip', undefined, { 'x-forwarded-for': '2001:db8::5' });
+    const v6 = await post(server.url, '/v1/public/ip', undefined, { 'x-forwarded-for': `2001:db8::5${innerProxies}` });
     expect(v6.body).toEqual({ ipv4_address: null, ipv6_address: '2001:db8::5' });
-    const mapped = await post(server.url, '/v1/public/ip', undefined, { 'x-forwarded-for': '::ffff:192.0.2.9' });
+    const mapped = await post(server.url, '/v1/public/ip', undefined, { 'x-forwarded-for': `::ffff:192.0.2.9${innerProxies}` });
     expect(mapped.body).toEqual({ ipv4_address: '192.0.2.9', ipv6_address: null });
   });
 

@@ -220,6 +220,28 @@ describe('policy behaviour', () => {
   });
 });
 
+describe('IP intelligence (default policy)', () => {
+  it.each([
+    ['an AWS IPv4', { ipv4_address: '3.5.140.1' }, { ipv4_provider: 'aws', vpn: 'none' }, ['common_provider_detected']],
+    ['a Tor exit', { ipv4_address: '5.2.67.226' }, { ipv4_provider: 'unknown', vpn: 'detected' }, ['vpn_detected']],
+    ['a Googlebot IPv6', { ipv6_address: '2001:4860:4801:10::1' }, { ipv6_provider: 'googlebot', vpn: 'none' }, ['common_provider_detected']],
+    ['an IPv4-mapped IPv6 of AWS', { ipv6_address: '::ffff:3.5.140.1' }, { ipv6_provider: 'aws', vpn: 'none' }, ['common_provider_detected']],
+    ['an address in no list', { ipv4_address: '192.0.2.1' }, { ipv4_provider: 'unknown', vpn: 'none' }, []],
+  ])('%s: analyzed_data names the provider and VPN status, the warnings say so, the action stays allow', async (_label, ip, analyzed, warnings) => {
+    const res = await verify(demo, { email_address: 'jane.doe@example.com', ...ip, show_results: true, show_steps: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings });
+    expect(res.body.analyzed_data).toMatchObject(analyzed);
+    expect(res.body.steps).toEqual(expect.arrayContaining(['ip_provider', 'vpn_ip']));
+  });
+
+  it('shows no provider or VPN field without an IP', async () => {
+    const res = await verify(demo, { email_address: 'jane.doe@example.com', show_results: true });
+    for (const name of ['ipv4_provider', 'ipv6_provider', 'vpn']) expect(res.body.analyzed_data).not.toHaveProperty(name);
+    expect(res.body.warnings).toEqual([]);
+  });
+});
+
 describe('IP velocity', () => {
   it('counts three addresses from one IPv4 and warns multiple_accounts_detected on the third (threshold 3)', async () => {
     const project = await server.createProject({ name: 'velocity-v4' });

@@ -89,7 +89,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   it('is idempotent and records the migration by name', async () => {
     await store.migrate();
     const done = (await store.knex('knex_migrations').select('name')) as Array<{ name: string }>;
-    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower', '0003-events-policy-revision']);
+    expect(done.map((m) => m.name)).toEqual(['0001-initial', '0002-events-email-lower', '0003-events-policy-revision', '0005-project-origins']);
   });
 
   it('rolls back cleanly', async () => {

@@ -18,6 +18,7 @@ describe.each(testDatabases)('projects on $name', (db) => {
       sandbox: false,
       policy: 'default',
       policySource: null,
+      allowedOrigins: [],
       createdAt: 1_700_000_000_123,
     });
     const row = await store.knex('projects').where({ id: project.id }).first();
@@ -65,6 +66,42 @@ describe.each(testDatabases)('projects on $name', (db) => {
   it('an update without changes returns the project as it is', async () => {
     const project = await store.projects.create({ name: 'steady', policy: 'default' });
     expect(await store.projects.update(project.id, {})).toEqual(project);
+  });
+
+  it('stores allowed origins, clears them with an empty list, and answers which origins any project allows', async () => {
+    const project = await store.projects.create({ name: 'browser', policy: 'default' });
+    expect(await store.projects.anyAllowsOrigin('https://shop.example')).toBe(false);
+    const updated = await store.projects.update(project.id, { allowedOrigins: ['https://shop.example', 'http://localhost:3000'] });
+    expect(updated?.allowedOrigins).toEqual(['https://shop.example', 'http://localhost:3000']);
+    expect(await store.projects.get(project.id)).toEqual(updated);
+    expect(await store.projects.anyAllowsOrigin('https://shop.example')).toBe(true);
+    expect(await store.projects.anyAllowsOrigin('https://shop.example.evil')).toBe(false);
+    const { token } = await store.keys.create(project.id, 'public_key');
+    expect((await store.keys.authenticate(token, 'public_key'))?.project.allowedOrigins).toEqual(['https://shop.example', 'http://localhost:3000']);
+
+    await store.projects.update(project.id, { allowedOrigins: [] });
+    const row = await store.knex('projects').where({ id: project.id }).first();
+    expect(row.allowed_origins).toBeNull();
+    expect((await store.projects.get(project.id))?.allowedOrigins).toEqual([]);
+    expect(await store.projects.anyAllowsOrigin('https://shop.example')).toBe(false);
+  });
+
+  it('another process sees a changed origin list within 5 s', async () => {
+    const project = await store.projects.create({ name: 'origins-elsewhere', policy: 'default' });
+    const elsewhere = await openSecondStore(store);
+    try {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(1_800_000_100_000);
+      expect(await elsewhere.projects.anyAllowsOrigin('https://late.example')).toBe(false);
+      await store.projects.update(project.id, { allowedOrigins: ['https://late.example'] });
+      vi.setSystemTime(1_800_000_104_000);
+      expect(await elsewhere.projects.anyAllowsOrigin('https://late.example')).toBe(false); // still cached
+      vi.setSystemTime(1_800_000_105_001);
+      expect(await elsewhere.projects.anyAllowsOrigin('https://late.example')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      await elsewhere.close();
+    }
   });
 
   it('is seen at once by this process, and within 5 s by another one holding cached key lookups', async () => {

@@ -1,5 +1,6 @@
-// `email-trust project create|list|update`: projects, each decided by one policy (a name from policies/ or
-// a YAML file whose content is stored with the project).
+// `email-trust project create|list|update|set-origins`: projects, each decided by one policy (a name from
+// policies/ or a YAML file whose content is stored with the project), and the browser origins whose
+// pages may call POST /v1/fingerprint with its public key.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -9,6 +10,7 @@ import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
 import { compilePolicy } from '../../policy/compile.js';
 import { parsePolicy } from '../../policy/load.js';
+import { MAX_ORIGINS_PER_PROJECT, OriginError, parseOrigin } from '../../service/browser-origins.js';
 import { type Project, ProjectNameTakenError } from '../../store/projects.js';
 import { UsageError } from '../errors.js';
 import { createProjectWithKeys, findProject, printCreated, projectSummary } from '../projects.js';
@@ -32,6 +34,16 @@ export function addProjectCommands(program: Command): void {
     .requiredOption('--policy <name-or-file>', 'a policy in policies/ by name, or a YAML file (its content is stored with the project)')
     .option('--json', 'print one JSON object on stdout', false)
     .action(updateProject);
+  project
+    .command('set-origins')
+    .description(
+      'set the browser origins whose pages may call POST /v1/fingerprint with the public key, replacing the list (running services apply it within 5 seconds)',
+    )
+    .argument('<name-or-id>', 'the project')
+    .argument('[origins...]', `up to ${MAX_ORIGINS_PER_PROJECT} origins, e.g. https://shop.example http://localhost:3000; none clears the list`)
+    .option('--none', 'clear the list: no browser page may call /v1/fingerprint with the public key', false)
+    .option('--json', 'print one JSON object on stdout', false)
+    .action(setOrigins);
 }
 
 function projectName(value: string): string {
@@ -72,7 +84,12 @@ async function listProjects(opts: { json: boolean }): Promise<void> {
   const projects = await withStore((store) => store.projects.list());
   if (opts.json) console.log(JSON.stringify(projects.map(projectJson)));
   else if (projects.length === 0) console.log('no projects yet: create one with `email-trust project create --name NAME`');
-  else for (const p of projects) console.log(`${p.id}  ${p.name}${p.sandbox ? '  (sandbox)' : ''}  policy=${p.policy}${p.policySource ? ' (from file)' : ''}`);
+  else for (const p of projects) console.log(projectLine(p));
+}
+
+function projectLine(p: Project): string {
+  const origins = p.allowedOrigins.length > 0 ? `  origins=${p.allowedOrigins.join(',')}` : '';
+  return `${p.id}  ${p.name}${p.sandbox ? '  (sandbox)' : ''}  policy=${p.policy}${p.policySource ? ' (from file)' : ''}${origins}`;
 }
 
 async function updateProject(nameOrId: string, opts: { policy: string; json: boolean }): Promise<void> {
@@ -87,6 +104,29 @@ async function updateProject(nameOrId: string, opts: { policy: string; json: boo
   console.log(`Updated project "${updated.name}" (${updated.id}): policy ${updated.policy}${source}; running services apply it within 5 seconds.`);
 }
 
+async function setOrigins(nameOrId: string, given: string[], opts: { none: boolean; json: boolean }): Promise<void> {
+  if (opts.none && given.length > 0) throw new UsageError('--none clears the list: give either --none or origins, not both');
+  const origins = [...new Set(given.map(originArgument))];
+  if (origins.length > MAX_ORIGINS_PER_PROJECT) throw new UsageError(`a project allows at most ${MAX_ORIGINS_PER_PROJECT} origins, not ${origins.length}`);
+  const updated = await withStore(async (store) => store.projects.update((await findProject(store, nameOrId)).id, { allowedOrigins: origins }));
+  if (!updated) throw new UsageError(`no project named or with id "${nameOrId}"; see \`email-trust project list\``);
+  if (opts.json) {
+    console.log(JSON.stringify({ project: projectSummary(updated), allowed_origins: updated.allowedOrigins }));
+    return;
+  }
+  const allowed = updated.allowedOrigins.length > 0 ? `browser pages on ${updated.allowedOrigins.join(', ')} may` : 'no browser page may';
+  console.log(`Project "${updated.name}" (${updated.id}): ${allowed} call POST /v1/fingerprint; running services apply it within 5 seconds.`);
+}
+
+function originArgument(text: string): string {
+  try {
+    return parseOrigin(text);
+  } catch (error) {
+    if (error instanceof OriginError) throw new UsageError(`origin ${error.message}`);
+    throw error;
+  }
+}
+
 function projectJson(p: Project) {
   return {
     id: p.id,
@@ -94,6 +134,7 @@ function projectJson(p: Project) {
     sandbox: p.sandbox,
     policy: p.policy,
     policy_from_file: p.policySource !== null,
+    allowed_origins: p.allowedOrigins,
     created_at: new Date(p.createdAt).toISOString(),
   };
 }

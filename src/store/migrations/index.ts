@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import * as initial from './0001-initial.js';
 import * as eventsEmailLower from './0002-events-email-lower.js';
 import * as eventsPolicyRevision from './0003-events-policy-revision.js';
+import * as projectOrigins from './0005-project-origins.js';
 
 interface Migration {
   name: string;
@@ -14,6 +15,7 @@ const migrations: readonly Migration[] = [
   { name: '0001-initial', module: initial },
   { name: '0002-events-email-lower', module: eventsEmailLower },
   { name: '0003-events-policy-revision', module: eventsPolicyRevision },
+  { name: '0005-project-origins', module: projectOrigins },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,0 +1,266 @@
+// Sorted, disjoint integer range tables: many overlapping lists of address ranges compiled once into one
+// table whose segments each carry a single label, so a lookup is one binary search over typed arrays
+// (no per-request scan, no allocation besides the parsed address).
+//
+// Building: every list is a "set" (index 0..31). A sweep over the range boundaries gives, for each
+// elementary segment, the mask of the sets covering it; `resolve(mask)` turns that mask into the label
+// stored for the segment (0 = nothing, left out of the table). Overlaps are therefore settled at build
+// time, by whatever precedence `resolve` encodes. Adjacent segments with the same label are merged.
+import ipaddr from 'ipaddr.js';
+
+/** An inclusive range of addresses as integers: [first, last]; numbers for IPv4, bigints for IPv6. */
+export type Range<T extends number | bigint = number | bigint> = readonly [T, T];
+
+/** One elementary segment of the compiled table. */
+export interface Segment<T extends number | bigint> {
+  first: T;
+  last: T;
+  label: number;
+}
+
+/** The most sets one table can combine (bits of a mask). */
+export const MAX_SETS = 32;
+
+// A boundary event is one sortable key: position * 64 + set * 2 + (1 when a range starts there, 0 when
+// one ended just before). IPv4 keys stay below 2^39, exact in a Float64Array that sorts natively; IPv6
+// keys are bigints. No object per event: building stays fast and its garbage small.
+const EVENT_BITS = 64;
+
+interface Events<T extends number | bigint> {
+  count: number;
+  /** Position of the i-th event in sorted order. */
+  at(i: number): T;
+  /** set * 2 + (1 for a start). */
+  code(i: number): number;
+}
+
+function ipv4Events(sets: readonly (readonly Range<number>[])[]): Events<number> {
+  const keys = new Float64Array(sets.reduce((n, ranges) => n + ranges.length * 2, 0));
+  let k = 0;
+  sets.forEach((ranges, set) => {
+    for (const [first, last] of ranges) {
+      if (last < first) throw new RangeError(`range ${first}..${last} ends before it starts`);
+      keys[k++] = first * EVENT_BITS + set * 2 + 1;
+      keys[k++] = (last + 1) * EVENT_BITS + set * 2;
+    }
+  });
+  keys.sort();
+  return { count: keys.length, at: (i) => Math.floor((keys[i] as number) / EVENT_BITS), code: (i) => (keys[i] as number) % EVENT_BITS };
+}
+
+function ipv6Events(sets: readonly (readonly Range<bigint>[])[]): Events<bigint> {
+  const keys: bigint[] = [];
+  sets.forEach((ranges, set) => {
+    for (const [first, last] of ranges) {
+      if (last < first) throw new RangeError(`range ${first}..${last} ends before it starts`);
+      keys.push(first * 64n + BigInt(set * 2 + 1), (last + 1n) * 64n + BigInt(set * 2));
+    }
+  });
+  keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { count: keys.length, at: (i) => (keys[i] as bigint) / 64n, code: (i) => Number((keys[i] as bigint) % 64n) };
+}
+
+/**
+ * Disjoint segments, sorted, each labelled `resolve(mask of the sets covering it)`; label 0 is dropped.
+ * Labels must be integers 0..65535. Ranges are numbers (IPv4, exact up to 2^53) or bigints (IPv6), one
+ * kind per call.
+ */
+export function compileSegments<T extends number | bigint>(sets: readonly (readonly Range<T>[])[], resolve: (mask: number) => number): Segment<T>[] {
+  if (sets.length > MAX_SETS) throw new RangeError(`at most ${MAX_SETS} sets per table, got ${sets.length}`);
+  const bigints = sets.some((ranges) => typeof ranges[0]?.[0] === 'bigint');
+  const events = (bigints ? ipv6Events(sets as readonly (readonly Range<bigint>[])[]) : ipv4Events(sets as readonly (readonly Range<number>[])[])) as Events<T>;
+  const minus1 = (x: T) => (typeof x === 'bigint' ? x - 1n : (x as number) - 1) as T;
+  const counts = new Int32Array(sets.length);
+  let mask = 0;
+  const segments: Segment<T>[] = [];
+  for (let i = 0; i < events.count; ) {
+    const at = events.at(i);
+    for (; i < events.count && events.at(i) === at; i++) {
+      const code = events.code(i);
+      const set = code >>> 1;
+      const count = (counts[set] as number) + (code & 1 ? 1 : -1);
+      counts[set] = count;
+      if (count === 0) mask &= ~(1 << set);
+      else mask |= 1 << set;
+    }
+    if (i === events.count) break; // past the last range's end: nothing is covered
+    const label = mask === 0 ? 0 : resolve(mask >>> 0);
+    if (!Number.isInteger(label) || label < 0 || label > 0xffff) throw new RangeError(`label ${label} is not an integer 0..65535`);
+    if (label === 0) continue;
+    const previous = segments.at(-1);
+    const last = minus1(events.at(i));
+    if (previous && previous.label === label && previous.last === minus1(at)) previous.last = last;
+    else segments.push({ first: at, last, label });
+  }
+  return segments;
+}
+
+const LOW_64 = (1n << 64n) - 1n;
+
+/** IPv4 table: 32-bit starts and ends, one label per segment. */
+export class Ipv4Table {
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private readonly labels: Uint16Array;
+
+  constructor(segments: readonly Segment<number>[]) {
+    this.starts = new Uint32Array(segments.length);
+    this.ends = new Uint32Array(segments.length);
+    this.labels = new Uint16Array(segments.length);
+    segments.forEach((s, i) => {
+      if (s.first < 0 || s.last > 0xffffffff) throw new RangeError(`segment ${s.first}..${s.last} is not IPv4`);
+      this.starts[i] = s.first;
+      this.ends[i] = s.last;
+      this.labels[i] = s.label;
+    });
+  }
+
+  get size(): number {
+    return this.starts.length;
+  }
+
+  /** Bytes held by the typed arrays. */
+  get bytes(): number {
+    return this.starts.byteLength + this.ends.byteLength + this.labels.byteLength;
+  }
+
+  /** Label of the segment holding `address` (0..2^32-1), 0 when none. */
+  find(address: number): number {
+    const { starts } = this;
+    let lo = 0;
+    let hi = starts.length - 1;
+    // Last segment whose start is <= address.
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((starts[mid] as number) <= address) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return hi >= 0 && address <= (this.ends[hi] as number) ? (this.labels[hi] as number) : 0;
+  }
+}
+
+/** IPv6 table: starts and ends as two 64-bit halves each, one label per segment. */
+export class Ipv6Table {
+  private readonly startHi: BigUint64Array;
+  private readonly startLo: BigUint64Array;
+  private readonly endHi: BigUint64Array;
+  private readonly endLo: BigUint64Array;
+  private readonly labels: Uint16Array;
+
+  constructor(segments: readonly Segment<bigint>[]) {
+    const n = segments.length;
+    this.startHi = new BigUint64Array(n);
+    this.startLo = new BigUint64Array(n);
+    this.endHi = new BigUint64Array(n);
+    this.endLo = new BigUint64Array(n);
+    this.labels = new Uint16Array(n);
+    segments.forEach((s, i) => {
+      if (s.first < 0n || s.last >= 1n << 128n) throw new RangeError(`segment ${s.first}..${s.last} is not IPv6`);
+      this.startHi[i] = s.first >> 64n;
+      this.startLo[i] = s.first & LOW_64;
+      this.endHi[i] = s.last >> 64n;
+      this.endLo[i] = s.last & LOW_64;
+      this.labels[i] = s.label;
+    });
+  }
+
+  get size(): number {
+    return this.labels.length;
+  }
+
+  get bytes(): number {
+    return this.startHi.byteLength * 4 + this.labels.byteLength;
+  }
+
+  /** Label of the segment holding the address whose upper and lower 64 bits are `hi` and `lo`; 0 when none. */
+  find(hi: bigint, lo: bigint): number {
+    const { startHi, startLo } = this;
+    let a = 0;
+    let b = startHi.length - 1;
+    while (a <= b) {
+      const mid = (a + b) >>> 1;
+      const sHi = startHi[mid] as bigint;
+      if (sHi < hi || (sHi === hi && (startLo[mid] as bigint) <= lo)) a = mid + 1;
+      else b = mid - 1;
+    }
+    if (b < 0) return 0;
+    const eHi = this.endHi[b] as bigint;
+    return hi < eHi || (hi === eHi && lo <= (this.endLo[b] as bigint)) ? (this.labels[b] as number) : 0;
+  }
+}
+
+/** The integer value of an IPv4 address. */
+export function ipv4Number(address: ipaddr.IPv4): number {
+  const [a, b, c, d] = address.octets as [number, number, number, number];
+  return ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+}
+
+/** Upper and lower 64 bits of an IPv6 address. */
+export function ipv6Halves(address: ipaddr.IPv6): [bigint, bigint] {
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = address.parts;
+  const half = (w: number, x: number, y: number, z: number) => (BigInt(w) << 48n) | (BigInt(x) << 32n) | (BigInt(y) << 16n) | BigInt(z);
+  return [half(a, b, c, d), half(e, f, g, h)];
+}
+
+// The data files' own IPv4 form (dotted quad, optional /bits), read without ipaddr.js and without a
+// regular expression: ipaddr's generic parser tries IPv6 first (~10 µs a line, half a second for the
+// 60,000 IPv4 lines shipped), and a match array per line is garbage that grows the heap at start.
+const DOT = 46;
+const SLASH = 47;
+const ZERO = 48;
+
+/** [first, last] of an IPv4 CIDR or address in dotted-quad form; null when it is not one. */
+function ipv4Range(line: string): Range<number> | null {
+  const parts = [0, 0, 0, 0, 32];
+  let part = 0;
+  let digits = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    const digit = c - ZERO;
+    if (digit >= 0 && digit <= 9) {
+      if (++digits > 3) return null;
+      parts[part] = (digits === 1 ? 0 : (parts[part] as number) * 10) + digit;
+    } else if ((c === DOT && part < 3) || (c === SLASH && part === 3)) {
+      if (digits === 0) return null;
+      part += 1;
+      digits = 0;
+    } else return null;
+  }
+  const [a = 0, b = 0, c = 0, d = 0, bits = 32] = parts;
+  if (digits === 0 || part < 3 || a > 255 || b > 255 || c > 255 || d > 255 || bits > 32) return null;
+  const size = 2 ** (32 - bits);
+  const address = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+  const first = address - (address % size);
+  return [first, first + size - 1];
+}
+
+/** [first, last] of an IPv6 CIDR or address (ipaddr.js); null when it is not one. */
+function ipv6Range(line: string): Range<bigint> | null {
+  try {
+    const [address, bits] = line.includes('/') ? ipaddr.IPv6.parseCIDR(line) : [ipaddr.IPv6.parse(line), 128];
+    const [hi, lo] = ipv6Halves(address);
+    const size = 1n << BigInt(128 - bits);
+    const first = ((hi << 64n) | lo) & ~(size - 1n);
+    return [first, first + size - 1n];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The IPv4 and IPv6 ranges of a list of CIDRs or bare addresses, one per line (blank lines and `#`
+ * comments skipped). Throws on a line that is neither, naming `source` and the line number.
+ */
+export function parseRanges(text: string, source = 'list'): { v4: Range<number>[]; v6: Range<bigint>[] } {
+  const v4: Range<number>[] = [];
+  const v6: Range<bigint>[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const range = line.includes(':') ? ipv6Range(line) : ipv4Range(line);
+    if (range === null) throw new SyntaxError(`${source}:${i + 1}: "${line}" is not an IP address or CIDR`);
+    if (typeof range[0] === 'bigint') v6.push(range as Range<bigint>);
+    else v4.push(range as Range<number>);
+  });
+  return { v4, v6 };
+}

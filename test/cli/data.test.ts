@@ -1,0 +1,88 @@
+// `node bin/email-trust.js data`: every data list the checks load, from the plugins' declarations,
+// as a person (table) and a machine (--json) sees it.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Row {
+  plugin: string;
+  name: string;
+  source: string;
+  license: string;
+  date: string;
+  entries: number | null;
+}
+
+const cli = (...args: string[]) => execFileSync(process.execPath, ['bin/email-trust.js', ...args], { cwd: root, encoding: 'utf8' });
+
+/** Files under plugins/<id>/data/ that are data (not the SOURCE.md, not a build script), as plugin → names. */
+function shippedDataFiles(): { plugin: string; name: string }[] {
+  const files: { plugin: string; name: string }[] = [];
+  const walk = (plugin: string, dir: string, base: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(plugin, path, base);
+      else if (!/\.(md|mjs)$/.test(entry.name)) files.push({ plugin, name: relative(base, path) });
+    }
+  };
+  for (const plugin of readdirSync(join(root, 'plugins'))) {
+    const data = join(root, 'plugins', plugin, 'data');
+    if (existsSync(data)) walk(plugin, data, data);
+  }
+  return files;
+}
+
+let rows: Row[];
+beforeAll(() => {
+  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
+  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  rows = JSON.parse(cli('data', '--json')) as Row[];
+});
+
+describe('email-trust data --json', () => {
+  it('lists every data file shipped under plugins/*/data/, and the Public Suffix List of tld', () => {
+    const listed = rows.map((r) => `${r.plugin}/${r.name}`).sort();
+    expect(listed).toEqual([...shippedDataFiles().map((f) => `${f.plugin}/${f.name}`), 'tld/public-suffix-list'].sort());
+    expect(listed).toContain('ip-intelligence/providers/aws.txt');
+    expect(listed).toContain('ip-intelligence/tor-exits.txt');
+    expect(listed).toContain('ip-intelligence/vpn.txt');
+    expect(listed).toContain('ip-intelligence/datacenter.txt');
+  });
+
+  it('gives each a source, a license and a date', () => {
+    for (const row of rows) {
+      expect(row.source.length, row.name).toBeGreaterThan(10);
+      expect(row.license, row.name).toMatch(/^(n\/a|[A-Za-z0-9.-]+( AND [A-Za-z0-9.-]+)*)$/);
+      expect(row.date, row.name).toMatch(/^20\d\d-\d\d-\d\d$/);
+    }
+    expect(rows.find((r) => r.name === 'providers/aws.txt')).toMatchObject({ plugin: 'ip-intelligence', license: 'CC0-1.0', date: '2026-08-22' });
+    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0' });
+  });
+
+  it('counts the entries each plugin loaded: non-zero, except the two lists that ship empty and the uncountable PSL', () => {
+    const emptyByDesign = ['known-abuse/domains.txt', 'spam-trap/domains.txt'];
+    for (const row of rows) {
+      const id = `${row.plugin}/${row.name}`;
+      if (emptyByDesign.includes(id)) expect(row.entries, id).toBe(0);
+      else if (id === 'tld/public-suffix-list') expect(row.entries).toBeNull();
+      else expect(row.entries, id).toBeGreaterThan(0);
+    }
+    // The collapsed AWS list of data/SOURCE.md: 3859 CIDRs.
+    expect(rows.find((r) => r.name === 'providers/aws.txt')?.entries).toBe(3859);
+  });
+});
+
+describe('email-trust data (table)', () => {
+  it('prints one aligned line per list under a header, the same rows as --json', () => {
+    const lines = cli('data').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^PLUGIN\s+LIST\s+ENTRIES\s+DATE\s+LICENSE\s+SOURCE$/);
+    expect(lines.length).toBe(rows.length + 1);
+    const aws = lines.find((line) => line.includes('providers/aws.txt'));
+    expect(aws).toMatch(/^ip-intelligence\s+providers\/aws\.txt\s+3859\s+2026-08-22\s+CC0-1\.0\s+LA amazon\//);
+    expect(lines.find((line) => line.startsWith('tld '))).toMatch(/public-suffix-list\s+-\s+2026-11-22\s+MPL-2\.0/);
+  });
+});
