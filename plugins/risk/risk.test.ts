@@ -164,7 +164,11 @@ testPlugin(
 testPlugin(
   risk,
   [
-    { name: 'no IP: velocity unknown, adds nothing', email: 'next@example.com', facts: none, fires: [] },
+    { name: 'no IP: velocity and IP intelligence unknown, add nothing', email: 'next@example.com', facts: none, fires: [] },
+    // Addresses from the ip-intelligence plugin's shipped lists (plugins/ip-intelligence/data).
+    { name: 'a cloud provider address alone (google_cloud)', email: 'next@example.com', ipv4: '34.1.2.3', facts: signal('common_provider', 'low'), fires: [] },
+    { name: 'a VPN address alone', email: 'next@example.com', ipv4: '2.26.157.10', facts: signal('vpn', 'low'), fires: [] },
+    { name: 'a Tor exit counts as vpn', email: 'next@example.com', ipv4: '5.2.67.226', facts: signal('vpn', 'low'), fires: [] },
     {
       name: 'the fifth address from an IP within 10 minutes: high velocity alone, high',
       email: 'next@example.com',
