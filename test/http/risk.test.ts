@@ -67,7 +67,20 @@ describe('risk score with the default policy', () => {
     expect(reply.body.analyzed_data.risk_breakdown_failures).toBe('disposable_domain:40,fraud_pattern_detection:20');
     expect(reply.body.analyzed_data).not.toHaveProperty('risk_breakdown_signals');
     expect(reply.body.steps).toContain('risk_score');
-    expect(reply.body.steps).not.toContain('ip_duplication');
+    for (const step of ['ip_duplication', 'ip_provider', 'vpn_ip']) expect(reply.body.steps).not.toContain(step);
+  });
+
+  it('adds the vpn signal for a VPN address (from the shipped lists), with the vpn_detected warning', async () => {
+    const project = await server.createProject({ name: 'risk-vpn' });
+    const reply = await verify(project, { email_address: 'jane.doe@example.com', ipv4_address: '2.26.157.10', show_results: true });
+    expect(reply.body).toMatchObject({
+      action: 'allow',
+      warnings: ['vpn_detected'],
+      risk_score: 25,
+      risk_level: 'low',
+      risk_score_breakdown: { vpn: 25 },
+    });
+    expect(reply.body.analyzed_data).toMatchObject({ vpn: 'detected', risk_breakdown_signals: 'vpn' });
   });
 
   it('shows no risk fields without show_results, only the action', async () => {
