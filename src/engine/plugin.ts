@@ -12,7 +12,7 @@ export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | '
  * - `flag`: a top-level field, always present: true or false when the fact is, null when it is unknown ("not
  *   checked": no IP, no domain, an invalid address);
  * - `result`: a top-level field when show_results is set and the value is not null (punycode_email,
- *   corrected_email).
+ *   corrected_email, risk_score).
  */
 export type FactExposure = 'analyzed_data' | 'flag' | 'result';
 
