@@ -21,6 +21,7 @@ export const registry: readonly Plugin[] = (
     import('./length/index.js'),
     import('./local-part/index.js'),
     import('./normalize/index.js'),
+    import('./risk/index.js'),
     import('./role-based/index.js'),
     import('./spam-trap/index.js'),
     import('./structure/index.js'),

@@ -39,6 +39,13 @@ export class FactCatalog {
     for (const plugin of registry) this.assertNoCycle(plugin, []);
   }
 
+  /** Whether a value of fact `name` says something: neither null nor one of the fact's unknownValues ("could not tell"). */
+  isKnown(name: string, value: unknown): boolean {
+    if (value === null || value === undefined) return false;
+    const unknownValues = this.owner.get(name)?.facts[name]?.unknownValues;
+    return !(typeof value === 'string' && unknownValues?.includes(value));
+  }
+
   /** The facts `plugin` may read through ctx.fact: those of the plugins it names in `needs`. */
   readableBy(plugin: Plugin): ReadonlySet<string> {
     let facts = this.readable.get(plugin.id);

@@ -9,9 +9,10 @@ export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | '
  * one of its plugin's checks is enabled by the project's policy (the plugin then runs for the response):
  * - `analyzed_data`: under analyzed_data when show_results is set, scalars rendered as strings; left out
  *   when its value is null (unknown, or not applicable to the request: no IP, no domain, an invalid address);
- * - `flag`: a top-level boolean, always present: true when the fact is true, false otherwise (unknown too);
+ * - `flag`: a top-level field, always present: true or false when the fact is, null when it is unknown ("not
+ *   checked": no IP, no domain, an invalid address);
  * - `result`: a top-level field when show_results is set and the value is not null (punycode_email,
- *   corrected_email).
+ *   corrected_email, risk_score).
  */
 export type FactExposure = 'analyzed_data' | 'flag' | 'result';
 

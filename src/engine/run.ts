@@ -48,6 +48,12 @@ export interface RunOutcome {
   fired: FiredRule[];
   /** Plugin ids in the order they finished running. */
   pluginsRan: readonly string[];
+  /**
+   * Those of pluginsRan that applied to the request: at least one of their facts is known (neither null
+   * nor one of its unknownValues). A plugin with nothing to check (no IP, network checks off, every lookup
+   * failed, or it threw) ran but did not apply: it is "not checked", not "checked and clean".
+   */
+  pluginsApplied: readonly string[];
   /** Value of any registered fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
 }
@@ -64,6 +70,7 @@ export class UndeclaredNeedError extends Error {
 /** One request's state: what ran, and each plugin's facts (computed once, shared by every reader). */
 class RequestRun {
   readonly ran: string[] = [];
+  readonly applied: string[] = [];
   private readonly values = new Map<string, Promise<FactValues>>();
   /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
   private readonly facts = new Map<string, Promise<unknown>>();
@@ -116,6 +123,7 @@ class RequestRun {
       values = {};
     }
     this.ran.push(plugin.id);
+    if (Object.keys(plugin.facts).some((name) => this.catalog.isKnown(name, values[name]))) this.applied.push(plugin.id);
     return values;
   }
 
@@ -155,6 +163,7 @@ export class PolicyRunner {
       return {
         fired: result.results.map(firedRule),
         pluginsRan: state.ran,
+        pluginsApplied: state.applied,
         fact: (name) => state.fact(name),
       };
     } finally {

@@ -138,7 +138,7 @@ function vocabularySection(catalog: FactCatalog, checks: readonly CatalogueCheck
   const performer = (step: string) => {
     const plugin = [...catalog.plugins.values()].find((p) => (p.steps as readonly string[]).includes(step));
     if (!plugin) return '— (not built yet)';
-    return step in plugin.checks ? `check of \`${plugin.id}\`` : `signal of \`${plugin.id}\` (listed whenever it runs)`;
+    return step in plugin.checks ? `check of \`${plugin.id}\`` : `signal of \`${plugin.id}\` (listed whenever it runs and applies)`;
   };
   const byType = (type: string) => checks.filter((c) => c.checkedType === type).map((c) => `\`${c.name}\``);
   return [

@@ -24,6 +24,8 @@ export interface EnabledCheck {
   code?: string;
   checkedType?: string;
   onUnknown: OnUnknown;
+  /** The facts its condition reads: the check could run on a request when one of them is known. */
+  reads: readonly string[];
 }
 
 /** What a fired rule tells `decide`. */
@@ -123,12 +125,12 @@ function compileChecks(loaded: LoadedPolicy, catalog: FactCatalog, problems: Pol
     for (const problem of conditionProblems(condition, catalog)) {
       problems.push(loaded.problem(here, `check ${checkName} of plugin ${plugin.id} is broken: ${problem.message}`));
     }
-    checks.push({ ...enabledCheck(checkName, plugin, spec, config), condition, options, order: checks.length + 1 });
+    checks.push({ ...enabledCheck(checkName, plugin, spec, config, condition), condition, options, order: checks.length + 1 });
   }
   return checks;
 }
 
-function enabledCheck(name: string, plugin: Plugin, spec: CheckSpec, config: CheckConfig): EnabledCheck {
+function enabledCheck(name: string, plugin: Plugin, spec: CheckSpec, config: CheckConfig, condition: Condition): EnabledCheck {
   const mode = config.mode ?? 'hard';
   return {
     name,
@@ -138,6 +140,7 @@ function enabledCheck(name: string, plugin: Plugin, spec: CheckSpec, config: Che
     code: spec.code,
     checkedType: spec.checkedType,
     onUnknown: config.on_unknown ?? 'ignore',
+    reads: [...new Set(factsOf(condition))],
   };
 }
 
@@ -147,7 +150,7 @@ function addCheckRules(rules: RuleSet, checks: readonly CompiledCheck[], catalog
   for (const check of checks) byPlugin.set(check.plugin.id, [...(byPlugin.get(check.plugin.id) ?? []), check]);
   for (const check of checks) {
     if (check.onUnknown === 'ignore') continue;
-    const unknown = [...new Set(factsOf(check.condition))].map((fact) => ({ fact, operator: 'in' as const, value: [null, ...unknownValuesOf(catalog, fact)] }));
+    const unknown = check.reads.map((fact) => ({ fact, operator: 'in' as const, value: [null, ...unknownValuesOf(catalog, fact)] }));
     rules.add(ruleOf(`unknown:${check.name}`, { any: unknown }), [{ source: 'unknown', name: check.name, action: check.onUnknown, order: check.order }]);
   }
   for (const [pluginId, group] of byPlugin) {

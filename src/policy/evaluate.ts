@@ -2,7 +2,7 @@
 // request's facts and the steps that ran, never the rule engine's results.
 import type { RequestInput } from '../engine/plugin.js';
 import type { RunOutcome, RunServices } from '../engine/run.js';
-import type { CompiledPolicy } from './compile.js';
+import type { CompiledPolicy, EnabledCheck } from './compile.js';
 import { type CompiledVerdict, decideVerdict, haltsAfter, type VerdictDecision } from './compile-verdict.js';
 import { type Decision, decide } from './decide.js';
 
@@ -12,8 +12,12 @@ export interface Evaluation<D> {
   fact(name: string): Promise<unknown>;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
+  /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
+  pluginsApplied: readonly string[];
   /** The steps that ran, in run order (see stepsRun). */
-  steps(): string[];
+  steps(): Promise<string[]>;
+  /** The checked types of the enabled checks that ran (see checksThatRan), each once, in policy order. */
+  checkedTypes(): Promise<string[]>;
 }
 
 /** The policy's decision on one request. */
@@ -34,20 +38,47 @@ export async function evaluateVerdict(
 }
 
 function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D): Evaluation<D> {
-  return { decision, fact: outcome.fact, pluginsRan: outcome.pluginsRan, steps: () => stepsRun(policy, outcome.pluginsRan) };
+  return {
+    decision,
+    fact: outcome.fact,
+    pluginsRan: outcome.pluginsRan,
+    pluginsApplied: outcome.pluginsApplied,
+    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checksThatRan(policy, outcome)),
+    checkedTypes: async () => [...new Set((await checksThatRan(policy, outcome)).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
+  };
 }
 
 /**
- * Steps of the plugins that ran, in run order: a step that is a check counts when the policy enables
- * it; a step that is only a signal counts whenever its plugin ran.
+ * The enabled checks that could run on this request, in policy order: their plugin applied and a fact
+ * their condition reads is known. A check whose evidence is all null or "could not tell" (no IP, network
+ * checks off, every lookup failed) did not run as far as the caller is concerned: it is "not checked".
  */
-export function stepsRun(policy: CompiledPolicy, pluginsRan: readonly string[]): string[] {
-  const enabled = new Set(policy.checks.map((c) => c.name));
+async function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<EnabledCheck[]> {
+  const applied = new Set(outcome.pluginsApplied);
+  const ran: EnabledCheck[] = [];
+  for (const check of policy.checks) {
+    if (!applied.has(check.plugin.id)) continue;
+    for (const name of check.reads) {
+      if (policy.catalog.isKnown(name, await outcome.fact(name))) {
+        ran.push(check);
+        break;
+      }
+    }
+  }
+  return ran;
+}
+
+/**
+ * Steps of the plugins that applied, in the order they finished: a step that is a check counts when it ran
+ * (`checksRan`); a step that is only a signal counts whenever its plugin applied.
+ */
+export function stepsRun(policy: CompiledPolicy, pluginsApplied: readonly string[], checksRan: readonly EnabledCheck[]): string[] {
+  const ran = new Set(checksRan.map((c) => c.name));
   const steps: string[] = [];
-  for (const id of pluginsRan) {
+  for (const id of pluginsApplied) {
     const plugin = policy.catalog.plugins.get(id);
     if (!plugin) continue;
-    for (const step of plugin.steps) if (step in plugin.checks ? enabled.has(step) : true) steps.push(step);
+    for (const step of plugin.steps) if (step in plugin.checks ? ran.has(step) : true) steps.push(step);
   }
   return steps;
 }

@@ -56,11 +56,11 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
   const response: VerifyResponse = { action: decision.action };
 
   const exposure = exposureOf(policy);
-  for (const name of exposure.flags) response[name] = (await evaluation.fact(name)) === true;
+  for (const name of exposure.flags) response[name] = renderFlag(await evaluation.fact(name));
   if (request.show_results) {
     response.errors = decision.errors;
     response.warnings = decision.warnings;
-    response.checked_types = exposure.checkedTypes;
+    response.checked_types = await evaluation.checkedTypes();
     const analyzed: Record<string, unknown> = {};
     for (const name of exposure.analyzed) {
       const value = await evaluation.fact(name);
@@ -72,7 +72,7 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
     }
     response.analyzed_data = analyzed;
   }
-  if (request.show_steps) response.steps = evaluation.steps();
+  if (request.show_steps) response.steps = await evaluation.steps();
   return { evaluation, response };
 }
 
@@ -105,7 +105,6 @@ interface Exposure {
   flags: string[];
   analyzed: string[];
   results: string[];
-  checkedTypes: string[];
 }
 
 const exposures = new WeakMap<CompiledPolicy, Exposure>();
@@ -119,11 +118,15 @@ function exposureOf(policy: CompiledPolicy): Exposure {
       flags: named('flag'),
       analyzed: named('analyzed_data'),
       results: named('result'),
-      checkedTypes: [...new Set(policy.checks.flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
     };
     exposures.set(policy, exposure);
   }
-  return { ...exposure, checkedTypes: [...exposure.checkedTypes] };
+  return exposure;
+}
+
+/** A flag is true or false when its check could tell, null when it could not ("not checked": no IP, no domain). */
+function renderFlag(value: unknown): boolean | null {
+  return typeof value === 'boolean' ? value : null;
 }
 
 /** analyzed_data renders every scalar as a string, as the spec's documented responses do. */

@@ -119,6 +119,17 @@ describe('a request run', () => {
     expect(outcome.pluginsRan).toEqual(['source', 'counted']);
   });
 
+  it('reports a plugin that ran with nothing to tell (every fact null or an unknown value) as ran but not applied', async () => {
+    const nothing = plugin('nothing', ['nothing_value'], [], () => ({ nothing_value: null }));
+    const unsure: Plugin = {
+      ...plugin('unsure', ['unsure_value'], [], () => ({ unsure_value: 'not_checked' })),
+      facts: { unsure_value: { type: 'string', description: 'x', values: ['yes', 'not_checked'], unknownValues: ['not_checked'] } },
+    };
+    const { outcome } = await run([source, nothing, unsure], ['source_value', 'nothing_value', 'unsure_value']);
+    expect(outcome.pluginsRan).toEqual(['source', 'nothing', 'unsure']);
+    expect(outcome.pluginsApplied).toEqual(['source']);
+  });
+
   it('rejects a read of an unknown fact', async () => {
     const { outcome } = await run([source], []);
     await expect(outcome.fact('no_such_fact')).rejects.toThrow(UnknownFactError);

@@ -42,13 +42,17 @@ describe('response shape', () => {
     const res = await verify(demo, { email_address: 'jane.doe@example.com' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ action: 'allow', ...DEFAULT_FLAGS });
+    // No IP was sent: the velocity check could not run, so its flag says "not checked" (null), not false.
+    expect(res.body).toEqual({ action: 'allow', ...DEFAULT_FLAGS, has_multiple_emails_in_ip: null });
   });
 
   it('adds errors, warnings, checked_types and analyzed_data with show_results, and no steps', async () => {
     const res = await verify(demo, { email_address: 'jane+news@example.com', ipv4_address: '198.51.100.10', show_results: true });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['action', 'analyzed_data', 'checked_types', 'errors', 'warnings', ...Object.keys(DEFAULT_FLAGS)].sort());
+    // The default policy enables risk_score: its score and breakdown come with show_results (no level at score 0).
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['action', 'analyzed_data', 'checked_types', 'errors', 'warnings', 'risk_score', 'risk_score_breakdown', ...Object.keys(DEFAULT_FLAGS)].sort(),
+    );
     expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: ['local_contains_plus_symbol'], ...DEFAULT_FLAGS });
     expect(res.body.checked_types).toContain('address_format');
     expect(res.body.checked_types).toContain('multiple_emails_in_ip');
@@ -64,6 +68,17 @@ describe('response shape', () => {
     for (const step of res.body.steps) expect(STEP_IDS, `step ${step}`).toContain(step);
     // The default policy does not enable local_dot: its step is not reported as executed.
     expect(res.body.steps).not.toContain('local_dot');
+  });
+
+  it('lists no step and no checked type of a check that could not run: network checks are off here', async () => {
+    const res = await verify(demo, { email_address: 'jane@example.com', ipv4_address: '198.51.100.13', show_steps: true, show_results: true });
+    expect(res.status).toBe(200);
+    // The default policy enables these network checks; with NETWORK_CHECKS=off they have nothing to tell.
+    for (const step of ['mx_record', 'fallback_a_record', 'domain_age', 'domain_health', 'deliverability_score']) expect(res.body.steps).not.toContain(step);
+    expect(res.body.checked_types).not.toContain('mx_record');
+    // What did run is still listed.
+    expect(res.body.steps).toEqual(expect.arrayContaining(['structure', 'tld', 'disposable_domain', 'ip_duplication']));
+    expect(res.body.checked_types).toEqual(expect.arrayContaining(['address_format', 'disposable_domain', 'multiple_emails_in_ip']));
   });
 
   it('renders every analyzed_data scalar as a string; emails_in_ip is an array of {email_address (lower-cased), created_time}', async () => {
@@ -318,15 +333,19 @@ describe('IP velocity', () => {
     ]);
   });
 
-  it('has no velocity data without an IP (the flag stays false)', async () => {
+  it('says "not checked" without an IP: flag null, no velocity data, no ip_duplication step or multiple_emails_in_ip type', async () => {
     const project = await server.createProject({ name: 'velocity-none' });
     let last: Reply | undefined;
     for (const email of ['n1@example.com', 'n2@example.com', 'n3@example.com']) {
-      last = await verify(project, { email_address: email, show_results: true });
+      last = await verify(project, { email_address: email, show_results: true, show_steps: true });
     }
-    expect(last?.body.has_multiple_emails_in_ip).toBe(false);
+    expect(last?.body.has_multiple_emails_in_ip).toBeNull();
     expect(last?.body.warnings).toEqual([]);
     for (const name of VELOCITY_ANALYZED) expect(last?.body.analyzed_data).not.toHaveProperty(name);
+    expect(last?.body.steps).not.toContain('ip_duplication');
+    expect(last?.body.steps).toContain('structure');
+    expect(last?.body.checked_types).not.toContain('multiple_emails_in_ip');
+    expect(last?.body.checked_types).toContain('address_format');
   });
 });
 

@@ -1,0 +1,224 @@
+// Risk score: one 0–100 number, a level and a breakdown, summed from other plugins' signals and failures
+// with the policy's weights. No I/O of its own: it reads facts. A signal whose source could not tell
+// (null, unknown: no IP, network checks off) contributes nothing.
+import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import {
+  type Contributor,
+  DEFAULT_LEVELS,
+  DEFAULT_WEIGHTS,
+  FAILURES,
+  failureList,
+  LEVELS,
+  type Level,
+  type Levels,
+  riskOf,
+  SIGNALS,
+  type Weights,
+} from './score.js';
+
+/** The velocity plugin's windows (its distinct_emails_in_ip_last_<window> facts); `total` reads distinct_emails_in_ip. */
+const VELOCITY_WINDOWS = ['total', '5_minutes', '10_minutes', '15_minutes', '30_minutes', '2_hour', '3_hour'] as const;
+/** The velocity plugin counts distinct addresses exactly up to 100, so a higher threshold could never be decided. */
+const MAX_VELOCITY_THRESHOLD = 100;
+const HEALTH_VALUES = ['excellent', 'healthy', 'risky', 'suspicious', 'dead'] as const;
+
+const DEFAULT_MIN_LEVEL: Level = 'high';
+const DEFAULT_HIGH_VELOCITY = { threshold: 5, window: '10_minutes' } as const;
+const DEFAULT_POOR_HEALTH = ['suspicious', 'dead'] as const;
+
+const integer = (min: number, max: number) => ({ type: 'integer', minimum: min, maximum: max });
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+
+/** A policy's partial object option over its default, key by key (compile merges options only one level deep). */
+function merged<T extends Record<string, unknown>>(given: unknown, defaults: T): T {
+  return given && typeof given === 'object' ? { ...defaults, ...(given as Partial<T>) } : { ...defaults };
+}
+
+function weights(options: CheckOptions): Weights {
+  const w = merged(options.weights, DEFAULT_WEIGHTS as Record<string, number>);
+  return Object.fromEntries(Object.entries(DEFAULT_WEIGHTS).map(([k, d]) => [k, isInt(w[k]) ? w[k] : d])) as Weights;
+}
+
+function levels(options: CheckOptions): Levels {
+  const l = merged(options.levels, DEFAULT_LEVELS as Record<string, number>);
+  return Object.fromEntries(LEVELS.map((k) => [k, isInt(l[k]) ? l[k] : DEFAULT_LEVELS[k]])) as Levels;
+}
+
+function minLevel(options: CheckOptions): Level {
+  return LEVELS.find((l) => l === options.min_level) ?? DEFAULT_MIN_LEVEL;
+}
+
+/** The fact that counts distinct addresses from the IP in the high_velocity window, and its threshold. */
+function highVelocity(options: CheckOptions): { fact: string; threshold: number } {
+  const hv = merged(options.high_velocity, DEFAULT_HIGH_VELOCITY as Record<string, unknown>);
+  const window = VELOCITY_WINDOWS.find((w) => w === hv.window) ?? DEFAULT_HIGH_VELOCITY.window;
+  return {
+    fact: window === 'total' ? 'distinct_emails_in_ip' : `distinct_emails_in_ip_last_${window}`,
+    threshold: isInt(hv.threshold) ? hv.threshold : DEFAULT_HIGH_VELOCITY.threshold,
+  };
+}
+
+function poorHealth(options: CheckOptions): readonly string[] {
+  return Array.isArray(options.poor_health) ? options.poor_health.filter((v) => typeof v === 'string') : DEFAULT_POOR_HEALTH;
+}
+
+/** Facts read, by name: every one of a plugin in `needs`. */
+const EVIDENCE = [
+  'domain_age_signal',
+  'random_subdomain_signal',
+  'uuid_subdomain_risk_signal',
+  'deep_nesting_risk_signal',
+  'domain_health',
+  'has_valid_tld',
+  'valid_address_format',
+  'is_disposable_domain',
+  'is_known_abuse_domain',
+  'is_spam_trap_domain',
+  'mx_record_status',
+  'has_fraud_pattern',
+  'ip_provider',
+  'vpn',
+] as const;
+
+/** The signals and failures present. Null and unknown answers are absent: they add nothing. */
+async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<Contributor>> {
+  const velocity = highVelocity(options);
+  // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
+  const [distinct, ...values] = await Promise.all([ctx.fact(velocity.fact), ...EVIDENCE.map((name) => ctx.fact(name))]);
+  const f = Object.fromEntries(EVIDENCE.map((name, i) => [name, values[i]])) as Record<(typeof EVIDENCE)[number], unknown>;
+  const found: Record<Contributor, boolean> = {
+    new_domain: f.domain_age_signal === 'new_domain',
+    random_subdomain: f.random_subdomain_signal === 'detected',
+    uuid_subdomain: f.uuid_subdomain_risk_signal === 'detected',
+    deep_nesting: f.deep_nesting_risk_signal === 'detected',
+    poor_health: typeof f.domain_health === 'string' && poorHealth(options).includes(f.domain_health),
+    unknown_tld: f.has_valid_tld === false,
+    // ip_provider is `unknown` for an IP in no listed range (null without an IP): only a provider key counts.
+    common_provider: typeof f.ip_provider === 'string' && f.ip_provider !== 'unknown',
+    vpn: f.vpn === 'detected',
+    high_velocity: isInt(distinct) && distinct >= velocity.threshold,
+    structure: f.valid_address_format === false,
+    disposable_domain: f.is_disposable_domain === true,
+    known_abuse_domain: f.is_known_abuse_domain === true,
+    spam_trap_domain: f.is_spam_trap_domain === true,
+    mx_record: f.mx_record_status === 'invalid',
+    fraud_pattern_detection: f.has_fraud_pattern === true,
+  };
+  return new Set((Object.keys(found) as Contributor[]).filter((name) => found[name]));
+}
+
+/** The levels at or above min_level: risk_score fires when risk_level is one of them. */
+function fires(options: CheckOptions): Condition {
+  return { fact: 'risk_level', operator: 'in', value: LEVELS.slice(LEVELS.indexOf(minLevel(options))) };
+}
+
+const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((name) => [name, integer(0, 100)]));
+
+const plugin: Plugin = {
+  id: 'risk',
+  description:
+    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity) and validation failures into a 0–100 score and a level.',
+  steps: ['risk_score'],
+  facts: {
+    risk_score: {
+      type: 'integer',
+      description: 'Sum of the weights of the signals and failures present, capped at 100; 0 when none is (unknown evidence adds nothing).',
+      expose: 'result',
+    },
+    risk_level: {
+      type: 'string',
+      description:
+        'The most severe level whose threshold risk_score reaches (default low 1, medium 30, high 60, critical 85); null when below low (no risk detected).',
+      values: LEVELS,
+      expose: 'result',
+    },
+    risk_score_breakdown: {
+      type: 'object',
+      description: 'Contribution of each signal and failure present, by name; the values sum to risk_score before the cap at 100. {} when none.',
+      expose: 'result',
+    },
+    risk_breakdown_signals: {
+      type: 'string',
+      description: `The signals that contributed, comma-separated, in this order: ${SIGNALS.join(', ')}; null when none.`,
+      expose: 'analyzed_data',
+    },
+    risk_breakdown_failures: {
+      type: 'string',
+      description: `The validation failures that contributed, as step:weight pairs joined by commas (disposable_domain:40,mx_record:25), in this order: ${FAILURES.join(', ')}; null when none.`,
+      expose: 'analyzed_data',
+    },
+  },
+  checks: {
+    risk_score: {
+      description: 'risk_level reaches min_level (default high).',
+      when: fires,
+      checkedType: 'risk_score',
+      options: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          min_level: { enum: [...LEVELS], description: 'Least severe risk_level the check fires on.' },
+          weights: {
+            type: 'object',
+            additionalProperties: false,
+            properties: contributorWeights,
+            description: 'Points each signal or failure adds (0 turns it off); keys not given keep their default.',
+          },
+          levels: {
+            type: 'object',
+            additionalProperties: false,
+            properties: Object.fromEntries(LEVELS.map((l) => [l, integer(1, 100)])),
+            description: 'Lowest risk_score of each level; keys not given keep their default.',
+          },
+          high_velocity: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { threshold: integer(2, MAX_VELOCITY_THRESHOLD), window: { enum: [...VELOCITY_WINDOWS] } },
+            description: 'high_velocity: at least threshold distinct addresses (this one included) from the IP within window.',
+          },
+          poor_health: {
+            type: 'array',
+            items: { enum: [...HEALTH_VALUES] },
+            uniqueItems: true,
+            description: 'domain_health values that count as poor_health.',
+          },
+        },
+      },
+      defaults: {
+        min_level: DEFAULT_MIN_LEVEL,
+        weights: { ...DEFAULT_WEIGHTS },
+        levels: { ...DEFAULT_LEVELS },
+        high_velocity: { ...DEFAULT_HIGH_VELOCITY },
+        poor_health: [...DEFAULT_POOR_HEALTH],
+      },
+    },
+  },
+  needs: [
+    'structure',
+    'tld',
+    'subdomain',
+    'domain-age',
+    'domain-health',
+    'dns',
+    'disposable',
+    'known-abuse',
+    'spam-trap',
+    'fraud-pattern',
+    'ip-intelligence',
+    'velocity',
+  ],
+  async run(ctx): Promise<FactValues> {
+    const options = ctx.options('risk_score');
+    const risk = riskOf(await present(ctx, options), weights(options), levels(options));
+    const failures = failureList(risk);
+    return {
+      risk_score: risk.score,
+      risk_level: risk.level,
+      risk_score_breakdown: risk.breakdown,
+      risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
+      risk_breakdown_failures: failures === '' ? null : failures,
+    };
+  },
+};
+
+export default plugin;
