@@ -123,19 +123,19 @@ const plugin: Plugin = {
     risk_score: {
       type: 'integer',
       description: 'Sum of the weights of the signals and failures present, capped at 100; 0 when none is (unknown evidence adds nothing).',
-      expose: 'result',
+      expose: ['field', 'analyzed_data'],
     },
     risk_level: {
       type: 'string',
       description:
         'The most severe level whose threshold risk_score reaches (default low 1, medium 30, high 60, critical 85); null when below low (no risk detected).',
       values: LEVELS,
-      expose: 'result',
+      expose: ['field', 'analyzed_data'],
     },
     risk_score_breakdown: {
       type: 'object',
       description: 'Contribution of each signal and failure present, by name; the values sum to risk_score before the cap at 100. {} when none.',
-      expose: 'result',
+      expose: 'field',
     },
     risk_breakdown_signals: {
       type: 'string',

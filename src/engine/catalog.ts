@@ -1,7 +1,7 @@
 // The registry indexed: which plugin emits which fact and offers which check, and which facts each
 // plugin may read. Building it checks the contract's promises that hold for the whole registry:
 // ids, facts and checks are unique, every need is registered and the needs have no cycle.
-import type { Plugin } from './plugin.js';
+import type { FactExposure, FactSpec, Plugin } from './plugin.js';
 
 export class RegistryError extends Error {
   override name = 'RegistryError';
@@ -68,4 +68,9 @@ function claim(index: Map<string, Plugin>, names: readonly string[], plugin: Plu
     if (other) throw new RegistryError(`${what} ${name} is ${verb} by both ${other.id} and ${plugin.id}`);
     index.set(name, plugin);
   }
+}
+
+/** Whether a fact appears in the response as `as` (a fact may appear in several places). */
+export function exposedAs(spec: FactSpec, as: FactExposure): boolean {
+  return spec.expose === as || (Array.isArray(spec.expose) && spec.expose.includes(as));
 }

@@ -12,9 +12,12 @@ export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | '
  * - `flag`: a top-level field, always present: true or false when the fact is, null when it is unknown ("not
  *   checked": no IP, no domain, an invalid address);
  * - `result`: a top-level field when show_results is set and the value is not null (punycode_email,
- *   corrected_email, risk_score).
+ *   corrected_email);
+ * - `field`: a top-level field whatever show_results says, left out when null (risk_score, risk_level,
+ *   risk_score_breakdown: the interface returns them whenever risk scoring is enabled).
+ * A fact may appear in several places (risk_score is a field and under analyzed_data).
  */
-export type FactExposure = 'analyzed_data' | 'flag' | 'result';
+export type FactExposure = 'analyzed_data' | 'flag' | 'result' | 'field';
 
 export interface FactSpec {
   type: FactType;
@@ -23,7 +26,7 @@ export interface FactSpec {
   values?: readonly string[];
   /** Values that mean "could not tell" (e.g. `not_checked`): like null, they make a check's `on_unknown` apply. */
   unknownValues?: readonly string[];
-  expose?: FactExposure;
+  expose?: FactExposure | readonly FactExposure[];
 }
 
 export interface FactTest {

@@ -126,7 +126,7 @@ function factsSection(catalog: FactCatalog, facts: readonly CatalogueFact[]): st
     lines.push(`### \`${plugin.id}\``, '', `${plugin.description} Needs ${needs}${plugin.io ? '; asks the network or the store' : ''}.`, '');
     lines.push('| Fact | Type | Values | Response | Meaning |', '|---|---|---|---|---|');
     for (const fact of facts.filter((f) => f.plugin === plugin.id)) {
-      lines.push(`| \`${fact.name}\` | ${fact.type} | ${valuesText(fact)} | ${fact.expose ? `\`${fact.expose}\`` : '—'} | ${cell(fact.description)} |`);
+      lines.push(`| \`${fact.name}\` | ${fact.type} | ${valuesText(fact)} | ${exposureText(fact.expose)} | ${cell(fact.description)} |`);
     }
     lines.push('');
   }
@@ -186,4 +186,9 @@ function code(value: string | null): string {
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+function exposureText(expose: FactSpec['expose']): string {
+  if (expose === undefined) return '—';
+  return (typeof expose === 'string' ? [expose] : expose).map((as) => `\`${as}\``).join(', ');
 }

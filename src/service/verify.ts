@@ -1,6 +1,7 @@
 // POST /v1/public/verify without Koa: a request and a project in, a response out. Every call is
 // recorded as an event, committed before the response is returned.
-import type { FactSpec } from '../engine/plugin.js';
+import { exposedAs } from '../engine/catalog.js';
+import type { FactExposure } from '../engine/plugin.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type Evaluation, evaluate } from '../policy/evaluate.js';
@@ -57,6 +58,10 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
 
   const exposure = exposureOf(policy);
   for (const name of exposure.flags) response[name] = renderFlag(await evaluation.fact(name));
+  for (const name of exposure.fields) {
+    const value = await evaluation.fact(name);
+    if (value !== null && value !== undefined) response[name] = value;
+  }
   if (request.show_results) {
     response.errors = decision.errors;
     response.warnings = decision.warnings;
@@ -105,6 +110,7 @@ interface Exposure {
   flags: string[];
   analyzed: string[];
   results: string[];
+  fields: string[];
 }
 
 const exposures = new WeakMap<CompiledPolicy, Exposure>();
@@ -113,11 +119,12 @@ function exposureOf(policy: CompiledPolicy): Exposure {
   let exposure = exposures.get(policy);
   if (!exposure) {
     const facts = policy.enabledPlugins.flatMap((plugin) => Object.entries(plugin.facts));
-    const named = (as: FactSpec['expose']) => facts.filter(([, spec]) => spec.expose === as).map(([name]) => name);
+    const named = (as: FactExposure) => facts.filter(([, spec]) => exposedAs(spec, as)).map(([name]) => name);
     exposure = {
       flags: named('flag'),
       analyzed: named('analyzed_data'),
       results: named('result'),
+      fields: named('field'),
     };
     exposures.set(policy, exposure);
   }

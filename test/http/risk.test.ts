@@ -83,10 +83,22 @@ describe('risk score with the default policy', () => {
     expect(reply.body.analyzed_data).toMatchObject({ vpn: 'detected', risk_breakdown_signals: 'vpn' });
   });
 
-  it('shows no risk fields without show_results, only the action', async () => {
+  it('returns the score and breakdown whenever risk scoring is enabled, show_results or not; the level only when risk is detected', async () => {
     const project = await server.createProject({ name: 'risk-quiet' });
-    const reply = await verify(project, { email_address: 'jane.doe@example.com' });
-    expect(reply.body.action).toBe('allow');
+    const clean = await verify(project, { email_address: 'jane.doe@example.com' });
+    expect(clean.body).toMatchObject({ action: 'allow', risk_score: 0, risk_score_breakdown: {} });
+    expect(clean.body).not.toHaveProperty('risk_level');
+    expect(clean.body).not.toHaveProperty('analyzed_data');
+    const vpn = await verify(project, { email_address: 'jane.doe@example.com', ipv4_address: '5.2.67.226', show_results: true });
+    expect(vpn.body).toMatchObject({ risk_score: 25, risk_level: 'low', risk_score_breakdown: { vpn: 25 } });
+    expect(vpn.body.analyzed_data).toMatchObject({ risk_score: '25', risk_level: 'low', risk_breakdown_signals: 'vpn' });
+  });
+
+  it('returns no risk field when the policy does not enable risk scoring', async () => {
+    const project = await server.createProject({ name: 'risk-off', policyYaml: 'version: "1"\nchecks:\n  structure: { mode: hard, action: block }\n' });
+    const reply = await verify(project, { email_address: 'jane.doe@example.com', ipv4_address: '5.2.67.226', show_results: true });
+    expect(reply.status).toBe(200);
     for (const name of ['risk_score', 'risk_level', 'risk_score_breakdown']) expect(reply.body).not.toHaveProperty(name);
+    expect(reply.body.analyzed_data).not.toHaveProperty('risk_score');
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import subdomain from '../../plugins/subdomain/index.js';
 import velocity from '../../plugins/velocity/index.js';
 import type { CreatedProject } from '../../src/cli/projects.js';
+import { exposedAs } from '../../src/engine/catalog.js';
 import type { Plugin } from '../../src/engine/plugin.js';
 import { apiKey, bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { ACTIONS, CHECKED_TYPES, CREATED_TIME, fixturePolicy, STEP_IDS, VELOCITY_ANALYZED } from './contract.js';
@@ -43,13 +44,14 @@ describe('response shape', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     // No IP was sent: the velocity check could not run, so its flag says "not checked" (null), not false.
-    expect(res.body).toEqual({ action: 'allow', ...DEFAULT_FLAGS, has_multiple_emails_in_ip: null });
+    // The default policy enables risk scoring: its score and breakdown are returned like the flags (no level at 0).
+    expect(res.body).toEqual({ action: 'allow', ...DEFAULT_FLAGS, has_multiple_emails_in_ip: null, risk_score: 0, risk_score_breakdown: {} });
   });
 
   it('adds errors, warnings, checked_types and analyzed_data with show_results, and no steps', async () => {
     const res = await verify(demo, { email_address: 'jane+news@example.com', ipv4_address: '198.51.100.10', show_results: true });
     expect(res.status).toBe(200);
-    // The default policy enables risk_score: its score and breakdown come with show_results (no level at score 0).
+    // The default policy enables risk_score: its score and breakdown are returned (no level at score 0).
     expect(Object.keys(res.body).sort()).toEqual(
       ['action', 'analyzed_data', 'checked_types', 'errors', 'warnings', 'risk_score', 'risk_score_breakdown', ...Object.keys(DEFAULT_FLAGS)].sort(),
     );
@@ -63,7 +65,7 @@ describe('response shape', () => {
   it('adds steps only with show_steps, each a spec step id', async () => {
     const res = await verify(demo, { email_address: 'jane@example.com', ipv4_address: '198.51.100.11', show_steps: true });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['action', 'steps', ...Object.keys(DEFAULT_FLAGS)].sort());
+    expect(Object.keys(res.body).sort()).toEqual(['action', 'steps', 'risk_score', 'risk_score_breakdown', ...Object.keys(DEFAULT_FLAGS)].sort());
     expect(res.body.steps).toEqual(expect.arrayContaining(['structure', 'local_plus', 'tld', 'ip_duplication']));
     for (const step of res.body.steps) expect(STEP_IDS, `step ${step}`).toContain(step);
     // The default policy does not enable local_dot: its step is not reported as executed.
@@ -94,7 +96,11 @@ describe('response shape', () => {
   });
 
   it("shows under analyzed_data exactly the enabled plugins' analyzed facts whose values are known", async () => {
-    const analyzedOf = (plugin: Plugin) => Object.keys(plugin.facts).filter((name) => plugin.facts[name]?.expose === 'analyzed_data');
+    const analyzedOf = (plugin: Plugin) =>
+      Object.keys(plugin.facts).filter((name) => {
+        const spec = plugin.facts[name];
+        return spec !== undefined && exposedAs(spec, 'analyzed_data');
+      });
     const project = await server.createProject({
       name: 'analyzed-contract',
       policyYaml: 'version: "1"\nchecks:\n  local_plus: { mode: soft }\n  subdomain_single: { mode: soft }\n  ip_duplication: { mode: soft }\n',
