@@ -572,9 +572,9 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
     expect(Math.max(...ipReads)).toBeLessThanOrEqual(182);
     expect(ipReads.reduce((a, b) => a + b)).toBeLessThanOrEqual(2 * 182 + 2 * 100);
     const deviceReads = await rowsPerStatement((e) => e.velocityReader('prj_flood').byDevice({ device: DEVICE, since: [], limit: 100 }));
-    expect(deviceReads).toEqual([1, 100]);
+    expect([...deviceReads].sort((a, b) => a - b)).toEqual([1, 100]); // two statements at once: either may answer first
     const emailReads = await rowsPerStatement((e) => e.byEmail('prj_flood', 'user000000@example.com', 20));
-    expect([...emailReads].sort()).toEqual([1, 2]);
+    expect([...emailReads].sort((a, b) => a - b)).toEqual([1, 2]);
     const ipHistoryReads = await rowsPerStatement((e) => e.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20));
     expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
   });
