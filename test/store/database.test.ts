@@ -218,8 +218,12 @@ describe('migration 0006 (64-bit events.id) on postgres', () => {
   let store: Store;
   const event = (email: string) => ({ projectId: 'prj_ids', endpoint: 'verify', email, emailLower: email, baseEmail: email, action: 'allow' });
   const idType = async () =>
-    ((await store.knex('information_schema.columns').where({ table_schema: store.knex.raw('current_schema()'), table_name: 'events', column_name: 'id' }).first('data_type')) as { data_type: string })
-      .data_type;
+    (
+      (await store
+        .knex('information_schema.columns')
+        .where({ table_schema: store.knex.raw('current_schema()'), table_name: 'events', column_name: 'id' })
+        .first('data_type')) as { data_type: string }
+    ).data_type;
   const pastInt32 = () => store.knex.raw("select setval('events_id_seq', 2147483647)");
 
   beforeAll(async () => {
@@ -237,7 +241,10 @@ describe('migration 0006 (64-bit events.id) on postgres', () => {
   it('makes events.id and its sequence bigint, and the next id past 2^31 - 1 is stored', async () => {
     await store.migrate();
     expect(await idType()).toBe('bigint');
-    const [{ data_type }] = (await store.knex('information_schema.sequences').where({ sequence_schema: store.knex.raw('current_schema()'), sequence_name: 'events_id_seq' }).select('data_type')) as [{ data_type: string }];
+    const [{ data_type }] = (await store
+      .knex('information_schema.sequences')
+      .where({ sequence_schema: store.knex.raw('current_schema()'), sequence_name: 'events_id_seq' })
+      .select('data_type')) as [{ data_type: string }];
     expect(data_type).toBe('bigint');
     await pastInt32();
     await store.events.record(event('after@example.com'));
@@ -250,7 +257,9 @@ describe('migration 0006 on sqlite', () => {
   it('leaves the rowid id as it is: already 64-bit', async () => {
     const store = await openSqliteTestStore();
     try {
-      await store.knex('events').insert({ id: 2 ** 40, project_id: 'prj_ids', endpoint: 'verify', email: 'a@x.com', base_email: 'a@x.com', action: 'allow', created_at: 1 });
+      await store
+        .knex('events')
+        .insert({ id: 2 ** 40, project_id: 'prj_ids', endpoint: 'verify', email: 'a@x.com', base_email: 'a@x.com', action: 'allow', created_at: 1 });
       await store.events.record({ projectId: 'prj_ids', endpoint: 'verify', email: 'b@x.com', emailLower: 'b@x.com', baseEmail: 'b@x.com', action: 'allow' });
       const row = (await store.knex('events').where({ email: 'b@x.com' }).first('id')) as { id: number };
       expect(row.id).toBe(2 ** 40 + 1);

@@ -178,7 +178,8 @@ const poisons: Record<'sqlite' | 'postgres', Array<{ name: string; email: string
       name: 'an address a trigger refuses',
       email: 'poison@x.io',
       refusal: /refused/,
-      install: (knex) => knex.raw("create trigger refuse_poison before insert on events when new.email = 'poison@x.io' begin select raise(abort, 'refused'); end"),
+      install: (knex) =>
+        knex.raw("create trigger refuse_poison before insert on events when new.email = 'poison@x.io' begin select raise(abort, 'refused'); end"),
     },
   ],
 };
@@ -190,33 +191,36 @@ describe.each(testDatabases)('a commit holding an event the database refuses, on
   });
   afterAll(() => store.close());
 
-  it.each(poisons[db.name])('$name among 300 concurrent events of two projects: only its caller fails, every other event and its counters are stored', async (poison) => {
-    await poison.install?.(store.knex);
-    const projects = [`prj_a_${db.name}`, `prj_b_${db.name}`];
-    await store.knex('events').whereIn('project_id', projects).del();
-    await store.knex('velocity_counts').whereIn('project_id', projects).del();
-    await store.knex('velocity_addresses').whereIn('project_id', projects).del();
-    const POISONED = 150;
-    const events = Array.from({ length: 300 }, (_, i) =>
-      event({ projectId: projects[i % 2] as string, email: i === POISONED ? poison.email : `u${i}@x.io`, ipv4: '198.51.100.7', createdAt: NOW + i }),
-    );
-    let results: PromiseSettledResult<void>[] = [];
-    const inserts = await countInserts(store, async () => {
-      results = await Promise.allSettled(events.map((e) => store.events.record(e)));
-    });
-    const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
-    expect(failed).toEqual([POISONED]);
-    expect(String((results[POISONED] as PromiseRejectedResult).reason)).toMatch(poison.refusal);
-    expect(inserts).toBeGreaterThan(1); // the whole batch was tried first, then event by event
-    for (const [p, projectId] of projects.entries()) {
-      const stored = (await store.knex('events').where({ project_id: projectId }).orderBy('created_at').pluck('email')) as string[];
-      const expected = events.filter((e, i) => i % 2 === p && i !== POISONED).map((e) => e.email);
-      expect(stored).toEqual(expected);
-      const v = await store.events.velocityReader(projectId).byIp({ ipv4: '198.51.100.7', ipv6: null, since: [], limit: 1 });
-      expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: expected.length, distinct: expected.length });
-    }
-    await store.events.record(event({ projectId: projects[0] as string, email: 'after@x.io' })); // the writer goes on
-  });
+  it.each(poisons[db.name])(
+    '$name among 300 concurrent events of two projects: only its caller fails, every other event and its counters are stored',
+    async (poison) => {
+      await poison.install?.(store.knex);
+      const projects = [`prj_a_${db.name}`, `prj_b_${db.name}`];
+      await store.knex('events').whereIn('project_id', projects).del();
+      await store.knex('velocity_counts').whereIn('project_id', projects).del();
+      await store.knex('velocity_addresses').whereIn('project_id', projects).del();
+      const POISONED = 150;
+      const events = Array.from({ length: 300 }, (_, i) =>
+        event({ projectId: projects[i % 2] as string, email: i === POISONED ? poison.email : `u${i}@x.io`, ipv4: '198.51.100.7', createdAt: NOW + i }),
+      );
+      let results: PromiseSettledResult<void>[] = [];
+      const inserts = await countInserts(store, async () => {
+        results = await Promise.allSettled(events.map((e) => store.events.record(e)));
+      });
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+      expect(failed).toEqual([POISONED]);
+      expect(String((results[POISONED] as PromiseRejectedResult).reason)).toMatch(poison.refusal);
+      expect(inserts).toBeGreaterThan(1); // the whole batch was tried first, then event by event
+      for (const [p, projectId] of projects.entries()) {
+        const stored = (await store.knex('events').where({ project_id: projectId }).orderBy('created_at').pluck('email')) as string[];
+        const expected = events.filter((_e, i) => i % 2 === p && i !== POISONED).map((e) => e.email);
+        expect(stored).toEqual(expected);
+        const v = await store.events.velocityReader(projectId).byIp({ ipv4: '198.51.100.7', ipv6: null, since: [], limit: 1 });
+        expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: expected.length, distinct: expected.length });
+      }
+      await store.events.record(event({ projectId: projects[0] as string, email: 'after@x.io' })); // the writer goes on
+    },
+  );
 });
 
 describe.each(testDatabases)('velocity history on $name', (db) => {
