@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
@@ -221,6 +222,32 @@ describe.each(testDatabases)('a commit holding an event the database refuses, on
       await store.events.record(event({ projectId: projects[0] as string, email: 'after@x.io' })); // the writer goes on
     },
   );
+});
+
+describe('the largest address validation lets through is stored and indexed on postgres', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openPostgresTestStore();
+  });
+  afterAll(() => store.close());
+
+  // 1,024 UTF-8 bytes (the schema's maxUtf8Bytes): İ (2 bytes) lower-cases to i + U+0307 (3 bytes), the
+  // largest growth lower-casing has, so email_lower and base_email reach 1.5 times the address. Mixed with
+  // other two-byte letters in a pseudo-random order the text does not compress.
+  const letters = ['İ', ...Array.from({ length: 32 }, (_, i) => String.fromCodePoint(0x410 + i))];
+  const local = Array.from({ length: 506 }, (_, i) => (i % 2 === 0 ? 'İ' : letters[(i * 7919) % letters.length])).join('');
+  const email = `${local}@example.com`;
+
+  it('is accepted by the verify schema and indexed in events and both counter tables', async () => {
+    expect(Buffer.byteLength(email)).toBe(1_024);
+    expect(schemaValidator('verify-request')({ email_address: email })).toBe(true);
+    const lower = email.toLowerCase();
+    expect(Buffer.byteLength(lower)).toBe(1_285);
+    await store.events.record(event({ projectId: 'prj_max', email, emailLower: lower, baseEmail: lower, ipv4: '192.0.2.9', device: 'd'.repeat(22) }));
+    expect(await store.knex('events').where({ project_id: 'prj_max', base_email: lower }).pluck('email')).toEqual([email]);
+    const v = await store.events.velocityReader('prj_max').byDevice({ device: 'd'.repeat(22), since: [], limit: 5 });
+    expect(v.emails.map((e) => e.email)).toEqual([lower]);
+  });
 });
 
 describe.each(testDatabases)('velocity history on $name', (db) => {
