@@ -40,7 +40,8 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
 /**
  * Keywords for text that is stored and indexed (schemas/verify-request.schema.json's email_address):
  * - `maxUtf8Bytes`: a cap in bytes, not characters. JSON Schema's maxLength counts characters, and 1,024
- *   four-byte characters are 4 KiB, past PostgreSQL's btree entry limit (about 2,700 bytes).
+ *   four-byte characters are 4 KiB, past PostgreSQL's btree entry limit (2,704 bytes); the stored
+ *   lower-cased, NFC forms may be three times the bytes (docs/api.md, Limits, says why 800).
  * - `noControlCharacters`: refuses U+0000–U+001F, U+007F and U+0080–U+009F. They are not valid in an
  *   address, and PostgreSQL cannot store U+0000 in text at all.
  */

@@ -145,20 +145,20 @@ describe('addresses that can never be stored (verify and intelligence)', () => {
       expect(res.status).toBe(200);
     });
 
-    it('refuses 1,024 four-byte characters (4,096 bytes) with 400 naming email_address: at most 1024 bytes in UTF-8', async () => {
+    it('refuses 1,000 four-byte characters (4,012 bytes, under 1,024 characters) with 400 naming email_address: at most 800 bytes in UTF-8', async () => {
       const email = `${'\u{1F600}'.repeat(1_000)}@example.com`;
       expect([...email].length).toBeLessThanOrEqual(1_024);
       const res = await call({ email_address: email });
       expectError(res, 400);
-      expect(res.body.error).toBe('email_address: must be at most 1024 bytes in UTF-8');
+      expect(res.body.error).toBe('email_address: must be at most 800 bytes in UTF-8');
     });
 
-    it('accepts exactly 1,024 bytes (two-byte characters) and refuses 1,025', async () => {
-      const at1024 = `${'é'.repeat(506)}@example.com`; // 1,012 + 12 bytes
-      expect(Buffer.byteLength(at1024)).toBe(1_024);
-      expect((await call({ email_address: at1024 })).status).toBe(200);
-      expect(await stored(at1024)).toBe(1);
-      const res = await call({ email_address: `a${at1024}` });
+    it('accepts exactly 800 bytes (two-byte characters) and refuses 801', async () => {
+      const at800 = `${'é'.repeat(394)}@example.com`; // 788 + 12 bytes
+      expect(Buffer.byteLength(at800)).toBe(800);
+      expect((await call({ email_address: at800 })).status).toBe(200);
+      expect(await stored(at800)).toBe(1);
+      const res = await call({ email_address: `a${at800}` });
       expectError(res, 400);
       expect(res.body.error).toContain('email_address');
     });

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
@@ -224,6 +224,30 @@ describe.each(testDatabases)('a commit holding an event the database refuses, on
   );
 });
 
+describe('a commit that fails because the database cannot be reached', () => {
+  it('rejects its callers at once, without retrying event by event (3 events, 1 connection attempt)', async () => {
+    const unreachable = knexFactory({
+      client: 'pg',
+      connection: 'postgres://postgres@127.0.0.1:1/none',
+      pool: { min: 0, max: 1 },
+      log: { warn() {}, error() {}, debug() {}, deprecate() {} }, // knex's own console lines about the refused connection
+    });
+    let attempts = 0;
+    (unreachable.client as { pool: { on(event: string, listener: () => void): void } }).pool.on('createRequest', () => {
+      attempts += 1;
+    });
+    try {
+      const events = createEvents(unreachable);
+      const results = await Promise.allSettled([1, 2, 3].map((i) => events.record(event({ projectId: 'prj_down', email: `d${i}@x.io` }))));
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/ECONNREFUSED/);
+      expect(attempts).toBe(1);
+    } finally {
+      await unreachable.destroy();
+    }
+  });
+});
+
 describe('the largest address validation lets through is stored and indexed on postgres', () => {
   let store: Store;
   beforeAll(async () => {
@@ -231,18 +255,18 @@ describe('the largest address validation lets through is stored and indexed on p
   });
   afterAll(() => store.close());
 
-  // 1,024 UTF-8 bytes (the schema's maxUtf8Bytes): İ (2 bytes) lower-cases to i + U+0307 (3 bytes), the
-  // largest growth lower-casing has, so email_lower and base_email reach 1.5 times the address. Mixed with
-  // other two-byte letters in a pseudo-random order the text does not compress.
-  const letters = ['İ', ...Array.from({ length: 32 }, (_, i) => String.fromCodePoint(0x410 + i))];
-  const local = Array.from({ length: 506 }, (_, i) => (i % 2 === 0 ? 'İ' : letters[(i * 7919) % letters.length])).join('');
+  // 800 UTF-8 bytes (the schema's maxUtf8Bytes) of the characters whose stored forms grow most: U+1D160
+  // and its kin lower-case and NFC-normalise (plugins/normalize, email_lower and base_email) to three
+  // four-byte characters, three times the bytes. No character grows more.
+  const expanding = [0x1d15e, 0x1d15f, 0x1d160, 0x1d161, 0x1d162, 0x1d163, 0x1d164, 0x1d1bb, 0x1d1bc, 0x1d1bd, 0x1d1be, 0x1d1bf, 0x1d1c0];
+  const local = Array.from({ length: 197 }, (_, i) => String.fromCodePoint(expanding[(i * 7919) % expanding.length] as number)).join('');
   const email = `${local}@example.com`;
 
   it('is accepted by the verify schema and indexed in events and both counter tables', async () => {
-    expect(Buffer.byteLength(email)).toBe(1_024);
+    expect(Buffer.byteLength(email)).toBe(800);
     expect(schemaValidator('verify-request')({ email_address: email })).toBe(true);
-    const lower = email.toLowerCase();
-    expect(Buffer.byteLength(lower)).toBe(1_285);
+    const lower = email.toLowerCase().normalize('NFC');
+    expect(Buffer.byteLength(lower)).toBeGreaterThan(2_000);
     await store.events.record(event({ projectId: 'prj_max', email, emailLower: lower, baseEmail: lower, ipv4: '192.0.2.9', device: 'd'.repeat(22) }));
     expect(await store.knex('events').where({ project_id: 'prj_max', base_email: lower }).pluck('email')).toEqual([email]);
     const v = await store.events.velocityReader('prj_max').byDevice({ device: 'd'.repeat(22), since: [], limit: 5 });
