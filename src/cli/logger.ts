@@ -26,7 +26,7 @@ export const REDACTED_PATHS = [
 const MAX_REASON = 160;
 
 /** What a database error may keep: none of these holds a value of the statement. */
-const DATABASE_ERROR_FIELDS = new Set(['type', 'message', 'stack', 'code', 'errno', 'severity', 'table', 'column', 'constraint', 'routine']);
+const DATABASE_ERROR_FIELDS = new Set(['code', 'errno', 'severity', 'table', 'column', 'constraint', 'routine']);
 
 /** Fields that carry statements or their values, dropped from any error. */
 const STATEMENT_FIELDS = new Set(['sql', 'bindings', 'parameters', 'query', 'detail', 'hint', 'where', 'internalQuery', 'position', 'internalPosition']);
@@ -46,35 +46,38 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination: Dest
   );
 }
 
-/** pino's error serializer, then everything that could hold a statement's values taken out. */
+/**
+ * An error as pino would write it (type, message, stack, own fields, `cause`), each error of the chain
+ * cleaned on its own: pino's serializer would fold a cause's message, statement and all, into the top
+ * one's.
+ */
 export function safeError(value: unknown): unknown {
-  if (!(value instanceof Error)) return value;
-  const serialized = pino.stdSerializers.err(value) as unknown as Record<string, unknown>;
-  return scrub(serialized, value);
+  return value instanceof Error ? describe(value, new Set()) : value;
 }
 
-function scrub(serialized: Record<string, unknown>, original: unknown): Record<string, unknown> {
-  const database = isDatabaseError(original, serialized);
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(serialized)) {
-    if (STATEMENT_FIELDS.has(key)) continue;
-    if (database && !DATABASE_ERROR_FIELDS.has(key)) continue;
-    if (field !== null && typeof field === 'object' && !Array.isArray(field))
-      out[key] = scrub(field as Record<string, unknown>, (original as Record<string, unknown>)?.[key]);
-    else out[key] = field;
+function describe(error: Error, seen: Set<Error>): Record<string, unknown> {
+  seen.add(error);
+  const database = isDatabaseError(error);
+  const fields = error as unknown as Record<string, unknown>;
+  const type = typeof error.constructor === 'function' ? error.constructor.name : error.name;
+  const message = database ? databaseReason(String(error.message), fields.code) : String(error.message);
+  const stack = typeof error.stack === 'string' ? (database ? [`${type}: ${message}`, ...frames(error.stack)].join('\n') : error.stack) : undefined;
+  const out: Record<string, unknown> = { type, message, stack };
+  const nested = (field: unknown) => (field instanceof Error ? (seen.has(field) ? '[circular]' : describe(field, seen)) : field);
+  for (const key of Object.keys(error)) {
+    if (key in out || STATEMENT_FIELDS.has(key) || (database && !DATABASE_ERROR_FIELDS.has(key))) continue;
+    out[key] = nested(fields[key]);
   }
-  if (database) {
-    const message = databaseReason(String(serialized.message ?? ''), serialized.code);
-    out.message = message;
-    if (typeof serialized.stack === 'string') out.stack = [`${String(serialized.type ?? 'Error')}: ${message}`, ...frames(serialized.stack)].join('\n');
-  }
+  if (error.cause !== undefined) out.cause = nested(error.cause);
+  if (Array.isArray(fields.errors)) out.errors = (fields.errors as unknown[]).map(nested);
   return out;
 }
 
-function isDatabaseError(original: unknown, serialized: Record<string, unknown>): boolean {
-  const code = serialized.code;
+/** A driver's error (an SQLite code, a PostgreSQL SQLSTATE), or one whose message knex began with the statement. */
+function isDatabaseError(error: Error): boolean {
+  const { code } = error as { code?: unknown };
   if (typeof code === 'string' && (/^SQLITE_/.test(code) || /^[0-9A-Z]{5}$/.test(code))) return true;
-  return typeof serialized.message === 'string' && STATEMENT_START.test(serialized.message) && original instanceof Error;
+  return STATEMENT_START.test(String(error.message));
 }
 
 /** The driver's code and its reason, without the statement knex put in front of it nor quoted values. */

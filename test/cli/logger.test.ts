@@ -53,6 +53,15 @@ describe('safeError', () => {
     expect(JSON.stringify(out)).not.toContain('jane@example.com');
   });
 
+  it('cleans each error of a cause chain on its own', () => {
+    const driver = Object.assign(new Error("delete from events where email = 'jane@example.com' - SQLITE_BUSY: database is locked"), { code: 'SQLITE_BUSY' });
+    const outer = new Error('retention pass failed', { cause: driver });
+    const out = safeError(outer) as { message: string; cause: { message: string } };
+    expect(out.message).toBe('retention pass failed');
+    expect(out.cause.message).toBe('SQLITE_BUSY: database is locked');
+    expect(JSON.stringify(out)).not.toMatch(/jane@example\.com|delete from/);
+  });
+
   it('passes other errors through, without statement fields', () => {
     const error = Object.assign(new Error('plugin failed'), { sql: 'select ?', bindings: ['jane@example.com'], plugin: 'dns' });
     const out = safeError(error) as Record<string, unknown>;
