@@ -3,7 +3,7 @@
 // on first use.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type FuncKeywordDefinition, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { schemasDir } from './paths.js';
 import { ACTIONS, CHECK_CODES, CHECKED_TYPES, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, STEPS, VERDICT_ACTIONS } from './vocabulary.js';
@@ -31,9 +31,40 @@ const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ajvFormats.default;
 addFormats(ajv, ['ipv4', 'ipv6']);
+for (const keyword of storableTextKeywords()) ajv.addKeyword(keyword);
 ajv.addSchema(vocabularySchema);
 for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json'))) {
   ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
+}
+
+/**
+ * Keywords for text that is stored and indexed (schemas/verify-request.schema.json's email_address):
+ * - `maxUtf8Bytes`: a cap in bytes, not characters. JSON Schema's maxLength counts characters, and 1,024
+ *   four-byte characters are 4 KiB, past PostgreSQL's btree entry limit (2,704 bytes); the stored
+ *   lower-cased, NFC forms may be three times the bytes (docs/api.md, Limits, says why 800).
+ * - `noControlCharacters`: refuses U+0000–U+001F, U+007F and U+0080–U+009F. They are not valid in an
+ *   address, and PostgreSQL cannot store U+0000 in text at all.
+ */
+function storableTextKeywords(): FuncKeywordDefinition[] {
+  // ajv fills in where (instancePath, schemaPath).
+  const refuse = (keyword: string, message: string, params: Record<string, unknown>) => [{ keyword, message, params }];
+  const bytes: SchemaValidateFunction = (limit: number, data: string) => {
+    if (Buffer.byteLength(data, 'utf8') <= limit) return true;
+    bytes.errors = refuse('maxUtf8Bytes', `must be at most ${limit} bytes in UTF-8`, { limit });
+    return false;
+  };
+  const controls: SchemaValidateFunction = (on: boolean, data: string) => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+    const at = on ? data.search(/[\u0000-\u001f\u007f-\u009f]/) : -1;
+    if (at < 0) return true;
+    const code = `U+${data.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')}`;
+    controls.errors = refuse('noControlCharacters', `must not contain control characters (found ${code} at character ${at + 1})`, { at });
+    return false;
+  };
+  return [
+    { keyword: 'maxUtf8Bytes', type: 'string', schemaType: 'number', validate: bytes },
+    { keyword: 'noControlCharacters', type: 'string', schemaType: 'boolean', validate: controls },
+  ];
 }
 
 /** The compiled validator of schemas/<name>.schema.json. */

@@ -2,7 +2,7 @@
 // them down. Nothing below src/cli knows where its parts come from.
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/catalog.js';
@@ -13,6 +13,9 @@ import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createOperations } from '../service/operations.js';
 import { openDatabase, type Store } from '../store/database.js';
+import { createLogger } from './logger.js';
+
+export { createLogger } from './logger.js';
 
 export interface Service {
   config: Config;
@@ -27,10 +30,6 @@ export interface Service {
 export interface ComposeOptions {
   log?: Logger;
   now?: () => number;
-}
-
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, base: { service: 'email-trust' } }, pino.destination(2));
 }
 
 /** Loads policies first (an invalid one stops the start before anything is opened), then the store. */

@@ -68,12 +68,17 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   throw badUrl(scheme ? `has an unsupported scheme "${scheme}"` : 'is not a URL');
 }
 
+// knex writes a failed statement in front of its error's message: with its placeholders, not the values
+// bound to them (addresses, IPs), which would reach logs.
+const NO_VALUES_IN_ERRORS = { compileSqlOnError: false } as const;
+
 async function sqliteConfig(filename: string): Promise<Knex.Config> {
   if (filename !== SQLITE_MEMORY) await mkdir(dirname(resolve(filename)), { recursive: true });
   return {
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    ...NO_VALUES_IN_ERRORS,
     pool: {
       min: 1,
       max: 1,
@@ -88,6 +93,7 @@ function postgresConfig(url: string, options: OpenOptions): Knex.Config {
   return {
     client: 'pg',
     connection: url,
+    ...NO_VALUES_IN_ERRORS,
     pool: { min: 0, max: 10 },
     ...(options.searchPath ? { searchPath: [options.searchPath] } : {}),
   };

@@ -1,7 +1,10 @@
 // Group commit for events: every row written in one event-loop turn goes into one transaction, and
 // each caller's promise settles with the commit that holds its row, so a response is sent only after
 // its event is durable; the velocity counters (velocity-counters.ts) are upserted in the same
-// transaction. Rows arrive checked (events.ts), so one bad row never fails a whole commit.
+// transaction. Rows arrive type-checked (events.ts), but the database may still refuse one (PostgreSQL
+// cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is then
+// retried one event per transaction, so only the refused event's caller sees the error, not the other
+// requests (other projects' too) that happened to share its commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { valuesList, writeCounters } from './velocity-counters.js';
@@ -55,6 +58,21 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+/**
+ * Errors that say the database cannot be reached or is out of space, not that it refused a row: retrying
+ * event by event would only fail each one again, slowly (a connect timeout each).
+ */
+function isUnavailable(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof code !== 'string') return false;
+  return (
+    /^E[A-Z]+$/.test(code) || // a socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, …
+    /^(08|53|57)/.test(code) || // PostgreSQL: connection exception, insufficient resources, operator intervention
+    /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM)/.test(code)
+  );
+}
+
 export function createEventWriter(knex: Knex): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
@@ -81,10 +99,24 @@ export function createEventWriter(knex: Knex): EventWriter {
         await insert(batch.map((p) => p.row));
         for (const p of batch) p.resolve();
       } catch (error) {
-        for (const p of batch) p.reject(error);
+        if (batch.length === 1 || isUnavailable(error)) for (const p of batch) p.reject(error);
+        else await oneByOne(batch);
       }
     }
     committing = null;
+  }
+
+  // Each event alone, in order, each with its counters: the same rows commit as in the batch except
+  // the refused ones, whose callers alone get the error.
+  async function oneByOne(batch: readonly Pending[]): Promise<void> {
+    for (const p of batch) {
+      try {
+        await insert([p.row]);
+        p.resolve();
+      } catch (error) {
+        p.reject(error);
+      }
+    }
   }
 
   function schedule(): void {

@@ -113,6 +113,58 @@ describe('intelligence and fingerprint bodies', () => {
   });
 });
 
+describe('addresses that can never be stored (verify and intelligence)', () => {
+  const endpoints = [
+    { name: 'verify', call: (body: unknown) => verify(body), expectError: expectStatusError },
+    {
+      name: 'intelligence',
+      call: (body: unknown) => post(server.url, '/v1/intelligence', body, apiKey(project.keys.private_key)),
+      expectError: expectPlainError,
+    },
+  ];
+  describe.each(endpoints)('$name', ({ name, call, expectError }) => {
+    const stored = async (email: string) => Number((await server.service.store.knex('events').where({ email, endpoint: name }).count({ n: '*' }))[0]?.n);
+
+    it.each([
+      ['U+0000', 'a\u0000b@example.com', 'U+0000 at character 2'],
+      ['a line feed', 'a@example.com\nX-Injected: 1', 'U+000A at character 14'],
+      ['a tab', '\ta@example.com', 'U+0009 at character 1'],
+      ['U+001F', 'a\u001f@example.com', 'U+001F at character 2'],
+      ['DEL (U+007F)', 'a\u007f@example.com', 'U+007F at character 2'],
+      ['NEL (U+0085)', 'a@exa\u0085mple.com', 'U+0085 at character 6'],
+      ['U+009F', 'a@example.com\u009f', 'U+009F at character 14'],
+    ])('answers 400 naming email_address for %s, and stores nothing', async (_label, email, found) => {
+      const res = await call({ email_address: email });
+      expectError(res, 400);
+      expect(res.body.error).toBe(`email_address: must not contain control characters (found ${found})`);
+      expect(await stored(email)).toBe(0);
+    });
+
+    it('accepts the characters next to the control ranges (space, U+00A0, U+00C0)', async () => {
+      const res = await call({ email_address: 'a b\u00a0\u00c0@example.com' });
+      expect(res.status).toBe(200);
+    });
+
+    it('refuses 1,000 four-byte characters (4,012 bytes, under 1,024 characters) with 400 naming email_address: at most 800 bytes in UTF-8', async () => {
+      const email = `${'\u{1F600}'.repeat(1_000)}@example.com`;
+      expect([...email].length).toBeLessThanOrEqual(1_024);
+      const res = await call({ email_address: email });
+      expectError(res, 400);
+      expect(res.body.error).toBe('email_address: must be at most 800 bytes in UTF-8');
+    });
+
+    it('accepts exactly 800 bytes (two-byte characters) and refuses 801', async () => {
+      const at800 = `${'é'.repeat(394)}@example.com`; // 788 + 12 bytes
+      expect(Buffer.byteLength(at800)).toBe(800);
+      expect((await call({ email_address: at800 })).status).toBe(200);
+      expect(await stored(at800)).toBe(1);
+      const res = await call({ email_address: `a${at800}` });
+      expectError(res, 400);
+      expect(res.body.error).toContain('email_address');
+    });
+  });
+});
+
 describe('routes and methods', () => {
   it.each(['/v1/public/verfy', '/v1/verify', '/', '/v2/public/verify'])('answers 404 for POST %s', async (path) => {
     const res = await post(server.url, path, { email_address: 'a@example.com' }, bearer(project.keys.access_token));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
 import { migrationSource } from '../../src/store/migrations/index.js';
-import { testDatabases } from '../support/databases.js';
+import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 
 describe('parseDatabaseUrl', () => {
   it.each([
@@ -95,6 +95,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0003-events-policy-revision',
       '0004-velocity-counters',
       '0005-project-origins',
+      '0006-events-bigint-id',
     ]);
   });
 
@@ -210,5 +211,60 @@ describe.each(testDatabases)('migration 0004 (velocity counters) on $name', (db)
     expect(await store.knex.schema.hasTable('velocity_counts')).toBe(false);
     await store.migrate();
     expect(await counters()).toEqual(written);
+  });
+});
+
+describe('migration 0006 (64-bit events.id) on postgres', () => {
+  let store: Store;
+  const event = (email: string) => ({ projectId: 'prj_ids', endpoint: 'verify', email, emailLower: email, baseEmail: email, action: 'allow' });
+  const idType = async () =>
+    (
+      (await store
+        .knex('information_schema.columns')
+        .where({ table_schema: store.knex.raw('current_schema()'), table_name: 'events', column_name: 'id' })
+        .first('data_type')) as { data_type: string }
+    ).data_type;
+  const pastInt32 = () => store.knex.raw("select setval('events_id_seq', 2147483647)");
+
+  beforeAll(async () => {
+    store = await openPostgresTestStore();
+  });
+  afterAll(() => store.close());
+
+  it('before it, an event id past 2^31 - 1 is refused', async () => {
+    await store.knex.migrate.down({ migrationSource, name: '0006-events-bigint-id' });
+    expect(await idType()).toBe('integer');
+    await pastInt32();
+    await expect(store.events.record(event('before@example.com'))).rejects.toThrow(/out of range|reached maximum value/);
+  });
+
+  it('makes events.id and its sequence bigint, and the next id past 2^31 - 1 is stored', async () => {
+    await store.migrate();
+    expect(await idType()).toBe('bigint');
+    const [{ data_type }] = (await store
+      .knex('information_schema.sequences')
+      .where({ sequence_schema: store.knex.raw('current_schema()'), sequence_name: 'events_id_seq' })
+      .select('data_type')) as [{ data_type: string }];
+    expect(data_type).toBe('bigint');
+    await pastInt32();
+    await store.events.record(event('after@example.com'));
+    const row = (await store.knex('events').where({ email: 'after@example.com' }).first('id')) as { id: unknown };
+    expect(BigInt(String(row.id))).toBe(2_147_483_648n);
+  });
+});
+
+describe('migration 0006 on sqlite', () => {
+  it('leaves the rowid id as it is: already 64-bit', async () => {
+    const store = await openSqliteTestStore();
+    try {
+      await store
+        .knex('events')
+        .insert({ id: 2 ** 40, project_id: 'prj_ids', endpoint: 'verify', email: 'a@x.com', base_email: 'a@x.com', action: 'allow', created_at: 1 });
+      await store.events.record({ projectId: 'prj_ids', endpoint: 'verify', email: 'b@x.com', emailLower: 'b@x.com', baseEmail: 'b@x.com', action: 'allow' });
+      const row = (await store.knex('events').where({ email: 'b@x.com' }).first('id')) as { id: number };
+      expect(row.id).toBe(2 ** 40 + 1);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import type { Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
@@ -156,6 +157,120 @@ describe.each(testDatabases)('events on $name', (db) => {
     await store.events.flush();
     await Promise.resolve();
     expect(done).toBe(5);
+  });
+});
+
+/**
+ * An event the database itself refuses, past every check of events.ts: PostgreSQL cannot store U+0000 in
+ * text, nor a btree entry over 2,704 bytes (random four-byte characters do not compress); SQLite stores
+ * both, so there a trigger refuses one address.
+ */
+const poisons: Record<'sqlite' | 'postgres', Array<{ name: string; email: string; refusal: RegExp; install?: (knex: Knex) => Promise<unknown> }>> = {
+  postgres: [
+    { name: 'a U+0000 in the address', email: 'poi\u0000son@x.io', refusal: /invalid byte sequence|0x00/ },
+    {
+      name: 'a 4 KB index entry',
+      email: `${Array.from({ length: 1_000 }, (_, i) => String.fromCodePoint(0x10000 + ((i * 7919) % 0xf0000))).join('')}@x.io`,
+      refusal: /index row size/,
+    },
+  ],
+  sqlite: [
+    {
+      name: 'an address a trigger refuses',
+      email: 'poison@x.io',
+      refusal: /refused/,
+      install: (knex) =>
+        knex.raw("create trigger refuse_poison before insert on events when new.email = 'poison@x.io' begin select raise(abort, 'refused'); end"),
+    },
+  ],
+};
+
+describe.each(testDatabases)('a commit holding an event the database refuses, on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it.each(poisons[db.name])(
+    '$name among 300 concurrent events of two projects: only its caller fails, every other event and its counters are stored',
+    async (poison) => {
+      await poison.install?.(store.knex);
+      const projects = [`prj_a_${db.name}`, `prj_b_${db.name}`];
+      await store.knex('events').whereIn('project_id', projects).del();
+      await store.knex('velocity_counts').whereIn('project_id', projects).del();
+      await store.knex('velocity_addresses').whereIn('project_id', projects).del();
+      const POISONED = 150;
+      const events = Array.from({ length: 300 }, (_, i) =>
+        event({ projectId: projects[i % 2] as string, email: i === POISONED ? poison.email : `u${i}@x.io`, ipv4: '198.51.100.7', createdAt: NOW + i }),
+      );
+      let results: PromiseSettledResult<void>[] = [];
+      const inserts = await countInserts(store, async () => {
+        results = await Promise.allSettled(events.map((e) => store.events.record(e)));
+      });
+      const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+      expect(failed).toEqual([POISONED]);
+      expect(String((results[POISONED] as PromiseRejectedResult).reason)).toMatch(poison.refusal);
+      expect(inserts).toBeGreaterThan(1); // the whole batch was tried first, then event by event
+      for (const [p, projectId] of projects.entries()) {
+        const stored = (await store.knex('events').where({ project_id: projectId }).orderBy('created_at').pluck('email')) as string[];
+        const expected = events.filter((_e, i) => i % 2 === p && i !== POISONED).map((e) => e.email);
+        expect(stored).toEqual(expected);
+        const v = await store.events.velocityReader(projectId).byIp({ ipv4: '198.51.100.7', ipv6: null, since: [], limit: 1 });
+        expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: expected.length, distinct: expected.length });
+      }
+      await store.events.record(event({ projectId: projects[0] as string, email: 'after@x.io' })); // the writer goes on
+    },
+  );
+});
+
+describe('a commit that fails because the database cannot be reached', () => {
+  it('rejects its callers at once, without retrying event by event (3 events, 1 connection attempt)', async () => {
+    const unreachable = knexFactory({
+      client: 'pg',
+      connection: 'postgres://postgres@127.0.0.1:1/none',
+      pool: { min: 0, max: 1 },
+      log: { warn() {}, error() {}, debug() {}, deprecate() {} }, // knex's own console lines about the refused connection
+    });
+    let attempts = 0;
+    (unreachable.client as { pool: { on(event: string, listener: () => void): void } }).pool.on('createRequest', () => {
+      attempts += 1;
+    });
+    try {
+      const events = createEvents(unreachable);
+      const results = await Promise.allSettled([1, 2, 3].map((i) => events.record(event({ projectId: 'prj_down', email: `d${i}@x.io` }))));
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/ECONNREFUSED/);
+      expect(attempts).toBe(1);
+    } finally {
+      await unreachable.destroy();
+    }
+  });
+});
+
+describe('the largest address validation lets through is stored and indexed on postgres', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openPostgresTestStore();
+  });
+  afterAll(() => store.close());
+
+  // 800 UTF-8 bytes (the schema's maxUtf8Bytes) of the characters whose stored forms grow most: U+1D160
+  // and its kin lower-case and NFC-normalise (plugins/normalize, email_lower and base_email) to three
+  // four-byte characters, three times the bytes. No character grows more.
+  const expanding = [0x1d15e, 0x1d15f, 0x1d160, 0x1d161, 0x1d162, 0x1d163, 0x1d164, 0x1d1bb, 0x1d1bc, 0x1d1bd, 0x1d1be, 0x1d1bf, 0x1d1c0];
+  const local = Array.from({ length: 197 }, (_, i) => String.fromCodePoint(expanding[(i * 7919) % expanding.length] as number)).join('');
+  const email = `${local}@example.com`;
+
+  it('is accepted by the verify schema and indexed in events and both counter tables', async () => {
+    expect(Buffer.byteLength(email)).toBe(800);
+    expect(schemaValidator('verify-request')({ email_address: email })).toBe(true);
+    const lower = email.toLowerCase().normalize('NFC');
+    expect(Buffer.byteLength(lower)).toBeGreaterThan(2_000);
+    await store.events.record(event({ projectId: 'prj_max', email, emailLower: lower, baseEmail: lower, ipv4: '192.0.2.9', device: 'd'.repeat(22) }));
+    expect(await store.knex('events').where({ project_id: 'prj_max', base_email: lower }).pluck('email')).toEqual([email]);
+    const v = await store.events.velocityReader('prj_max').byDevice({ device: 'd'.repeat(22), since: [], limit: 5 });
+    expect(v.emails.map((e) => e.email)).toEqual([lower]);
   });
 });
 

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import knexFactory from 'knex';
 import { type OpenOptions, openDatabase, type Store } from '../../src/store/database.js';
 
 /** Override with TEST_POSTGRES_URL; a missing server fails the tests rather than skipping them. */
@@ -58,6 +59,30 @@ export async function openPostgresTestStore(): Promise<Store> {
     await close();
   };
   return store;
+}
+
+/**
+ * A private schema in the test PostgreSQL and a DATABASE_URL whose connections work in it (the
+ * search_path travels as a startup option), for a whole service (test/support/server.ts).
+ */
+export async function createPostgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `t_${randomBytes(8).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: TEST_POSTGRES_URL, pool: { min: 0, max: 1 } });
+  try {
+    await admin.raw('create schema ??', [schema]);
+  } catch (error) {
+    await admin.destroy();
+    throw error;
+  }
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.raw('drop schema if exists ?? cascade', [schema]);
+      await admin.destroy();
+    },
+  };
 }
 
 export const testDatabases: readonly TestDatabase[] = [

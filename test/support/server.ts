@@ -1,5 +1,6 @@
 // The real service (composeService: policies, store, app) listening on an ephemeral port, with a
-// temporary SQLite file, for HTTP tests.
+// temporary SQLite file (or, with `database: 'postgres'`, a private schema in the test PostgreSQL), for
+// HTTP tests.
 //
 //   let server: TestServer;
 //   beforeAll(async () => { server = await startService({ env: { RATE_LIMIT_IP: '3' } }); });
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { type ComposeOptions, composeService, type Service } from '../../src/cli/compose.js';
 import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
 import { loadConfig } from '../../src/config.js';
+import { createPostgresSchema } from './databases.js';
 
 export interface StartOptions {
   /**
@@ -25,6 +27,8 @@ export interface StartOptions {
   /** Address to listen on (default 127.0.0.1; `::` listens on IPv6 and, dual-stack, IPv4). */
   host?: string;
   compose?: ComposeOptions;
+  /** Where the service stores: a temporary SQLite file (default) or a private schema in the test PostgreSQL. */
+  database?: 'sqlite' | 'postgres';
 }
 
 export interface ProjectSpec {
@@ -51,6 +55,11 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
   const dir = await mkdtemp(join(tmpdir(), 'email-trust-http-'));
   const host = options.host ?? '127.0.0.1';
   let service: Service | undefined;
+  const postgres = options.database === 'postgres' ? await createPostgresSchema() : null;
+  const removeStorage = async () => {
+    await postgres?.drop();
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     const config = loadConfig({
       ...RATE_LIMITS_OFF,
@@ -59,7 +68,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       NETWORK_CHECKS: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
-      DATABASE_URL: `sqlite:${join(dir, 'service.sqlite')}`,
+      DATABASE_URL: postgres?.url ?? `sqlite:${join(dir, 'service.sqlite')}`,
       PORT: '0',
       HOST: host,
     });
@@ -90,12 +99,12 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
         });
         // A test may already have broken the store on purpose (e.g. destroyed its knex).
         await running.close().catch(() => undefined);
-        await rm(dir, { recursive: true, force: true });
+        await removeStorage();
       },
     };
   } catch (error) {
     await service?.close().catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
+    await removeStorage();
     throw error;
   }
 }

@@ -6,6 +6,7 @@ import * as eventsEmailLower from './0002-events-email-lower.js';
 import * as eventsPolicyRevision from './0003-events-policy-revision.js';
 import * as velocityCounters from './0004-velocity-counters.js';
 import * as projectOrigins from './0005-project-origins.js';
+import * as eventsBigintId from './0006-events-bigint-id.js';
 
 interface Migration {
   name: string;
@@ -18,6 +19,7 @@ const migrations: readonly Migration[] = [
   { name: '0003-events-policy-revision', module: eventsPolicyRevision },
   { name: '0004-velocity-counters', module: velocityCounters },
   { name: '0005-project-origins', module: projectOrigins },
+  { name: '0006-events-bigint-id', module: eventsBigintId },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
