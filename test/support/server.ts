@@ -45,7 +45,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const RATE_LIMITS_OFF = { RATE_LIMIT_VERIFY: '0', RATE_LIMIT_IP: '0', RATE_LIMIT_INTELLIGENCE: '0', RATE_LIMIT_FINGERPRINT: '0' };
+const RATE_LIMITS_OFF = {
+  RATE_LIMIT_VERIFY: '0',
+  RATE_LIMIT_IP: '0',
+  RATE_LIMIT_INTELLIGENCE: '0',
+  RATE_LIMIT_FINGERPRINT: '0',
+  RATE_LIMIT_FAILED_AUTH: '0',
+};
 
 export async function startService(options: StartOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'email-trust-http-'));
