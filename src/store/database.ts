@@ -1,6 +1,7 @@
 // Opens the store named by DATABASE_URL: SQLite (embedded, one file) or PostgreSQL (several
 // service instances). One knex migration set serves both.
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
@@ -68,12 +69,76 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   throw badUrl(scheme ? `has an unsupported scheme "${scheme}"` : 'is not a URL');
 }
 
+/** Why a file system call failed, in words an operator can act on. */
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  ENOENT: 'nothing can be created there',
+  ENOSPC: 'the disk is full',
+};
+
+/**
+ * Makes sure the SQLite file (and its folder, where SQLite also writes its -wal and -shm files) can be
+ * created and written, before anything is opened: a path that cannot be stops the start with a message
+ * naming it, rather than a bare SQLITE_CANTOPEN later. The file is created readable by its owner only.
+ */
+async function prepareSqliteFile(filename: string): Promise<void> {
+  const file = resolve(filename);
+  const folder = dirname(file);
+  const refuse = (error: unknown, what: string): Error => {
+    const code = String((error as { code?: unknown }).code ?? 'error');
+    return new Error(
+      `DATABASE_URL: cannot ${what} (${FILE_PROBLEMS[code] ?? code}, ${code}); point DATABASE_URL at a file in a folder this user can write (e.g. sqlite:./data/email-trust.sqlite), or fix that path's permissions`,
+    );
+  };
+  await makeFolder(folder).catch((error: unknown) => {
+    throw refuse(error, `create the folder ${folder} for the SQLite file`);
+  });
+  try {
+    await (await open(file, 'a', 0o600)).close();
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    throw refuse(error, `write the SQLite file ${file}`);
+  }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir never settles for some paths (a folder under
+ * /proc/<name> that does not exist), where this one fails at the first level that cannot be made.
+ */
+async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = [];
+  let at = folder;
+  while (
+    !(await stat(at).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing) {
+    await mkdir(level).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    });
+  }
+  if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+}
+
 async function sqliteConfig(filename: string): Promise<Knex.Config> {
-  if (filename !== SQLITE_MEMORY) await mkdir(dirname(resolve(filename)), { recursive: true });
+  if (filename !== SQLITE_MEMORY) await prepareSqliteFile(filename);
   return {
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     pool: {
       min: 1,
       max: 1,
@@ -84,10 +149,18 @@ async function sqliteConfig(filename: string): Promise<Knex.Config> {
   };
 }
 
+/**
+ * How long a query waits for a pooled connection (knex's default is 60 s): past it the request fails
+ * (503, store/unavailable.ts) instead of hanging while the database is down or every connection busy.
+ */
+export const ACQUIRE_TIMEOUT_MS = 5_000;
+
 function postgresConfig(url: string, options: OpenOptions): Knex.Config {
   return {
     client: 'pg',
-    connection: url,
+    // A server that accepts no connection (packets dropped) is given up on as quickly.
+    connection: { connectionString: url, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS },
+    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     pool: { min: 0, max: 10 },
     ...(options.searchPath ? { searchPath: [options.searchPath] } : {}),
   };

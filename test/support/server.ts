@@ -22,6 +22,8 @@ export interface StartOptions {
    * tests making many quick calls are not refused, NETWORK_CHECKS is off and LOG_LEVEL is silent.
    */
   env?: Record<string, string>;
+  /** DATABASE_URL (default: a temporary SQLite file, removed on close; another database is left as it is). */
+  databaseUrl?: string;
   /** Address to listen on (default 127.0.0.1; `::` listens on IPv6 and, dual-stack, IPv4). */
   host?: string;
   compose?: ComposeOptions;
@@ -65,7 +67,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       NETWORK_CHECKS: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
-      DATABASE_URL: `sqlite:${join(dir, 'service.sqlite')}`,
+      DATABASE_URL: options.databaseUrl ?? `sqlite:${join(dir, 'service.sqlite')}`,
       PORT: '0',
       HOST: host,
     });
