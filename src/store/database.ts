@@ -113,12 +113,12 @@ async function prepareSqliteFile(filename: string): Promise<void> {
 async function makeFolder(folder: string): Promise<void> {
   const missing: string[] = [];
   let at = folder;
-  while (
-    !(await stat(at).then(
+  const exists = (path: string) =>
+    stat(path).then(
       () => true,
       () => false,
-    ))
-  ) {
+    );
+  while (!(await exists(at))) {
     missing.unshift(at);
     const parent = dirname(at);
     if (parent === at) break;
