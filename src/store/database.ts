@@ -30,6 +30,8 @@ export type DatabaseTarget = { client: 'sqlite'; filename: string } | { client: 
 export interface OpenOptions {
   /** PostgreSQL schema to work in (tests use one schema per file); ignored for SQLite. */
   searchPath?: string;
+  /** How long a query may wait for a pooled connection, connecting included (default ACQUIRE_TIMEOUT_MS, 5 s). */
+  acquireTimeoutMs?: number;
   /** How long a velocity read may wait for the database (default READ_TIMEOUT_MS, 2 s). */
   readTimeoutMs?: number;
 }
@@ -132,13 +134,13 @@ async function makeFolder(folder: string): Promise<void> {
   if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
 }
 
-async function sqliteConfig(filename: string): Promise<Knex.Config> {
+async function sqliteConfig(filename: string, options: OpenOptions): Promise<Knex.Config> {
   if (filename !== SQLITE_MEMORY) await prepareSqliteFile(filename);
   return {
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
-    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+    acquireConnectionTimeout: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS,
     pool: {
       min: 1,
       max: 1,
@@ -159,8 +161,8 @@ function postgresConfig(url: string, options: OpenOptions): Knex.Config {
   return {
     client: 'pg',
     // A server that accepts no connection (packets dropped) is given up on as quickly.
-    connection: { connectionString: url, connectionTimeoutMillis: ACQUIRE_TIMEOUT_MS },
-    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
+    connection: { connectionString: url, connectionTimeoutMillis: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS },
+    acquireConnectionTimeout: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS,
     pool: { min: 0, max: 10 },
     ...(options.searchPath ? { searchPath: [options.searchPath] } : {}),
   };
@@ -168,7 +170,7 @@ function postgresConfig(url: string, options: OpenOptions): Knex.Config {
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Store> {
   const target = parseDatabaseUrl(url);
-  const config = target.client === 'sqlite' ? await sqliteConfig(target.filename) : postgresConfig(target.url, options);
+  const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
   const knex = knexFactory(config);
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.

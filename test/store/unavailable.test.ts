@@ -48,6 +48,19 @@ describe('isUnavailable', () => {
     }
   });
 
+  it('a server that accepts connections and never answers (a black hole) is an outage after acquireTimeoutMs, not a hang', async () => {
+    const hole = createServer(() => undefined).listen(0, '127.0.0.1');
+    await new Promise((resolve) => hole.once('listening', resolve));
+    const store = await openDatabase(`postgres://postgres@127.0.0.1:${(hole.address() as { port: number }).port}/test`, { acquireTimeoutMs: 300 });
+    try {
+      const error = await failureOf(() => store.knex.raw('select 1'));
+      expect(isUnavailable(error)).toBe(true);
+    } finally {
+      await store.close();
+      hole.close();
+    }
+  });
+
   it('a pool that gives no connection within acquireConnectionTimeout is an outage', async () => {
     const knex = knexFactory({
       client: 'sqlite3',
