@@ -16,8 +16,8 @@ export interface Config {
   /** Which X-Forwarded-For entries are believed (src/service/client-ip.ts). */
   trustProxy: TrustProxy;
   intelligenceForm: 'A' | 'B';
-  /** Requests per second; 0 turns the limit off. */
-  rateLimits: { verify: number; ip: number; intelligence: number; fingerprint: number };
+  /** Requests per second, except failedAuth: failed authentications per client per minute. 0 turns a limit off. */
+  rateLimits: { verify: number; ip: number; intelligence: number; fingerprint: number; failedAuth: number };
   /** Sealing keys for fingerprints: key id → 32-byte key. The first one seals; all of them open. */
   fingerprintKeys: { id: string; key: Buffer }[];
   fingerprintTtlSeconds: number;
@@ -82,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
       ip: integer(env, 'RATE_LIMIT_IP', 10, 0, 1_000_000),
       intelligence: integer(env, 'RATE_LIMIT_INTELLIGENCE', 10, 0, 1_000_000),
       fingerprint: integer(env, 'RATE_LIMIT_FINGERPRINT', 10, 0, 1_000_000),
+      failedAuth: integer(env, 'RATE_LIMIT_FAILED_AUTH', 20, 0, 1_000_000),
     },
     fingerprintKeys: fingerprintKeys(env),
     fingerprintTtlSeconds: integer(env, 'FINGERPRINT_TTL_SECONDS', 86_400, 60, 31_536_000),

@@ -24,6 +24,7 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
   const registration = createRegistrationLookup({
     ...(config.rdapBaseUrl ? { baseUrl: config.rdapBaseUrl } : {}),
     ...(config.rdapBootstrapFile ? { bootstrapFile: config.rdapBootstrapFile } : {}),
+    servers: config.dnsServers,
     timeoutMs: config.rdapTimeoutMs,
     ttlMs: config.rdapCacheTtlSeconds * 1000,
     domainFacts,

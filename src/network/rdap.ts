@@ -9,11 +9,27 @@
 //   bootstrapFile  RDAP_BOOTSTRAP_FILE  an RFC 9224 dns.json instead of the shipped copy
 //   timeoutMs      RDAP_TIMEOUT_MS      time one question may take (redirects included); 3000
 //   ttlMs          RDAP_CACHE_TTL_SECONDS × 1000: how long a registration date is kept; 7 days
+//   servers        DNS_SERVERS          resolve registry host names there; default: the system resolver
 // Nothing here throws to a caller: failures are "unknown" answers.
+//
+// Outbound requests go only to public addresses, as the website check's (address-guard.ts): each hop's
+// host is resolved by us, refused when any address is private, loopback, link-local or a metadata
+// service, and connected to through those very addresses (a pinned lookup). A redirect is followed at
+// most MAX_REDIRECTS times, over HTTPS (or on the same origin). The one exception is the origin of
+// RDAP_BASE_URL, which the operator chose (possibly a private RDAP proxy); where it redirects elsewhere,
+// the guard applies again.
+
+import type { LookupAddress } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { untilAborted } from '../abort.js';
 import type { LookupResult, RegistrationLookup } from '../engine/plugin.js';
 import { hostName, isAddressLiteral } from '../host-name.js';
 import type { DomainFacts } from '../store/domain-facts.js';
+import { type AddressPolicy, refusalOfAny } from './address-guard.js';
 import { createCachedLookup, type LookupRequest } from './cached-lookup.js';
+import { createHostResolver, type HostResolver, pinnedLookup } from './host-addresses.js';
 import { baseFor, DEFAULT_BOOTSTRAP_FILE, loadBootstrap, preferredUrl } from './rdap-bootstrap.js';
 import { settingsFrom } from './settings.js';
 
@@ -62,6 +78,13 @@ export interface RegistrationOptions extends Partial<RegistrationSettings> {
   now?: () => number;
   /** Told about domain-facts read/write failures (the lookup goes on without the table). */
   onError?: (error: unknown) => void;
+  /** Name servers (DNS_SERVERS form) for registry host names; absent or empty: the system resolver. */
+  servers?: readonly string[];
+  /**
+   * TESTS ONLY: lets loopback addresses through the address guard so a lookup can reach a test server
+   * named in a bootstrap file or a redirect. Never set in production; no configuration variable sets it.
+   */
+  allowLoopbackForTests?: boolean;
 }
 
 export interface RegistrationService {
@@ -119,20 +142,16 @@ function isStored(value: unknown): value is Stored {
 }
 
 /** Reads a body up to `max` bytes; null when it is larger. */
-async function readCapped(response: Response, max: number): Promise<string | null> {
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
+async function readCapped(response: IncomingMessage, max: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
     if (size > max) {
-      await reader.cancel().catch(() => undefined);
+      response.destroy();
       return null;
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }
@@ -151,6 +170,10 @@ interface Registries {
   backoff: Map<string, number>;
   /** Aborted by close(). */
   closing: AbortSignal;
+  resolver: HostResolver;
+  policy: AddressPolicy;
+  /** The origin of RDAP_BASE_URL, which the operator chose: asked without the address guard. */
+  trustedOrigin: string | null;
 }
 
 /** One question to a registry, within `timeoutMs`; never throws. */
@@ -158,7 +181,7 @@ async function askRegistry(url: string, registries: Registries): Promise<Outcome
   const signal = AbortSignal.any([AbortSignal.timeout(registries.settings.timeoutMs), registries.closing]);
   try {
     const reply = await follow(new URL(url), signal, registries);
-    return reply instanceof Response ? await outcomeOf(reply, registries) : reply;
+    return 'answer' in reply ? reply : await outcomeOf(reply, registries);
   } catch (error) {
     if (signal.aborted) return failure(registries.closing.aborted ? 'RDAP lookups closed' : 'RDAP timeout');
     return failure(`RDAP request failed: ${(error as Error).message}`);
@@ -166,21 +189,21 @@ async function askRegistry(url: string, registries: Registries): Promise<Outcome
 }
 
 /** Fetches `url`, following up to MAX_REDIRECTS redirects: the last reply, or the outcome that ends the question. */
-async function follow(url: URL, signal: AbortSignal, { now, backoff }: Registries): Promise<Response | Outcome> {
+async function follow(url: URL, signal: AbortSignal, registries: Registries): Promise<IncomingMessage | Outcome> {
+  const { now, backoff } = registries;
   let target = url;
   for (let hop = 0; ; hop++) {
     if ((backoff.get(target.origin) ?? 0) > now()) return failure('RDAP server asked us to slow down');
-    const response = await fetch(target, {
-      headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' },
-      redirect: 'manual',
-      signal,
-    });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || location === null || hop >= MAX_REDIRECTS) {
-      if (response.status === 429) backoff.set(target.origin, now() + retryAfterMs(response.headers.get('retry-after')));
+    const addresses = target.origin === registries.trustedOrigin ? null : await vetted(target, signal, registries);
+    if (addresses !== null && 'answer' in addresses) return addresses;
+    const response = await get(target, addresses, signal);
+    const location = response.headers.location;
+    if (response.statusCode === undefined || response.statusCode < 300 || response.statusCode >= 400 || location === undefined) {
+      if (response.statusCode === 429) backoff.set(target.origin, now() + retryAfterMs(response.headers['retry-after'] ?? null));
       return response;
     }
-    await response.body?.cancel();
+    response.destroy();
+    if (hop >= MAX_REDIRECTS) return failure(`RDAP: more than ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, target);
     // A registry may send us on over HTTPS, or elsewhere on its own origin; nowhere else.
     if (next.protocol !== 'https:' && next.origin !== target.origin) return failure('RDAP redirect to a non-HTTPS URL');
@@ -188,11 +211,49 @@ async function follow(url: URL, signal: AbortSignal, { now, backoff }: Registrie
   }
 }
 
+/** The addresses `url`'s host may be reached at, resolved by us and checked by the guard, or why not. */
+async function vetted(url: URL, signal: AbortSignal, { resolver, policy }: Registries): Promise<LookupAddress[] | Outcome> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: LookupAddress[];
+  if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    const resolved = await untilAborted(resolver.resolve(host), signal);
+    if (resolved === undefined) throw new Error('aborted while resolving');
+    if ('none' in resolved) return failure(`RDAP server ${host} has no address`);
+    if ('error' in resolved) return failure(`RDAP server ${host}: ${resolved.error}`);
+    addresses = resolved.addresses;
+  }
+  const refusal = refusalOfAny(
+    addresses.map((a) => a.address),
+    policy,
+  );
+  return refusal === null ? addresses : failure(`RDAP address refused: ${refusal}`);
+}
+
+/** GET `url`, connecting to `addresses` only (or, for the trusted origin, wherever its name resolves). */
+function get(url: URL, addresses: LookupAddress[] | null, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/rdap+json, application/json', 'user-agent': 'email-trust' },
+        agent: false,
+        signal,
+        ...(addresses === null ? {} : { lookup: pinnedLookup(addresses) }),
+      },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 /** What a registry's last reply says of the registration. */
-async function outcomeOf(response: Response, { settings, now }: Registries): Promise<Outcome> {
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return response.status === 404 ? settled('not_found') : failure(`RDAP server answered HTTP ${response.status}`);
+async function outcomeOf(response: IncomingMessage, { settings, now }: Registries): Promise<Outcome> {
+  if (response.statusCode !== 200) {
+    response.destroy();
+    return response.statusCode === 404 ? settled('not_found') : failure(`RDAP server answered HTTP ${response.statusCode}`);
   }
   const text = await readCapped(response, settings.maxBodyBytes);
   if (text === null) return failure('RDAP reply too large');
@@ -212,7 +273,15 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
   const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
   const closing = new AbortController();
   const now = options.now ?? Date.now;
-  const registries: Registries = { settings, now, backoff: new Map(), closing: closing.signal };
+  const registries: Registries = {
+    settings,
+    now,
+    backoff: new Map(),
+    closing: closing.signal,
+    resolver: createHostResolver(options.servers, settings.timeoutMs),
+    policy: { allowLoopbackForTests: options.allowLoopbackForTests === true },
+    trustedOrigin: forcedBase === null ? null : new URL(forcedBase).origin,
+  };
 
   const ttlOf = (stored: Stored | null): number => {
     if (stored === null) return settings.errorTtlMs;
@@ -245,6 +314,9 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
       };
     },
     flush: () => cache.flush(),
-    close: () => closing.abort(),
+    close() {
+      closing.abort();
+      registries.resolver.cancel();
+    },
   };
 }

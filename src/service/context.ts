@@ -5,6 +5,7 @@ import type { RunServices } from '../engine/run.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
 import type { Store } from '../store/database.js';
+import { isUnavailable, outageReason } from '../store/unavailable.js';
 
 export interface ServiceContext {
   store: Store;
@@ -21,6 +22,11 @@ export function runServices(ctx: ServiceContext, projectId: string, persist: boo
     velocity: ctx.store.events.velocityReader(projectId),
     network: ctx.network.forRequest({ persist, now: ctx.now() }),
     now: ctx.now,
-    onPluginError: (plugin, error) => ctx.log.error({ err: error, plugin, project: projectId }, 'plugin failed; its facts are unknown'),
+    onPluginError: (plugin, error) => {
+      // A database outage is not the plugin's bug: a warning (the request itself then answers 503).
+      if (isUnavailable(error))
+        ctx.log.warn({ plugin, project: projectId, reason: outageReason(error) }, 'plugin failed: database unavailable; its facts are unknown');
+      else ctx.log.error({ err: error, plugin, project: projectId }, 'plugin failed; its facts are unknown');
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Device fingerprints: an AES-256-GCM sealed token `fp1.<key id>.<base64url>` holding the project,
 // the caller's addresses, a device hash and the time it was issued. Only this service can read it;
-// a token of another project, an expired, tampered or unknown-key token is refused.
+// a token of another project, an expired, tampered, non-canonical or unknown-key token is refused.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import createError from 'http-errors';
 import type { ClientAddress } from './client-ip.js';
@@ -85,6 +85,10 @@ export class FingerprintSealer {
     const key = this.byId.get(id);
     if (!key) throw new FingerprintError('fingerprint was sealed with a key this service no longer has; request a new one');
     const sealed = Buffer.from(body, 'base64url');
+    // Node's decoder is lenient (padding, '+' and '/', characters outside the alphabet, a last
+    // character's unused low bits): only the one canonical spelling of the sealed bytes is a token, so
+    // two different strings never open to the same token.
+    if (sealed.toString('base64url') !== body) throw new FingerprintError('fingerprint is not canonical base64url (no padding, no other characters)');
     if (sealed.length <= IV_BYTES + TAG_BYTES) throw new FingerprintError('fingerprint is truncated');
     let payload: FingerprintPayload;
     try {

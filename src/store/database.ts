@@ -1,6 +1,7 @@
 // Opens the store named by DATABASE_URL: SQLite (embedded, one file) or PostgreSQL (several
 // service instances). One knex migration set serves both.
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
@@ -29,6 +30,8 @@ export type DatabaseTarget = { client: 'sqlite'; filename: string } | { client: 
 export interface OpenOptions {
   /** PostgreSQL schema to work in (tests use one schema per file); ignored for SQLite. */
   searchPath?: string;
+  /** How long a query may wait for a pooled connection, connecting included (default ACQUIRE_TIMEOUT_MS, 5 s). */
+  acquireTimeoutMs?: number;
   /** How long a velocity read may wait for the database (default READ_TIMEOUT_MS, 2 s). */
   readTimeoutMs?: number;
 }
@@ -72,13 +75,77 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
 // bound to them (addresses, IPs), which would reach logs.
 const NO_VALUES_IN_ERRORS = { compileSqlOnError: false } as const;
 
-async function sqliteConfig(filename: string): Promise<Knex.Config> {
-  if (filename !== SQLITE_MEMORY) await mkdir(dirname(resolve(filename)), { recursive: true });
+/** Why a file system call failed, in words an operator can act on. */
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a part of the path is a file, not a folder',
+  EISDIR: 'it is a folder, not a file',
+  ENOENT: 'nothing can be created there',
+  ENOSPC: 'the disk is full',
+};
+
+/**
+ * Makes sure the SQLite file (and its folder, where SQLite also writes its -wal and -shm files) can be
+ * created and written, before anything is opened: a path that cannot be stops the start with a message
+ * naming it, rather than a bare SQLITE_CANTOPEN later. The file is created readable by its owner only.
+ */
+async function prepareSqliteFile(filename: string): Promise<void> {
+  const file = resolve(filename);
+  const folder = dirname(file);
+  const refuse = (error: unknown, what: string): Error => {
+    const code = String((error as { code?: unknown }).code ?? 'error');
+    return new Error(
+      `DATABASE_URL: cannot ${what} (${FILE_PROBLEMS[code] ?? code}, ${code}); point DATABASE_URL at a file in a folder this user can write (e.g. sqlite:./data/email-trust.sqlite), or fix that path's permissions`,
+    );
+  };
+  await makeFolder(folder).catch((error: unknown) => {
+    throw refuse(error, `create the folder ${folder} for the SQLite file`);
+  });
+  try {
+    await (await open(file, 'a', 0o600)).close();
+    await access(folder, constants.W_OK);
+  } catch (error) {
+    throw refuse(error, `write the SQLite file ${file}`);
+  }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir never settles for some paths (a folder under
+ * /proc/<name> that does not exist), where this one fails at the first level that cannot be made.
+ */
+async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = [];
+  let at = folder;
+  const exists = (path: string) =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
+  while (!(await exists(at))) {
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const level of missing) {
+    await mkdir(level).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    });
+  }
+  if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
+}
+
+async function sqliteConfig(filename: string, options: OpenOptions): Promise<Knex.Config> {
+  if (filename !== SQLITE_MEMORY) await prepareSqliteFile(filename);
   return {
     client: 'sqlite3',
     connection: { filename },
     useNullAsDefault: true,
     ...NO_VALUES_IN_ERRORS,
+    acquireConnectionTimeout: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS,
     pool: {
       min: 1,
       max: 1,
@@ -89,10 +156,18 @@ async function sqliteConfig(filename: string): Promise<Knex.Config> {
   };
 }
 
+/**
+ * How long a query waits for a pooled connection (knex's default is 60 s): past it the request fails
+ * (503, store/unavailable.ts) instead of hanging while the database is down or every connection busy.
+ */
+export const ACQUIRE_TIMEOUT_MS = 5_000;
+
 function postgresConfig(url: string, options: OpenOptions): Knex.Config {
   return {
     client: 'pg',
-    connection: url,
+    // A server that accepts no connection (packets dropped) is given up on as quickly.
+    connection: { connectionString: url, connectionTimeoutMillis: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS },
+    acquireConnectionTimeout: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS,
     ...NO_VALUES_IN_ERRORS,
     pool: { min: 0, max: 10 },
     ...(options.searchPath ? { searchPath: [options.searchPath] } : {}),
@@ -101,7 +176,7 @@ function postgresConfig(url: string, options: OpenOptions): Knex.Config {
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Store> {
   const target = parseDatabaseUrl(url);
-  const config = target.client === 'sqlite' ? await sqliteConfig(target.filename) : postgresConfig(target.url, options);
+  const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
   const knex = knexFactory(config);
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.

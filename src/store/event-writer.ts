@@ -7,6 +7,7 @@
 // requests (other projects' too) that happened to share its commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
 /** Rows per commit; later arrivals wait for the next one. */
@@ -58,21 +59,6 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/**
- * Errors that say the database cannot be reached or is out of space, not that it refused a row: retrying
- * event by event would only fail each one again, slowly (a connect timeout each).
- */
-function isUnavailable(error: unknown): boolean {
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  if (name === 'KnexTimeoutError') return true;
-  if (typeof code !== 'string') return false;
-  return (
-    /^E[A-Z]+$/.test(code) || // a socket error: ECONNREFUSED, ECONNRESET, ETIMEDOUT, …
-    /^(08|53|57)/.test(code) || // PostgreSQL: connection exception, insufficient resources, operator intervention
-    /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|NOMEM)/.test(code)
-  );
-}
-
 export function createEventWriter(knex: Knex): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
@@ -99,6 +85,7 @@ export function createEventWriter(knex: Knex): EventWriter {
         await insert(batch.map((p) => p.row));
         for (const p of batch) p.resolve();
       } catch (error) {
+        // Unreachable or out of space: retrying event by event would only fail each one again, slowly.
         if (batch.length === 1 || isUnavailable(error)) for (const p of batch) p.reject(error);
         else await oneByOne(batch);
       }

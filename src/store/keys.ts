@@ -17,6 +17,9 @@ const PREFIXES: Readonly<Record<KeyKind, string>> = {
   public_key: 'etv_pk_',
 };
 
+/** What generateKey makes: the kind's prefix and 32 bytes in base64url (43 characters). */
+const TOKEN_BODY = /^[A-Za-z0-9_-]{43}$/;
+
 const HINT_LENGTH = 12;
 /** Longer than any token we issue (prefix + 43 base64url characters); longer input is refused unhashed. */
 const MAX_TOKEN_LENGTH = 128;
@@ -127,6 +130,9 @@ export function createKeys(knex: Knex): Keys {
 
     async authenticate(token, kind) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+      // A token that is not of this kind's shape cannot be one of its keys: refused without a lookup, so
+      // guesses cost no database work (the shape is public; nothing secret is compared here).
+      if (!token.startsWith(PREFIXES[kind]) || !TOKEN_BODY.test(token.slice(PREFIXES[kind].length))) return null;
       const hash = hashToken(token);
       const cached = cache.get(hash);
       if (cached) return cached.kind === kind ? cached.result : null;

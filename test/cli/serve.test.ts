@@ -4,7 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -146,4 +146,33 @@ it('exits non-zero within seconds on a port that is taken, naming it, with no de
   } finally {
     blocker.close();
   }
+});
+
+// Tests run as root, where chmod does not stop a write: the unwritable places are a path through a
+// regular file (ENOTDIR), a folder given as the file (EISDIR), and /proc, where nothing can be created
+// (a missing folder there once made Node's recursive mkdir spin forever).
+it.each([
+  ['a path through a regular file', (d: string) => join(d, 'plain-file', 'data', 'et.sqlite')],
+  ['a folder instead of a file', (d: string) => d],
+  ['a file under /proc', () => '/proc/email-trust-test.sqlite'],
+  ['a missing folder under /proc', () => '/proc/email-trust-test/data/et.sqlite'],
+])('exits non-zero within seconds on an SQLite path that cannot be written (%s), naming it', async (_label, pathIn) => {
+  await writeFile(join(dir, 'plain-file'), 'not a folder');
+  const path = pathIn(dir);
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, DATABASE_URL: `sqlite:${path}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const timeout = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+  const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timeout);
+  expect({ signal, failed: code !== 0 }).toEqual({ signal: null, failed: true });
+  expect(stderr).toMatch(/DATABASE_URL: cannot (create the folder|write the SQLite file)/);
+  expect(stderr).toContain(
+    path.startsWith('/proc/email-trust-test/') ? '/proc/email-trust-test' : path.includes('plain-file') ? join(dir, 'plain-file') : path,
+  );
+  expect(stderr).toMatch(/folder this user can write/);
 });

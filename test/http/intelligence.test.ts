@@ -63,6 +63,7 @@ describe('fingerprint', () => {
     ['an unknown key id', (fp: string) => fp.replace(/^fp1\.[^.]+\./, 'fp1.zz9.')],
     ['another version', (fp: string) => fp.replace(/^fp1\./, 'fp2.')],
     ['not a token at all', () => 'hello'],
+    ['a non-canonical spelling (padding appended)', (fp: string) => `${fp}=`],
   ])('is refused (400 naming fingerprint) when tampered: %s', async (_label, tamper) => {
     const fp = (await fingerprint(project)).body.fingerprint as string;
     const res = await intelligence(project, { email_address: 'device@example.com', fingerprint: tamper(fp) });

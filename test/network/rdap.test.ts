@@ -10,6 +10,7 @@ import { createRegistrationLookup, RDAP_FACT, type RegistrationOptions, registra
 import { DEFAULT_BOOTSTRAP_FILE, loadBootstrap } from '../../src/network/rdap-bootstrap.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../support/databases.js';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 
 const DAY = 86_400_000;
 const OLD = Date.parse('2001-02-03T04:05:06Z');
@@ -43,6 +44,15 @@ const ANSWERS: Record<string, { status: number; type?: string; body?: string; he
   'moved.test': { status: 302, headers: { location: '/rdap/domain/old.test' }, body: '' },
   'elsewhere.test': { status: 302, headers: { location: 'http://rdap.elsewhere.example/domain/elsewhere.test' }, body: '' },
   'slow.test': 'hang',
+  // Redirects elsewhere: to addresses the guard refuses, by literal or by name, and a chain.
+  'to-private.test': { status: 302, headers: { location: 'https://10.0.0.1/rdap/domain/to-private.test' }, body: '' },
+  'to-metadata.test': { status: 307, headers: { location: 'https://169.254.169.254/latest/meta-data/' }, body: '' },
+  'to-internal.test': { status: 301, headers: { location: 'https://rdap.internal.test/domain/to-internal.test' }, body: '' },
+  'hop1.test': { status: 302, headers: { location: '/rdap/domain/hop2.test' }, body: '' },
+  'hop2.test': { status: 302, headers: { location: '/rdap/domain/hop3.test' }, body: '' },
+  'hop3.test': { status: 302, headers: { location: '/rdap/domain/hop4.test' }, body: '' },
+  'hop4.test': { status: 302, headers: { location: '/rdap/domain/hop5.test' }, body: '' },
+  'hop5.test': rdapJson(domainObject('hop5.test', OLD)),
 };
 
 interface RdapServer {
@@ -225,7 +235,7 @@ describe('RDAP bootstrap (RDAP_BOOTSTRAP_FILE)', () => {
         ],
       }),
     );
-    const rdapService = createRegistrationLookup({ bootstrapFile: file });
+    const rdapService = createRegistrationLookup({ bootstrapFile: file, allowLoopbackForTests: true });
     expect(await rdapService.forRequest(soon()).registered('old.test')).toEqual({ status: 'ok', value: OLD });
     expect(rdap.hits.get('/tld|old.test')).toBe(1);
     expect(await rdapService.forRequest(soon()).registered('old.sub.test')).toEqual({ status: 'unknown', reason: 'not found' });
@@ -234,11 +244,59 @@ describe('RDAP bootstrap (RDAP_BOOTSTRAP_FILE)', () => {
     expect(rdap.hits.get('old.example')).toBeUndefined();
   });
 
+  it('refuses a listed service on a loopback address, asking nothing (only RDAP_BASE_URL is trusted)', async () => {
+    const file = join(dir, 'loopback.json');
+    const origin = rdap.url.replace(/\/rdap\/$/, '');
+    await writeFile(file, JSON.stringify({ version: '1.0', services: [[['test'], [`${origin}/guarded/`]]] }));
+    const rdapService = createRegistrationLookup({ bootstrapFile: file });
+    expect(await rdapService.forRequest(soon()).registered('old2.test')).toEqual({ status: 'unknown', reason: 'RDAP address refused: 127.0.0.1 (loopback)' });
+    expect(rdap.hits.get('/guarded|old2.test')).toBeUndefined();
+  });
+
   it('refuses a file that is not an RFC 9224 bootstrap, naming it', async () => {
     const file = join(dir, 'bad.json');
     await writeFile(file, '{"services": 3}');
     expect(() => createRegistrationLookup({ bootstrapFile: file })).toThrow(/bad\.json.*services/);
     expect(() => createRegistrationLookup({ bootstrapFile: join(dir, 'absent.json') })).toThrow(/absent\.json/);
+  });
+});
+
+describe('RDAP redirects: the address guard on every hop, at most 3 hops', () => {
+  let dns: TestDnsServer;
+  beforeAll(async () => {
+    dns = await startDnsServer({ 'rdap.internal.test': { records: [{ type: 'A', address: '10.1.2.3' }] } });
+  });
+  afterAll(() => dns.close());
+
+  it.each([
+    ['to-private.test', 'RDAP address refused: 10.0.0.1 (private)'],
+    ['to-metadata.test', 'RDAP address refused: 169.254.169.254 (metadata)'],
+    ['to-internal.test', 'RDAP address refused: 10.1.2.3 (private)'],
+  ])('%s: a redirect to a refused address is not followed → %s', async (domain, reason) => {
+    const lookup = service({ servers: [dns.server] }).forRequest(soon());
+    expect(await lookup.registered(domain)).toEqual({ status: 'unknown', reason });
+  });
+
+  it('refuses a redirect to [::1] while only the configured base on 127.0.0.1 is trusted', async () => {
+    const port = new URL(rdap.url).port;
+    const server = createServer((_req, res) => res.writeHead(302, { location: `https://[::1]:${port}/rdap/domain/old.test` }).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const before = rdap.hits.get('old.test') ?? 0;
+      const lookup = createRegistrationLookup({ baseUrl: base }).forRequest(soon());
+      expect(await lookup.registered('old.test')).toEqual({ status: 'unknown', reason: 'RDAP address refused: ::1 (loopback)' });
+      expect(rdap.hits.get('old.test') ?? 0).toBe(before);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('follows 3 redirects, and stops after the third with "unknown"', async () => {
+    expect(await service().forRequest(soon()).registered('hop2.test')).toEqual({ status: 'ok', value: OLD });
+    const before = rdap.hits.get('hop5.test') ?? 0;
+    expect(await service().forRequest(soon()).registered('hop1.test')).toEqual({ status: 'unknown', reason: 'RDAP: more than 3 redirects' });
+    expect(rdap.hits.get('hop5.test') ?? 0).toBe(before);
   });
 });
 

@@ -95,6 +95,20 @@ describe.each(testDatabases)('keys on $name', (db) => {
     expect(await store.keys.authenticate(token(), 'access_token')).toBeNull();
   });
 
+  it('refuses a token not of the kind’s shape without asking the database (a guess costs no query)', async () => {
+    const other = await store.keys.create(project.id, 'private_key');
+    await store.knex.schema.renameTable('api_keys', 'api_keys_away');
+    try {
+      for (const token of ['etv_at_short', `etv_at_${'A'.repeat(42)}!`, `xyz_at_${'A'.repeat(43)}`, other.token]) {
+        expect(await store.keys.authenticate(token, 'access_token'), token).toBeNull();
+      }
+      // A token of the right shape is looked up (and here the table is away).
+      await expect(store.keys.authenticate(`etv_at_${'B'.repeat(43)}`, 'access_token')).rejects.toThrow();
+    } finally {
+      await store.knex.schema.renameTable('api_keys_away', 'api_keys');
+    }
+  });
+
   it('refuses a revoked key at once in this process, and revokes only once', async () => {
     const { key, token } = await store.keys.create(project.id, 'access_token');
     expect(await store.keys.authenticate(token, 'access_token')).not.toBeNull(); // now cached

@@ -24,6 +24,8 @@ export interface StartOptions {
    * tests making many quick calls are not refused, NETWORK_CHECKS is off and LOG_LEVEL is silent.
    */
   env?: Record<string, string>;
+  /** DATABASE_URL (default: a temporary SQLite file, removed on close; another database is left as it is). */
+  databaseUrl?: string;
   /** Address to listen on (default 127.0.0.1; `::` listens on IPv6 and, dual-stack, IPv4). */
   host?: string;
   compose?: ComposeOptions;
@@ -49,7 +51,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const RATE_LIMITS_OFF = { RATE_LIMIT_VERIFY: '0', RATE_LIMIT_IP: '0', RATE_LIMIT_INTELLIGENCE: '0', RATE_LIMIT_FINGERPRINT: '0' };
+const RATE_LIMITS_OFF = {
+  RATE_LIMIT_VERIFY: '0',
+  RATE_LIMIT_IP: '0',
+  RATE_LIMIT_INTELLIGENCE: '0',
+  RATE_LIMIT_FINGERPRINT: '0',
+  RATE_LIMIT_FAILED_AUTH: '0',
+};
 
 export async function startService(options: StartOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'email-trust-http-'));
@@ -68,7 +76,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       NETWORK_CHECKS: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
-      DATABASE_URL: postgres?.url ?? `sqlite:${join(dir, 'service.sqlite')}`,
+      DATABASE_URL: options.databaseUrl ?? postgres?.url ?? `sqlite:${join(dir, 'service.sqlite')}`,
       PORT: '0',
       HOST: host,
     });

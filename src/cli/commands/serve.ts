@@ -14,7 +14,9 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_*, FINGERPRINT_KEYS)')
+    .description(
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS)',
+    )
     .action(serve);
 }
 

@@ -1,11 +1,17 @@
 // The one error handler, at the top of the chain. Every refusal is an http-errors error (ctx.throw,
 // createError): its message reaches the client when it is exposed (4xx); anything else answers 500
-// with a tracking id that is also logged. Bodies take the spec's two shapes: verify and ip answer
-// {code, error, id, status: false}; intelligence and fingerprint answer {error, code}.
+// with a tracking id that is also logged, except that a database that cannot be reached answers 503
+// with Retry-After (store/unavailable.ts): the caller may retry, and the service recovers by itself.
+// Bodies take the spec's two shapes: verify and ip answer {code, error, id, status: false};
+// intelligence and fingerprint answer {error, code}.
 import { randomUUID } from 'node:crypto';
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { isUnavailable, outageReason } from '../../store/unavailable.js';
+
+/** Seconds a client is told to wait when the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 export function handleErrors(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -14,6 +20,19 @@ export function handleErrors(log: Logger): Middleware {
       refuseUnanswered(ctx);
     } catch (caught) {
       const id = randomUUID();
+      if (isUnavailable(caught)) {
+        // An outage, not a bug: one warning per request, without the query or its values.
+        log.warn({ id, method: ctx.method, path: ctx.path, reason: outageReason(caught) }, 'database unavailable');
+        ctx.status = 503;
+        ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+        ctx.body = errorBody(
+          ctx.path,
+          503,
+          `service unavailable: the database cannot be reached; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (id ${id})`,
+          id,
+        );
+        return;
+      }
       const status = isHttpError(caught) ? caught.status : 500;
       const exposed = isHttpError(caught) && caught.expose;
       if (exposed) log.debug({ id, status, method: ctx.method, path: ctx.path, message: caught.message }, 'request refused');

@@ -1,0 +1,50 @@
+// Guessing keys costs the guesser: failed authentications (no key, unknown, revoked or of another kind)
+// are counted per client address (ctx.state.client, as TRUST_PROXY reads it; an IPv6 client by its /64,
+// which one host usually holds whole) in a one-minute window. Past RATE_LIMIT_FAILED_AUTH the client
+// gets 429 with Retry-After before any key is looked up, whatever key it sends, so a blocked client costs
+// no database work. Other clients, and their valid keys, are not affected.
+import ipaddr from 'ipaddr.js';
+import type { Context } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+
+const WINDOW_SECONDS = 60;
+const IPV6_PREFIX_HEXTETS = 4;
+
+export interface FailedAuthLimit {
+  /** Throws 429 when the client has used up its failures for the window. */
+  refuseIfBlocked(ctx: Context): Promise<void>;
+  /** Counts one failure of the client; throws 429 when it is one too many. */
+  countFailure(ctx: Context): Promise<void>;
+}
+
+/** The counter key of a client: its IPv4 address, or its IPv6 /64. */
+export function clientBucket(ctx: Context): string {
+  const { ipv4_address: v4, ipv6_address: v6 } = ctx.state.client ?? {};
+  if (v4) return v4;
+  if (!v6) return 'unknown';
+  const parts = ipaddr.IPv6.parse(v6).parts.slice(0, IPV6_PREFIX_HEXTETS);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+export function failedAuthLimit(perMinute: number): FailedAuthLimit {
+  if (perMinute <= 0) return { refuseIfBlocked: async () => {}, countFailure: async () => {} };
+  const limiter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
+  const refuse = (ctx: Context, msBeforeNext: number): never => {
+    ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+    ctx.throw(429, `too many failed authentications from this client: at most ${perMinute} per minute; retry later with a valid key`);
+  };
+  return {
+    async refuseIfBlocked(ctx) {
+      const used = await limiter.get(clientBucket(ctx));
+      if (used !== null && used.consumedPoints >= perMinute) refuse(ctx, used.msBeforeNext);
+    },
+    async countFailure(ctx) {
+      try {
+        await limiter.consume(clientBucket(ctx));
+      } catch (caught) {
+        if (!(caught instanceof RateLimiterRes)) throw caught;
+        refuse(ctx, caught.msBeforeNext);
+      }
+    },
+  };
+}
