@@ -692,7 +692,19 @@ export function generatedRequests(endpoint: EndpointName, credentials: Credentia
       const undecodable = body === undefined && ['gzip', 'deflate', 'br'].includes(transfer.contentEncoding ?? '');
       if (transfer.contentEncoding !== undefined && (options.undecodable || !undecodable)) headers['content-encoding'] = transfer.contentEncoding;
       return { shape: shapeOf(body), body, encoding, compression: transfer.compression, chunked, headers };
-    });
+    })
+    .filter((req) => headerBytes(req.headers) < HEADER_BUDGET_BYTES);
+}
+
+/**
+ * Node's HTTP parser itself answers 431 (no body, before the app sees the request) to a header block over
+ * its 16 KiB limit (--max-http-header-size): that is the server's limit, not the app's, so generated
+ * headers stay well under it.
+ */
+const HEADER_BUDGET_BYTES = 12 * 1024;
+
+function headerBytes(headers: Record<string, string>): number {
+  return Object.entries(headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
 }
 
 function shapeOf(body: string | undefined): string {
@@ -705,24 +717,26 @@ function shapeOf(body: string | undefined): string {
   }
 }
 
-/** The bytes a generated request sends. */
-export function wireBody(req: GeneratedRequest): Buffer | undefined {
+/** The body's bytes before compression. */
+function textBytes(req: GeneratedRequest): Buffer | undefined {
   if (req.body === undefined) return undefined;
-  let bytes: Buffer;
   switch (req.encoding) {
     case 'utf8-bom':
-      bytes = Buffer.from(`\uFEFF${req.body}`, 'utf8');
-      break;
+      return Buffer.from(`\uFEFF${req.body}`, 'utf8');
     case 'utf16le':
-      bytes = Buffer.from(req.body, 'utf16le');
-      break;
+      return Buffer.from(req.body, 'utf16le');
     case 'latin1':
     case 'bytes':
-      bytes = Buffer.from(req.body, 'latin1');
-      break;
+      return Buffer.from(req.body, 'latin1');
     default:
-      bytes = Buffer.from(req.body, 'utf8');
+      return Buffer.from(req.body, 'utf8');
   }
+}
+
+/** The bytes a generated request sends. */
+export function wireBody(req: GeneratedRequest): Buffer | undefined {
+  const bytes = textBytes(req);
+  if (bytes === undefined) return undefined;
   switch (req.compression) {
     case 'gzip':
       return gzipSync(bytes);
@@ -739,6 +753,26 @@ export function wireBody(req: GeneratedRequest): Buffer | undefined {
     default:
       return bytes;
   }
+}
+
+const JSON_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** JSON string escapes read (\u0041 → A, \n → newline), wherever they are in the text. */
+function unescapeJson(text: string): string {
+  return text.replace(/\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g, (_, hex: string | undefined, c: string) =>
+    hex !== undefined ? String.fromCharCode(Number.parseInt(hex, 16)) : (JSON_ESCAPES[c] ?? c),
+  );
+}
+
+/**
+ * Everything of a request that a refusal may quote back, JSON-encoded as a reply body holds it: the
+ * header values, and the body as written, with its JSON escapes read, and decoded from its bytes as
+ * UTF-8, Latin-1 and UTF-16. For expectNoInternals: a look-alike of internals found here is the client's.
+ */
+export function echoedText(req: GeneratedRequest): string {
+  const bytes = textBytes(req);
+  const decoded = bytes === undefined ? [] : [bytes.toString('utf8'), bytes.toString('latin1'), bytes.toString('utf16le')];
+  return [...Object.values(req.headers), req.body ?? '', unescapeJson(req.body ?? ''), ...decoded].map((form) => JSON.stringify(form)).join('\n');
 }
 
 export interface RawReply {
