@@ -16,6 +16,7 @@ import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
+import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { validBody } from './middleware/validate.js';
 
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.state.client = forwardedClient(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), deps.config.trustProxy);
     return next();
   });
+  app.use(keepLateDecoderErrors());
   app.use(jsonBody());
   app.use(router.routes());
   app.use(router.allowedMethods());
