@@ -1,6 +1,6 @@
 // Opens the store named by DATABASE_URL: SQLite (embedded, one file) or PostgreSQL (several
 // service instances). One knex migration set serves both.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
@@ -69,7 +69,11 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
 }
 
 async function sqliteConfig(filename: string): Promise<Knex.Config> {
-  if (filename !== SQLITE_MEMORY) await mkdir(dirname(resolve(filename)), { recursive: true });
+  if (filename !== SQLITE_MEMORY) {
+    await mkdir(dirname(resolve(filename)), { recursive: true });
+    // Created here, readable by its owner only; SQLite gives its -wal and -shm files the same mode.
+    await writeFile(filename, '', { flag: 'a', mode: 0o600 });
+  }
   return {
     client: 'sqlite3',
     connection: { filename },
