@@ -69,6 +69,7 @@ describe('answers node:http gives before Koa', () => {
     ['a lowercase method', 'post /v1/public/ip HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 501],
     ['a malformed header', 'POST /v1/public/ip HTTP/1.1\r\nHost: 127.0.0.1\r\nnot a header\r\n\r\n', 400],
     ['CONNECT', 'CONNECT internal.example:443 HTTP/1.1\r\nHost: internal.example:443\r\n\r\n', 405],
+    ['headers over 16 KiB', `POST /v1/intelligence HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(17 * 1024)}\r\n\r\n`, 431],
   ])('%s: nosniff and no-store too', async (_label, request, status) => {
     const raw = await rawExchange(server.port, request);
     expect(raw.status).toBe(status);

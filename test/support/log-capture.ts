@@ -34,7 +34,7 @@ export function captureLog(level: Level = 'debug'): CapturedLog {
   return {
     log,
     lines,
-    above: (threshold) => lines.filter((line) => line.level > pino.levels.values[threshold]),
+    above: (threshold) => lines.filter((line) => line.level > (pino.levels.values[threshold] ?? 0)),
     clear: () => {
       lines.length = 0;
     },
