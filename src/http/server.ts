@@ -9,7 +9,7 @@ import type Koa from 'koa';
 import type { Logger } from 'pino';
 import type { ServerLimits } from '../config.js';
 import { echoInput } from '../echoed-input.js';
-import { errorBody, MESSAGE_MAX_CHARS } from './middleware/errors.js';
+import { errorBody } from './middleware/errors.js';
 import { RESPONSE_HEADERS } from './middleware/response-headers.js';
 
 /** How often node:http looks for connections past their timeouts: at most this late (its default is 30 s). */
@@ -28,13 +28,11 @@ export function createHttpServer(app: Koa, limits: ServerLimits, log: Logger): S
   server.maxConnections = limits.maxConnections;
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     const [status, message] = clientErrorAnswer(error.code);
-    log.debug({ status, code: error.code }, 'connection refused before routing');
-    answerAndClose(socket, status, pathOf(error.rawPacket), message);
+    answerAndClose(log, socket, { status, path: pathOf(error.rawPacket), message, code: error.code });
   });
   // CONNECT (a proxy tunnel) never reaches Koa: without this listener node:http drops it without an answer.
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    log.debug({ status: 405, method: 'CONNECT' }, 'request refused');
-    answerAndClose(socket, 405, '', 'method CONNECT is not allowed here: use POST', { Allow: 'POST' });
+    answerAndClose(log, socket, { status: 405, path: '', message: 'method CONNECT is not allowed here: use POST', allow: 'POST' });
   });
   server.on('drop', (dropped?: { remoteAddress?: string }) =>
     log.debug({ maxConnections: limits.maxConnections, remoteAddress: dropped?.remoteAddress }, 'connection dropped: too many open'),
@@ -61,15 +59,28 @@ function pathOf(rawPacket: Buffer | undefined): string {
   return /^\S+ (\/\S*)/.exec(line)?.[1] ?? '';
 }
 
-/** Writes a whole response and closes (as node:http's own answer does), unless the socket is gone or a response has begun. */
-function answerAndClose(socket: Duplex & { bytesWritten?: number }, status: number, path: string, message: string, headers: Record<string, string> = {}): void {
+interface Refusal {
+  status: number;
+  /** Chooses the error shape; '' for the verify/ip one. */
+  path: string;
+  message: string;
+  /** node:http's reason, for the log. */
+  code?: string;
+  allow?: string;
+}
+
+/** Logs the refusal, writes a whole answer and closes (as node:http's own answer does), unless the socket is gone or an answer has begun. */
+function answerAndClose(log: Logger, socket: Duplex & { bytesWritten?: number }, refusal: Refusal): void {
+  const { status, path, message, code, allow } = refusal;
+  const id = randomUUID();
+  log.debug({ id, status, code, path: echoInput(path), message }, 'request refused before routing');
   if (socket.writable && !socket.bytesWritten) {
-    const body = JSON.stringify(errorBody(path, status, echoInput(message, MESSAGE_MAX_CHARS), randomUUID()));
+    const body = JSON.stringify(errorBody(path, status, message, id));
     const lines = Object.entries({
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),
       ...RESPONSE_HEADERS,
-      ...headers,
+      ...(allow ? { Allow: allow } : {}),
       Connection: 'close',
     }).map(([name, value]) => `${name}: ${value}\r\n`);
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines.join('')}\r\n${body}`);
