@@ -24,6 +24,19 @@ export interface Config {
   network: NetworkConfig;
   /** Events older than this are deleted in the background (velocity history). */
   velocityRetentionDays: number;
+  server: ServerLimits;
+}
+
+/** How long a client may take and how many connections it may hold (src/http/server.ts). */
+export interface ServerLimits {
+  /** The request line and headers must have arrived this long after the connection opened (or the last request ended). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must have arrived within this; at least headersTimeoutMs. */
+  requestTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections over this are dropped as they open. */
+  maxConnections: number;
 }
 
 /**
@@ -87,6 +100,7 @@ export function loadConfig(env: Env = process.env): Config {
     fingerprintKeys: fingerprintKeys(env),
     fingerprintTtlSeconds: integer(env, 'FINGERPRINT_TTL_SECONDS', 86_400, 60, 31_536_000),
     velocityRetentionDays: integer(env, 'VELOCITY_RETENTION_DAYS', 30, 1, 3650),
+    server: serverLimits(env),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),
@@ -111,6 +125,24 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `${value} is outside ${min}..${max}`);
   return value;
+}
+
+function serverLimits(env: Env): ServerLimits {
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
+  // node:http refuses a header timeout longer than the request's, which includes it.
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      'REQUEST_TIMEOUT_MS',
+      `${requestTimeoutMs} is shorter than HEADERS_TIMEOUT_MS (${headersTimeoutMs}); the request includes its headers`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+  };
 }
 
 function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {

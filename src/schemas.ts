@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type FuncKeywordDefinition, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
+import { echoInput } from './echoed-input.js';
 import { schemasDir } from './paths.js';
 import { ACTIONS, CHECK_CODES, CHECKED_TYPES, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, STEPS, VERDICT_ACTIONS } from './vocabulary.js';
 
@@ -129,7 +130,8 @@ function describeOne(error: ErrorObject, segments: (string | number)[]): SchemaP
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties':
-      return { path: [...segments, String(p.additionalProperty)], message: `unknown field "${String(p.additionalProperty)}"` };
+      // The name is the client's (or a policy author's): quoted capped and escaped.
+      return { path: [...segments, String(p.additionalProperty)], message: `unknown field "${echoInput(String(p.additionalProperty))}"` };
     case 'required':
       return { path: [...segments, String(p.missingProperty)], message: 'is required' };
     case 'format':

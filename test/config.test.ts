@@ -47,3 +47,27 @@ describe('TRUST_PROXY', () => {
     expect(() => trustProxy(value)).toThrow(/true \(exactly one proxy hop\), a number of trusted proxy hops 1\.\.100, or a comma-separated list/);
   });
 });
+
+describe('server limits', () => {
+  it('default: headers within 10 s, the whole request within 30 s, idle kept-alive connections 5 s, 10,000 connections', () => {
+    expect(loadConfig({}).server).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 10_000 });
+  });
+
+  it('reads HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and MAX_CONNECTIONS', () => {
+    const env = { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '65000', MAX_CONNECTIONS: '50' };
+    expect(loadConfig(env).server).toEqual({ headersTimeoutMs: 2000, requestTimeoutMs: 2000, keepAliveTimeoutMs: 65_000, maxConnections: 50 });
+  });
+
+  it.each([
+    [{ HEADERS_TIMEOUT_MS: '10s' }, /^HEADERS_TIMEOUT_MS: "10s" is not a whole number$/],
+    [{ HEADERS_TIMEOUT_MS: '999' }, /^HEADERS_TIMEOUT_MS: 999 is outside 1000\.\.600000$/],
+    [{ REQUEST_TIMEOUT_MS: '0' }, /^REQUEST_TIMEOUT_MS: 0 is outside 1000\.\.3600000$/],
+    [{ REQUEST_TIMEOUT_MS: '5000' }, /^REQUEST_TIMEOUT_MS: 5000 is shorter than HEADERS_TIMEOUT_MS \(10000\)/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /^KEEP_ALIVE_TIMEOUT_MS: 0 is outside 100\.\.600000$/],
+    [{ MAX_CONNECTIONS: '0' }, /^MAX_CONNECTIONS: 0 is outside 1\.\.1000000$/],
+    [{ MAX_CONNECTIONS: '-1' }, /^MAX_CONNECTIONS: "-1" is not a whole number$/],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

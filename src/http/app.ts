@@ -18,6 +18,7 @@ import { handleErrors } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
 
 export interface AppDeps {
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = ctx.state.client;
   });
 
+  app.use(responseHeaders());
   app.use(handleErrors(deps.log));
   app.use((ctx, next) => {
     ctx.state.client = forwardedClient(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), deps.config.trustProxy);

@@ -1,18 +1,22 @@
 // What each endpoint answers for a body it cannot use, in that endpoint's error shape: the body is read
 // as JSON before routing, so every route (and an unknown one) refuses the same bodies the same way.
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { BODY_LIMIT_BYTES } from '../../src/http/middleware/json-body.js';
+import { type CapturedLog, captureLog } from '../support/log-capture.js';
 import { apiKey, bearer, post, type Reply, send, startService, type TestServer } from '../support/server.js';
 import { expectPlainError, expectStatusError } from './contract.js';
 
 let server: TestServer;
 let project: CreatedProject;
+let captured: CapturedLog;
 
 beforeAll(async () => {
-  server = await startService();
+  captured = captureLog();
+  server = await startService({ compose: { log: captured.log } });
   project = await server.createProject({ name: 'bodies' });
+  captured.clear();
 });
 afterAll(() => server.close());
 
@@ -72,10 +76,33 @@ describe.each(ENDPOINTS)('$path', ({ path, headers, expectError }) => {
     expect(inflated.body.error).toBe(`request body is larger than ${BODY_LIMIT_BYTES} bytes`);
   });
 
-  it.each(['compress', 'x-unknown'])('answers 415 naming an unsupported Content-Encoding (%s)', async (encoding) => {
+  const json = JSON.stringify({ email_address: 'a@example.com' });
+  it.each([
+    ['text sent as gzip', new TextEncoder().encode(json), 'gzip', 'request body is not valid gzip data: incorrect header check'],
+    ['a truncated gzip stream', gzipSync(json).subarray(0, 12), 'gzip', 'request body is not valid gzip data: unexpected end of file'],
+    ['a truncated deflate stream', deflateSync(json).subarray(0, 8), 'deflate', 'request body is not valid deflate data: unexpected end of file'],
+    ['br garbage', new TextEncoder().encode('not brotli at all'), 'br', 'request body is not valid br data: Decompression failed'],
+    ['a truncated br stream', brotliCompressSync(json).subarray(0, 5), 'br', 'request body is not valid br data: unexpected end of file'],
+  ])('answers 400 for %s, logged below warn', async (_label, bytes, encoding, message) => {
+    captured.clear();
+    const res = await postBytes(path, bytes, { ...headers(), 'content-encoding': encoding });
+    expectError(res, 400);
+    expect(res.body.error).toBe(message);
+    expect(captured.above('info')).toEqual([]);
+  });
+
+  it.each(['compress', 'x-unknown', 'zstd'])('answers 415 naming an unsupported Content-Encoding (%s), logged below warn', async (encoding) => {
+    captured.clear();
     const res = await postBytes(path, new TextEncoder().encode('{}'), { ...headers(), 'content-encoding': encoding });
     expectError(res, 415);
     expect(res.body.error).toBe(`Unsupported Content-Encoding: ${encoding}`);
+    expect(captured.above('info')).toEqual([]);
+  });
+
+  it('quotes at most 64 characters of an unsupported Content-Encoding', async () => {
+    const res = await postBytes(path, new TextEncoder().encode('{}'), { ...headers(), 'content-encoding': `x-${'e'.repeat(8000)}` });
+    expectError(res, 415);
+    expect(res.body.error).toBe(`Unsupported Content-Encoding: x-${'e'.repeat(62)}…`);
   });
 });
 
@@ -128,10 +155,10 @@ describe('refusals before any route', () => {
   it.each([
     ['/v1/public/verify', expectStatusError],
     ['/v1/intelligence', expectPlainError],
-  ])('answers 501 for a method no route knows, on %s, without its message', async (path, expectError) => {
+  ])('answers 501 for a method no route knows, on %s, naming it', async (path, expectError) => {
     const res = await send('PROPFIND', server.url, path);
     expectError(res, 501);
-    expect(res.body.error).toMatch(/^unexpected error; quote id [0-9a-f-]{36} when reporting it$/);
+    expect(res.body.error).toBe('method PROPFIND is not implemented: use POST');
   });
 
   it('405 names the allowed method', async () => {

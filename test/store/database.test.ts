@@ -49,6 +49,12 @@ describe('SQLite connection setup', () => {
     expect((await stat(join(dir, 'nested', 'deeper', 'et.sqlite'))).isFile()).toBe(true);
   });
 
+  it('creates the file, its -wal and its -shm readable and writable by the owner only (0600)', async () => {
+    await store.projects.create({ name: 'mode', policy: 'default' });
+    const file = join(dir, 'nested', 'deeper', 'et.sqlite');
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) expect({ path, mode: (await stat(path)).mode & 0o777 }).toEqual({ path, mode: 0o600 });
+  });
+
   it('sets the pragmas on the connection', async () => {
     const pragma = async (name: string) => Object.values((await store.knex.raw(`PRAGMA ${name}`))[0] as object)[0];
     expect(await pragma('journal_mode')).toBe('wal');

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { type ComposeOptions, composeService, type Service } from '../../src/cli/compose.js';
 import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
 import { loadConfig } from '../../src/config.js';
+import { createHttpServer } from '../../src/http/server.js';
 import { createPostgresSchema } from './databases.js';
 
 export interface StartOptions {
@@ -81,7 +82,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       HOST: host,
     });
     service = await composeService(config, options.compose);
-    const server = service.app.listen(0, host);
+    const server = createHttpServer(service.app, config.server, service.log).listen(0, host);
     await new Promise<void>((done, fail) => server.once('listening', done).once('error', fail));
     const { port } = server.address() as AddressInfo;
     const shown = host === '::' ? '::1' : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
+import { createHttpServer } from '../../http/server.js';
 import { type Retention, startRetention } from '../../service/retention.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
@@ -15,7 +16,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS)',
     )
     .action(serve);
 }
@@ -44,7 +45,7 @@ async function serve(): Promise<void> {
 /** Listens on HOST:PORT; when that fails, closes the service first, so the process can end. */
 async function listen(service: Service): Promise<Server> {
   const { host, port } = service.config;
-  const server = service.app.listen(port, host);
+  const server = createHttpServer(service.app, service.config.server, service.log).listen(port, host);
   try {
     await once(server, 'listening');
     return server;

@@ -1,8 +1,8 @@
 // The one error handler, at the top of the chain. Every refusal is an http-errors error (ctx.throw,
-// createError): its message reaches the client when it is exposed (4xx); anything else answers 500
-// with a tracking id that is also logged, except that a database that cannot be reached answers 503
-// with Retry-After (store/unavailable.ts): the caller may retry, and the service recovers by itself.
-// Bodies take the spec's two shapes: verify and ip answer {code, error, id, status: false};
+// createError): its message reaches the client when it is exposed (4xx, and 501 for an unknown method);
+// anything else answers 500 with a tracking id that is also logged, except that a database that cannot
+// be reached answers 503 with Retry-After (store/unavailable.ts): the caller may retry, and the service
+// recovers by itself. Bodies take the spec's two shapes: verify and ip answer {code, error, id, status: false};
 // intelligence and fingerprint answer {error, code}.
 import { randomUUID } from 'node:crypto';
 import { isHttpError } from 'http-errors';
@@ -12,6 +12,14 @@ import { isUnavailable, outageReason } from '../../store/unavailable.js';
 
 /** Seconds a client is told to wait when the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+import { echoInput } from '../../echoed-input.js';
+
+/**
+ * Longest message a refusal carries: field names and values are capped where they are quoted; this
+ * bounds (and escapes) whatever else a message may quote, e.g. a custom policy's paths.
+ */
+export const MESSAGE_MAX_CHARS = 512;
 
 export function handleErrors(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -35,10 +43,13 @@ export function handleErrors(log: Logger): Middleware {
       }
       const status = isHttpError(caught) ? caught.status : 500;
       const exposed = isHttpError(caught) && caught.expose;
-      if (exposed) log.debug({ id, status, method: ctx.method, path: ctx.path, message: caught.message }, 'request refused');
-      else log.error({ err: caught, id, method: ctx.method, path: ctx.path }, 'unexpected error');
+      const method = echoInput(ctx.method);
+      const path = echoInput(ctx.path, 256);
+      const message = exposed ? echoInput(caught.message, MESSAGE_MAX_CHARS) : `unexpected error; quote id ${id} when reporting it`;
+      if (exposed) log.debug({ id, status, method, path, message }, 'request refused');
+      else log.error({ err: caught, id, method, path }, 'unexpected error');
       ctx.status = status;
-      ctx.body = errorBody(ctx.path, status, exposed ? caught.message : `unexpected error; quote id ${id} when reporting it`, id);
+      ctx.body = errorBody(ctx.path, status, message, id);
     }
   };
 }
@@ -46,12 +57,14 @@ export function handleErrors(log: Logger): Middleware {
 /** The router leaves these statuses without a body; they get an error body like any other refusal. */
 function refuseUnanswered(ctx: Context): void {
   if (ctx.body !== undefined) return;
-  if (ctx.status === 404) ctx.throw(404, `no route for ${ctx.method} ${ctx.path}`);
-  if (ctx.status === 405) ctx.throw(405, `method ${ctx.method} is not allowed here: use ${ctx.response.get('Allow')}`);
-  if (ctx.status === 501) ctx.throw(501, `method ${ctx.method} is not implemented`);
+  const method = echoInput(ctx.method);
+  if (ctx.status === 404) ctx.throw(404, `no route for ${method} ${echoInput(ctx.path)}`);
+  if (ctx.status === 405) ctx.throw(405, `method ${method} is not allowed here: use ${ctx.response.get('Allow')}`);
+  // The client's doing, not the service's: its message is shown like a 4xx's.
+  if (ctx.status === 501) ctx.throw(501, `method ${method} is not implemented: use ${ctx.response.get('Allow') || 'POST'}`, { expose: true });
 }
 
-function errorBody(path: string, code: number, error: string, id: string): Record<string, unknown> {
+export function errorBody(path: string, code: number, error: string, id: string): Record<string, unknown> {
   const plain = path.startsWith('/v1/intelligence') || path.startsWith('/v1/fingerprint');
   return plain ? { error, code } : { code, error, id, status: false };
 }
