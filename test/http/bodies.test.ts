@@ -64,6 +64,15 @@ describe.each(ENDPOINTS)('$path', ({ path, headers, expectError }) => {
     expect(res.body.error).toBe(message);
   });
 
+  it('answers 413 to a 4 MB body while it is still being sent, then closes the connection (no reset)', async () => {
+    // The refusal comes before the body is read whole: the rest is read and thrown away, so the client
+    // gets its answer instead of a reset, and the connection is not reused for the rest of the body.
+    const huge = JSON.stringify({ email_address: 'a@example.com', padding: 'x'.repeat(4 * 1024 * 1024) });
+    const res = await postBytes(path, new TextEncoder().encode(huge), headers());
+    expectError(res, 413);
+    expect(res.headers.get('connection')).toBe('close');
+  });
+
   it(`answers 413 for a body over ${BODY_LIMIT_BYTES} bytes, counted after decompression`, async () => {
     const big = JSON.stringify({ email_address: 'a@example.com', padding: 'x'.repeat(BODY_LIMIT_BYTES) });
     const plain = await post(server.url, path, big, headers());

@@ -8,12 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { echoInput } from '../../echoed-input.js';
 import { isUnavailable, outageReason } from '../../store/unavailable.js';
 
 /** Seconds a client is told to wait when the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
-
-import { echoInput } from '../../echoed-input.js';
 
 /**
  * Longest message a refusal carries: field names and values are capped where they are quoted; this
@@ -50,8 +49,29 @@ export function handleErrors(log: Logger): Middleware {
       else log.error({ err: caught, id, method, path }, 'unexpected error');
       ctx.status = status;
       ctx.body = errorBody(ctx.path, status, message, id);
+      closeAfterUnreadBody(ctx);
     }
   };
+}
+
+/** Most of an unread body thrown away after a refusal; past it the connection is cut (the client sees a reset). */
+export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A refusal sent before the body was read whole (too large, undecodable) leaves the rest of the body
+ * on the connection: up to DRAIN_LIMIT_BYTES of it is read and thrown away, so the client, still
+ * sending, receives the answer rather than a reset, and the connection closes after it instead of
+ * parsing the rest as a request. The request timeout bounds how long this may take.
+ */
+function closeAfterUnreadBody(ctx: Context): void {
+  if (ctx.req.complete) return;
+  ctx.set('Connection', 'close');
+  let drained = 0;
+  ctx.req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) ctx.req.destroy();
+  });
+  ctx.req.resume();
 }
 
 /** The router leaves these statuses without a body; they get an error body like any other refusal. */
