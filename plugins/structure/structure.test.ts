@@ -25,6 +25,72 @@ function invalid(email: string, local: string | null, domain: string | null, nam
   };
 }
 
+/** The issue 11 local-part table: [local part, accepted?, why]. Each is tried @example.com. */
+const LOCAL_PART_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
+  // ASCII: atext accepted, every other printable ASCII refused, alone, inside, or next to a dot
+  ["o'brien", true, 'apostrophe is atext'],
+  ['a{b}|c', true, 'braces and bar are atext'],
+  ['`a`', true, 'backtick is atext'],
+  ['a.=b', true, 'atext next to a dot'],
+  ['a"b', false, 'quote inside an atom'],
+  ['(', false, 'open parenthesis alone'],
+  [')', false, 'close parenthesis alone'],
+  ['<a>', false, 'angle brackets'],
+  ['a:b', false, 'colon'],
+  ['a;b', false, 'semicolon'],
+  ['a.,b', false, 'comma next to a dot'],
+  ['a.:', false, 'colon after a dot'],
+  [';.a', false, 'semicolon before a dot'],
+  ['a.[b', false, 'bracket after a dot'],
+  ['a].b', false, 'bracket before a dot'],
+  // Unicode letters, marks and numbers accepted
+  ['müller', true, 'Latin letter (Ll)'],
+  ['Ωmega', true, 'Greek capital (Lu)'],
+  ['用户', true, 'Han (Lo)'],
+  ['ʰa', true, 'modifier letter (Lm)'],
+  ['नमस्ते', true, 'Devanagari with combining marks (Mn, Mc)'],
+  ['٣٤٥', true, 'Arabic-Indic digits (Nd)'],
+  ['Ⅻ', true, 'Roman numeral (Nl)'],
+  ['½x', true, 'vulgar fraction (No)'],
+  ['ß.ς', true, 'sharp s and final sigma, dotted'],
+  // Unicode symbols refused
+  ['😀', false, 'emoji (So)'],
+  ['a😀b', false, 'emoji inside'],
+  ['a©', false, 'copyright sign (So)'],
+  ['€5', false, 'currency sign (Sc)'],
+  ['a∑b', false, 'math symbol (Sm)'],
+  ['a˚', false, 'modifier symbol (Sk)'],
+  ['«a»', false, 'guillemets (Pi, Pf)'],
+  ['a¡', false, 'inverted exclamation (Po)'],
+  ['a‐b', false, 'Unicode hyphen (Pd)'],
+  // spaces, controls, format characters, private use
+  ['a\u3000b', false, 'ideographic space (Zs)'],
+  ['a\u2028b', false, 'line separator (Zl)'],
+  ['a\u009fb', false, 'C1 control (Cc)'],
+  ['a\u200bb', false, 'zero-width space (Cf)'],
+  ['a\u200db', false, 'zero-width joiner (Cf)'],
+  ['a\u202eb', false, 'right-to-left override (Cf)'],
+  ['a\u00adb', false, 'soft hyphen (Cf)'],
+  ['a\ufeffb', false, 'byte-order mark (Cf)'],
+  ['a\ue000b', false, 'private use (Co)'],
+  ['a\u0378b', false, 'unassigned (Cn)'],
+  // NFC
+  ['ren\u00e9e', true, 'composed é (NFC)'],
+  ['jose\u0301', false, 'decomposed e + combining acute (not NFC)'],
+  ['\u212b', false, 'Angstrom sign: NFC makes it Å'],
+  ['"a\u00e9 b"', true, 'quoted: composed letter and ASCII space'],
+  ['"a😀"', false, 'quoted: emoji refused as well'],
+  ['"e\u0301"', false, 'quoted: not NFC'],
+];
+
+function localPartClass(): PluginCase[] {
+  return LOCAL_PART_TABLE.map(([local, accepted, why]) =>
+    accepted
+      ? valid(`${local}@example.com`, local, 'example.com', null, `local part accepted: ${why}`)
+      : invalid(`${local}@example.com`, local, 'example.com', `local part refused: ${why}`),
+  );
+}
+
 const cases: PluginCase[] = [
   // dot-atom local parts
   valid('john@example.com', 'john', 'example.com'),
@@ -49,8 +115,11 @@ const cases: PluginCase[] = [
   valid('用户@例子.广告', '用户', '例子.广告'),
   valid('user@MÜNCHEN.de', 'user', 'münchen.de', null, 'Unicode lower-casing of the domain'),
   valid('δοκιμή@παράδειγμα.δοκιμή', 'δοκιμή', 'παράδειγμα.δοκιμή'),
-  valid('😀@example.com', '😀', 'example.com', null, 'astral-plane character'),
+  valid('𝒜𝒷@example.com', '𝒜𝒷', 'example.com', null, 'astral-plane letters'),
   valid('"用户 名"@example.com', '"用户 名"', 'example.com', null, 'non-ASCII inside quotes'),
+  // issue 11, local part class: unquoted ASCII that is not atext, alone or next to a dot, and Unicode
+  // local parts (RFC 6531) of letters, marks and numbers only, in NFC
+  ...localPartClass(),
   // address literals
   valid('x@[192.168.0.1]', 'x', '[192.168.0.1]', 'ipv4'),
   valid('x@[IPv6:2001:db8::1]', 'x', '[ipv6:2001:db8::1]', 'ipv6'),
