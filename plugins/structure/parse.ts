@@ -2,7 +2,7 @@
 // no backtracking regular expressions (one character class tested per character at most), so the
 // time is linear in the input whatever its shape.
 import { isIPv4, isIPv6 } from 'node:net';
-import { isAscii } from '../../src/host-name.js';
+import { isAceLabel, isAscii, lowerCaseName, toAsciiForm } from '../../src/host-name.js';
 
 export type DomainLiteral = 'ipv4' | 'ipv6';
 
@@ -49,7 +49,7 @@ export function parseAddress(input: string): ParsedAddress {
   return {
     valid: domainOk && isLocalPart(localPart),
     localPart,
-    domain: rawDomain.toLowerCase(),
+    domain: lowerCaseName(rawDomain),
     domainLiteral,
   };
 }
@@ -116,7 +116,7 @@ function isQtext(c: number): boolean {
   return c >= 0x20 && c <= 0x7e && c !== QUOTE && c !== BACKSLASH;
 }
 
-/** Dot-separated labels of letters, digits, inner hyphens, or non-ASCII (IDN U-label) characters. */
+/** Dot-separated labels of letters, digits, inner hyphens, or non-ASCII (IDN U-label) characters that IDNA accepts. */
 function isDomainName(d: string): boolean {
   let labelLength = 0;
   let lastHyphen = false;
@@ -137,7 +137,10 @@ function isDomainName(d: string): boolean {
     }
     i += cp > 0xffff ? 2 : 1;
   }
-  return labelLength > 0 && !lastHyphen;
+  if (labelLength === 0 || lastHyphen) return false;
+  // An internationalised name (Unicode or ACE labels) must also pass IDNA: UTS #46 nontransitional
+  // mapping, then IDNA 2008 validity, every label ending as letters, digits and hyphens.
+  return (isAscii(d) && !d.split('.').some(isAceLabel)) || toAsciiForm(d) !== null;
 }
 
 /** `[1.2.3.4]` or `[IPv6:…]` (tag case-insensitive); other RFC 5321 general literals are refused. */
