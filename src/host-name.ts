@@ -35,6 +35,11 @@ export function isAceLabel(label: string): boolean {
 }
 
 const LDH_LABEL = /^[a-z0-9-]+$/;
+/**
+ * Invisible characters UTS #46 would silently drop (soft hyphen, zero-width space, variation selectors):
+ * refused rather than repaired, as python-email-validator does. The joiners are left to CONTEXTJ.
+ */
+const IGNORED = /(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u;
 
 /**
  * RFC 5892's derived property, the part UTS #46 (which since Unicode 15.1 accepts symbols such as ©
@@ -97,6 +102,7 @@ export function isIdna2008Label(label: string): boolean {
  * python-email-validator's idna does: an all-LTR label such as `1und1` next to a Hebrew one is fine.
  */
 function asciiLabel(label: string): string | null {
+  if (IGNORED.test(label)) return null;
   const ascii = toASCII(label, IDNA_OPTIONS);
   // A mapping that introduces a full stop, or that leaves an empty or non-LDH label, is refused.
   if (ascii === null || !LDH_LABEL.test(ascii)) return null;

@@ -112,7 +112,9 @@ const DOMAIN_LABEL_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
   ['пример.рф', true, 'Cyrillic labels and TLD'],
   ['नमस्ते.भारत', true, 'Devanagari with marks'],
   ['ｅｘａｍｐｌｅ.com', true, 'full-width letters: UTS #46 maps them to ASCII'],
-  ['a\u00adb.com', true, 'soft hyphen: UTS #46 ignores it'],
+  ['a\u00adb.com', false, 'soft hyphen: UTS #46 would drop it; refused, not repaired'],
+  ['a\u200bb.com', false, 'zero-width space: likewise'],
+  ['a\ufe0f.com', false, 'variation selector: likewise'],
 ];
 
 function domainClass(): PluginCase[] {
