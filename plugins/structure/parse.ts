@@ -140,7 +140,8 @@ function isDomainName(d: string): boolean {
   if (labelLength === 0 || lastHyphen) return false;
   // An internationalised name (Unicode or ACE labels) must also pass IDNA: UTS #46 nontransitional
   // mapping, then IDNA 2008 validity, every label ending as letters, digits and hyphens.
-  return (isAscii(d) && !d.split('.').some(isAceLabel)) || toAsciiForm(d) !== null;
+  // So must an ASCII label with hyphens in the 3rd and 4th places (RFC 5891 §4.2.3.1 reserves them).
+  return (isAscii(d) && !d.split('.').some((label) => isAceLabel(label) || label.startsWith('--', 2))) || toAsciiForm(d) !== null;
 }
 
 /** `[1.2.3.4]` or `[IPv6:…]` (tag case-insensitive); other RFC 5321 general literals are refused. */

@@ -145,6 +145,8 @@ const IDN_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
   ['a\ufe52b.com', false, 'small full stop'],
   ['\ufffd.com', false, 'replacement character U+FFFD'],
   ['a\u2100b.com', false, 'U+2100 maps to "a/c" (a disallowed slash)'],
+  ['ab--cd.example.com', false, 'ASCII label with hyphens in the 3rd and 4th place (reserved, RFC 5891)'],
+  ['a--b.example.com', true, 'double hyphen elsewhere is fine'],
   ['ab--cd.bücher.de', false, 'hyphens in the 3rd and 4th place of a label (checkHyphens)'],
   ['straße.de', true, 'ß stays ß (nontransitional)'],
   ['ΣΑΣ.gr', true, 'capital sigma: UTS #46 folds it to σ'],
