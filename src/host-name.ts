@@ -5,14 +5,16 @@ import ipaddr from 'ipaddr.js';
 import { toASCII, toUnicode } from 'tr46';
 
 /**
- * UTS #46 nontransitional processing with the WHATWG URL settings (ß stays ß, bidi and joiner rules
- * checked). Lengths are not checked here: they are the length plugin's business.
+ * UTS #46 nontransitional processing (ß and ς stay), refusing rather than repairing: bidi (RFC 5893),
+ * joiner (CONTEXTJ) and hyphen rules checked, and STD3 rules, so that a character whose mapping is not
+ * a letter, digit or hyphen (⒈ → "1.", ․, ﹒, _, `) is an error. Lengths are not checked here: they are
+ * the length plugin's business.
  */
 export const IDNA_OPTIONS = {
   checkBidi: true,
   checkJoiners: true,
-  checkHyphens: false,
-  useSTD3ASCIIRules: false,
+  checkHyphens: true,
+  useSTD3ASCIIRules: true,
   transitionalProcessing: false,
   verifyDNSLength: false,
 } as const;
@@ -27,22 +29,132 @@ export function isAscii(text: string): boolean {
   return true;
 }
 
-/**
- * The ASCII form of a domain: an ASCII domain lower-cased as written (so a bad xn-- label still has a
- * top-level domain), any other its UTS #46 ToASCII form; null when IDNA refuses it.
- */
-export function asciiDomain(domain: string): string | null {
-  return isAscii(domain) ? domain.toLowerCase() : toASCII(domain, IDNA_OPTIONS);
+/** An ACE (punycode) label: `xn--` in any case. */
+export function isAceLabel(label: string): boolean {
+  return label.length >= 4 && label.slice(0, 4).toLowerCase() === 'xn--';
 }
 
-/** UTS #46 ToASCII of a domain or label, null when IDNA refuses it (even an ASCII one: a bad xn-- label). */
+const LDH_LABEL = /^[a-z0-9-]+$/;
+/**
+ * Invisible characters UTS #46 would silently drop (soft hyphen, zero-width space, variation selectors):
+ * refused rather than repaired, as python-email-validator does. The joiners are left to CONTEXTJ.
+ */
+const IGNORED = /(?![\u200c\u200d])\p{Default_Ignorable_Code_Point}/u;
+
+/**
+ * RFC 5892's derived property, the part UTS #46 (which since Unicode 15.1 accepts symbols such as ©
+ * and emoji) leaves out: letters, marks and decimal digits are PVALID; symbols, punctuation, spaces,
+ * other numbers, format, private-use and unassigned code points are DISALLOWED.
+ */
+const IDNA2008_LETTER_DIGIT = /^[\p{Ll}\p{Lu}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}]$/u;
+/** RFC 5892 §2.6 exceptions that are PVALID although their category is not (U+06FD, U+06FE, U+0F0B, U+3007). */
+const PVALID_EXCEPTIONS = new Set([0x06fd, 0x06fe, 0x0f0b, 0x3007]);
+/** RFC 5892 §2.6 exceptions that are DISALLOWED although their category is a letter or mark. */
+const DISALLOWED_EXCEPTIONS = new Set([0x0640, 0x07fa, 0x302e, 0x302f, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303b]);
+/** RFC 5892 §2.9: old Hangul jamo are DISALLOWED (precomposed syllables are the registered form). */
+const isOldHangulJamo = (cp: number): boolean => (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff);
+const ZWNJ = 0x200c;
+const ZWJ = 0x200d;
+
+/** RFC 5892 Appendix A: the CONTEXTO characters and their rules, judged on the whole label. */
+function contextOk(cp: number, chars: readonly string[], i: number): boolean {
+  const before = chars[i - 1] ?? '';
+  const after = chars[i + 1] ?? '';
+  switch (cp) {
+    case 0x00b7: // MIDDLE DOT: only between two l (Catalan l·l)
+      return before === 'l' && after === 'l';
+    case 0x0375: // GREEK KERAIA: before a Greek character
+      return /\p{Script=Greek}/u.test(after);
+    case 0x05f3: // HEBREW GERESH and GERSHAYIM: after a Hebrew character
+    case 0x05f4:
+      return /\p{Script=Hebrew}/u.test(before);
+    case 0x30fb: // KATAKANA MIDDLE DOT: in a label with Hiragana, Katakana or Han
+      return chars.some((c) => c !== '\u30fb' && /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u.test(c));
+    default:
+      return true;
+  }
+}
+
+/** Whether a (Unicode, already UTS #46-mapped) label holds only what IDNA 2008 allows there. */
+export function isIdna2008Label(label: string): boolean {
+  const chars = [...label];
+  let arabicIndic = false;
+  let extendedArabicIndic = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] ?? '';
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp === 0x2d || cp === ZWJ || cp === ZWNJ) continue; // hyphen rules and CONTEXTJ: tr46 checked them
+    if (cp >= 0x660 && cp <= 0x669) arabicIndic = true;
+    if (cp >= 0x6f0 && cp <= 0x6f9) extendedArabicIndic = true;
+    if (cp === 0x00b7 || cp === 0x0375 || cp === 0x05f3 || cp === 0x05f4 || cp === 0x30fb) {
+      if (!contextOk(cp, chars, i)) return false;
+      continue;
+    }
+    if (PVALID_EXCEPTIONS.has(cp)) continue;
+    if (DISALLOWED_EXCEPTIONS.has(cp) || isOldHangulJamo(cp) || !IDNA2008_LETTER_DIGIT.test(ch)) return false;
+  }
+  // CONTEXTO: the two sets of Arabic-Indic digits must not be mixed in one label.
+  return !(arabicIndic && extendedArabicIndic);
+}
+
+/**
+ * One label's A-label (or LDH label), null when IDNA refuses it. The bidi rule is applied per label, as
+ * python-email-validator's idna does: an all-LTR label such as `1und1` next to a Hebrew one is fine.
+ */
+function asciiLabel(label: string): string | null {
+  if (IGNORED.test(label)) return null;
+  const ascii = toASCII(label, IDNA_OPTIONS);
+  // A mapping that introduces a full stop, or that leaves an empty or non-LDH label, is refused.
+  if (ascii === null || !LDH_LABEL.test(ascii)) return null;
+  if (isAceLabel(label)) {
+    // Refuse rather than repair: an ACE label must be the one its own text encodes to.
+    if (ascii !== label.toLowerCase()) return null;
+  }
+  if (!ascii.startsWith('xn--')) return ascii;
+  const unicode = toUnicode(ascii, IDNA_OPTIONS);
+  return !unicode.error && isIdna2008Label(unicode.domain) ? ascii : null;
+}
+
+/**
+ * UTS #46 ToASCII of a domain (or label) checked the way python-email-validator checks it (nontransitional
+ * processing, then IDNA 2008 validity): null when some label is refused. One root dot is kept.
+ */
 export function toAsciiForm(domain: string): string | null {
-  return toASCII(domain, IDNA_OPTIONS);
+  const rooted = domain.endsWith('.') && domain.length > 1;
+  const labels = (rooted ? domain.slice(0, -1) : domain).split('.');
+  const out: string[] = [];
+  for (const label of labels) {
+    const ascii = asciiLabel(label);
+    if (ascii === null) return null;
+    out.push(ascii);
+  }
+  return rooted ? `${out.join('.')}.` : out.join('.');
+}
+
+/**
+ * The ASCII form of a domain: an ASCII domain lower-cased as written (so a bad xn-- label still has a
+ * top-level domain), any other its checked UTS #46 ToASCII form (toAsciiForm); null when IDNA refuses it.
+ */
+export function asciiDomain(domain: string): string | null {
+  return isAscii(domain) ? domain.toLowerCase() : toAsciiForm(domain);
 }
 
 /** The Unicode form of a domain (xn-- labels decoded); `error` when some label does not decode or is not valid IDNA. */
 export function unicodeDomain(domain: string): { domain: string; error: boolean } {
-  return toUnicode(domain, IDNA_OPTIONS);
+  const decoded = domain.split('.').map((label) => toUnicode(label, IDNA_OPTIONS));
+  const error = decoded.some((label) => label.error) || toAsciiForm(domain) === null;
+  return { domain: decoded.map((label) => label.domain).join('.'), error };
+}
+
+/**
+ * Lower case one code point at a time: JavaScript's toLowerCase turns a word-final Σ into ς, which
+ * UTS #46 does not (Σ → σ always), and ς and σ give different A-labels.
+ */
+export function lowerCaseName(name: string): string {
+  if (isAscii(name)) return name.toLowerCase();
+  let out = '';
+  for (const ch of name) out += ch.toLowerCase();
+  return out;
 }
 
 /**

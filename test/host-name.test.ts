@@ -1,6 +1,16 @@
 // Host names and the forms of a domain: the one module plugins and the network layer share.
 import { describe, expect, it } from 'vitest';
-import { asciiDomain, domainAndParents, hostName, type LabelRule, selfAndParents, unicodeDomain } from '../src/host-name.js';
+import {
+  asciiDomain,
+  domainAndParents,
+  hostName,
+  isIdna2008Label,
+  type LabelRule,
+  lowerCaseName,
+  selfAndParents,
+  toAsciiForm,
+  unicodeDomain,
+} from '../src/host-name.js';
 
 describe('hostName', () => {
   const long = `${'a'.repeat(250)}.com`;
@@ -42,6 +52,24 @@ describe('the ASCII and Unicode forms of a domain', () => {
   });
   it('refuses what IDNA refuses', () => {
     expect(asciiDomain('a\u200db.example')).toBeNull(); // a joiner without the context CONTEXTJ requires
+  });
+  it('refuses rather than repairs: ACE labels that do not round-trip, symbols IDNA 2008 disallows', () => {
+    expect(toAsciiForm('XN--BCHER-KVA.example')).toBe('xn--bcher-kva.example');
+    expect(toAsciiForm('xn--abc-.example')).toBeNull(); // decodes to "abc", which encodes to itself
+    expect(toAsciiForm('xn--b-nca.example')).toBeNull(); // b©
+    expect(toAsciiForm('b©.example')).toBeNull();
+    expect(toAsciiForm('a\u2488b.example')).toBeNull(); // maps to "a1.b"
+    expect(toAsciiForm('bücher.example.')).toBe('xn--bcher-kva.example.'); // one root dot is kept
+    expect(isIdna2008Label('bücher')).toBe(true);
+    expect(isIdna2008Label('a\u0640b')).toBe(false); // Arabic tatweel: an RFC 5892 exception
+  });
+  it('applies the bidi rule per label, as python-email-validator does', () => {
+    expect(toAsciiForm('שלום.1und1.de')).toBe('xn--9dbne9b.1und1.de');
+    expect(toAsciiForm('1שלום.de')).toBeNull();
+  });
+  it('lower-cases a name a character at a time (no word-final ς)', () => {
+    expect(lowerCaseName('ΟΔΟΣ1.GR')).toBe('οδοσ1.gr');
+    expect('ΟΔΟΣ1.GR'.toLowerCase()).toBe('οδος1.gr');
   });
   it('decodes punycode labels', () => {
     expect(unicodeDomain('xn--bcher-kva.example')).toEqual({ domain: 'bücher.example', error: false });

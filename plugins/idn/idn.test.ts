@@ -147,6 +147,31 @@ const cases: PluginCase[] = [
     facts: { has_punycode: true, unicode_domain: 'exämple.com' },
     fires: ['punycode_email'],
   },
+  // issue 11: case folding is UTS #46's (Σ → σ always), not toLowerCase's (word-final Σ → ς)
+  {
+    name: 'capital final sigma (before a digit, where toLowerCase gives ς) folds to σ, as every reference does',
+    email: 'a@ΟΔΟΣ1.gr',
+    facts: { punycode_value: 'xn--1-4lb6abu.gr', unicode_domain: 'οδοσ1.gr', punycode_email: 'a@xn--1-4lb6abu.gr' },
+    fires: ['internationalized_email'],
+  },
+  {
+    name: 'a written final ς stays ς (nontransitional)',
+    email: 'a@οδος1.gr',
+    facts: { punycode_value: 'xn--1-4lb6abp.gr', unicode_domain: 'οδος1.gr' },
+    fires: ['internationalized_email'],
+  },
+  {
+    name: 'bidi rule per label: a Hebrew label beside a digit-led one converts',
+    email: 'a@שלום.1und1.de',
+    facts: { punycode_value: 'xn--9dbne9b.1und1.de', unicode_domain: 'שלום.1und1.de' },
+    fires: ['internationalized_email'],
+  },
+  {
+    name: 'ACE label decoding to a symbol is not valid IDNA 2008: no forms',
+    email: 'a@xn--b-nca.com',
+    facts: { has_punycode: true, punycode_value: null, unicode_domain: null },
+    fires: ['punycode_email'],
+  },
   { name: 'xn-- inside a label is not punycode', email: 'a@abcxn--d.com', facts: { has_punycode: false }, fires: [] },
   {
     name: 'IPv4 literal: only local-part facts',

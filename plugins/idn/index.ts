@@ -18,14 +18,18 @@ interface DomainForms {
   labels: string[];
 }
 
-function domainForms(domain: string, internationalized: boolean): DomainForms {
+/**
+ * `written` is the domain as typed: UTS #46 does the case folding (JavaScript's toLowerCase would
+ * turn a final Σ into ς, another A-label).
+ */
+function domainForms(domain: string, written: string, internationalized: boolean): DomainForms {
   const hasPunycode = domain.split('.').some((label) => label.startsWith('xn--'));
   const applicable = internationalized || hasPunycode;
-  const decoded = unicodeDomain(domain);
+  const decoded = unicodeDomain(written);
   return {
     hasPunycode,
     applicable,
-    ascii: applicable ? toAsciiForm(domain) : null,
+    ascii: applicable ? toAsciiForm(written) : null,
     unicode: applicable && !decoded.error ? decoded.domain : null,
     labels: decoded.domain.split('.'),
   };
@@ -97,8 +101,9 @@ const plugin: Plugin = {
         mixed_script: mixed,
       };
     }
-    const domainInternationalized = !isAscii(domain) || !isAscii(writtenDomain(ctx.input.email));
-    const forms = domainForms(domain, domainInternationalized);
+    const written = writtenDomain(ctx.input.email);
+    const domainInternationalized = !isAscii(domain) || !isAscii(written);
+    const forms = domainForms(domain, written, domainInternationalized);
     const mixed = mixedScripts(hasLocal ? [local, ...forms.labels] : forms.labels);
     return {
       is_internationalized: localInternationalized || domainInternationalized,

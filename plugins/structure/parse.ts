@@ -1,6 +1,8 @@
 // RFC 5321/5322 mailbox syntax with RFC 6531 UTF-8, checked in single left-to-right passes:
-// no regular expressions, so the time is linear in the input whatever its shape.
+// no backtracking regular expressions (one character class tested per character at most), so the
+// time is linear in the input whatever its shape.
 import { isIPv4, isIPv6 } from 'node:net';
+import { isAceLabel, isAscii, lowerCaseName, toAsciiForm } from '../../src/host-name.js';
 
 export type DomainLiteral = 'ipv4' | 'ipv6';
 
@@ -47,7 +49,7 @@ export function parseAddress(input: string): ParsedAddress {
   return {
     valid: domainOk && isLocalPart(localPart),
     localPart,
-    domain: rawDomain.toLowerCase(),
+    domain: lowerCaseName(rawDomain),
     domainLiteral,
   };
 }
@@ -69,6 +71,8 @@ function separatorIndex(input: string): number {
 }
 
 function isLocalPart(local: string): boolean {
+  // RFC 6532 §3.1: text is in NFC; a decomposed local part would be another mailbox to the server.
+  if (!isAscii(local) && local.normalize('NFC') !== local) return false;
   return local.charCodeAt(0) === QUOTE ? isQuotedString(local) : isDotAtom(local);
 }
 
@@ -80,7 +84,7 @@ function isDotAtom(s: string): boolean {
     if (cp === DOT) {
       if (afterDot) return false;
       afterDot = true;
-    } else if (cp < 128 ? ATEXT[cp] === 1 : isUtf8NonAscii(cp)) {
+    } else if (cp < 128 ? ATEXT[cp] === 1 : isLocalNonAscii(cp)) {
       afterDot = false;
     } else {
       return false;
@@ -101,7 +105,7 @@ function isQuotedString(s: string): boolean {
       i += 2;
       continue;
     }
-    if (!(cp < 128 ? isQtext(cp) : isUtf8NonAscii(cp))) return false;
+    if (!(cp < 128 ? isQtext(cp) : isLocalNonAscii(cp))) return false;
     i += cp > 0xffff ? 2 : 1;
   }
   return false;
@@ -112,7 +116,7 @@ function isQtext(c: number): boolean {
   return c >= 0x20 && c <= 0x7e && c !== QUOTE && c !== BACKSLASH;
 }
 
-/** Dot-separated labels of letters, digits, inner hyphens, or non-ASCII (IDN U-label) characters. */
+/** Dot-separated labels of letters, digits, inner hyphens, or non-ASCII (IDN U-label) characters that IDNA accepts. */
 function isDomainName(d: string): boolean {
   let labelLength = 0;
   let lastHyphen = false;
@@ -133,7 +137,11 @@ function isDomainName(d: string): boolean {
     }
     i += cp > 0xffff ? 2 : 1;
   }
-  return labelLength > 0 && !lastHyphen;
+  if (labelLength === 0 || lastHyphen) return false;
+  // An internationalised name (Unicode or ACE labels) must also pass IDNA: UTS #46 nontransitional
+  // mapping, then IDNA 2008 validity, every label ending as letters, digits and hyphens.
+  // So must an ASCII label with hyphens in the 3rd and 4th places (RFC 5891 §4.2.3.1 reserves them).
+  return (isAscii(d) && !d.split('.').some((label) => isAceLabel(label) || label.startsWith('--', 2))) || toAsciiForm(d) !== null;
 }
 
 /** `[1.2.3.4]` or `[IPv6:…]` (tag case-insensitive); other RFC 5321 general literals are refused. */
@@ -160,6 +168,18 @@ function isUtf8NonAscii(cp: number): boolean {
   if (cp < 0xa0) return false;
   if (cp >= 0xd800 && cp <= 0xdfff) return false;
   return !isUnicodeSpace(cp);
+}
+
+/** Letters, marks and numbers: what python-email-validator (and RFC 6531's intent) lets into a local part. */
+const LOCAL_NON_ASCII = /^[\p{L}\p{M}\p{N}]$/u;
+
+/**
+ * A non-ASCII character of a local part: a letter, mark or number. Symbols (emoji and other So),
+ * punctuation, spaces, controls, format characters (Cf: invisible joiners, bidi marks), private-use
+ * and unassigned code points are refused: they make addresses that look alike but are not.
+ */
+function isLocalNonAscii(cp: number): boolean {
+  return isUtf8NonAscii(cp) && LOCAL_NON_ASCII.test(String.fromCodePoint(cp));
 }
 
 /** Unicode White_Space above U+00A0 inclusive (the ASCII and C1 ones are refused earlier). */

@@ -25,6 +25,167 @@ function invalid(email: string, local: string | null, domain: string | null, nam
   };
 }
 
+/** The issue 11 local-part table: [local part, accepted?, why]. Each is tried @example.com. */
+const LOCAL_PART_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
+  // ASCII: atext accepted, every other printable ASCII refused, alone, inside, or next to a dot
+  ["o'brien", true, 'apostrophe is atext'],
+  ['a{b}|c', true, 'braces and bar are atext'],
+  ['`a`', true, 'backtick is atext'],
+  ['a.=b', true, 'atext next to a dot'],
+  ['a"b', false, 'quote inside an atom'],
+  ['(', false, 'open parenthesis alone'],
+  [')', false, 'close parenthesis alone'],
+  ['<a>', false, 'angle brackets'],
+  ['a:b', false, 'colon'],
+  ['a;b', false, 'semicolon'],
+  ['a.,b', false, 'comma next to a dot'],
+  ['a.:', false, 'colon after a dot'],
+  [';.a', false, 'semicolon before a dot'],
+  ['a.[b', false, 'bracket after a dot'],
+  ['a].b', false, 'bracket before a dot'],
+  // Unicode letters, marks and numbers accepted
+  ['müller', true, 'Latin letter (Ll)'],
+  ['Ωmega', true, 'Greek capital (Lu)'],
+  ['用户', true, 'Han (Lo)'],
+  ['ʰa', true, 'modifier letter (Lm)'],
+  ['नमस्ते', true, 'Devanagari with combining marks (Mn, Mc)'],
+  ['٣٤٥', true, 'Arabic-Indic digits (Nd)'],
+  ['Ⅻ', true, 'Roman numeral (Nl)'],
+  ['½x', true, 'vulgar fraction (No)'],
+  ['ß.ς', true, 'sharp s and final sigma, dotted'],
+  // Unicode symbols refused
+  ['😀', false, 'emoji (So)'],
+  ['a😀b', false, 'emoji inside'],
+  ['a©', false, 'copyright sign (So)'],
+  ['€5', false, 'currency sign (Sc)'],
+  ['a∑b', false, 'math symbol (Sm)'],
+  ['a˚', false, 'modifier symbol (Sk)'],
+  ['«a»', false, 'guillemets (Pi, Pf)'],
+  ['a¡', false, 'inverted exclamation (Po)'],
+  ['a‐b', false, 'Unicode hyphen (Pd)'],
+  // spaces, controls, format characters, private use
+  ['a\u3000b', false, 'ideographic space (Zs)'],
+  ['a\u2028b', false, 'line separator (Zl)'],
+  ['a\u009fb', false, 'C1 control (Cc)'],
+  ['a\u200bb', false, 'zero-width space (Cf)'],
+  ['a\u200db', false, 'zero-width joiner (Cf)'],
+  ['a\u202eb', false, 'right-to-left override (Cf)'],
+  ['a\u00adb', false, 'soft hyphen (Cf)'],
+  ['a\ufeffb', false, 'byte-order mark (Cf)'],
+  ['a\ue000b', false, 'private use (Co)'],
+  ['a\u0378b', false, 'unassigned (Cn)'],
+  // NFC
+  ['ren\u00e9e', true, 'composed é (NFC)'],
+  ['jose\u0301', false, 'decomposed e + combining acute (not NFC)'],
+  ['\u212b', false, 'Angstrom sign: NFC makes it Å'],
+  ['"a\u00e9 b"', true, 'quoted: composed letter and ASCII space'],
+  ['"a😀"', false, 'quoted: emoji refused as well'],
+  ['"e\u0301"', false, 'quoted: not NFC'],
+];
+
+/** The issue 11 domain-label table: [domain, accepted?, why]. Each is tried as x@domain. */
+const DOMAIN_LABEL_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
+  ['a-b.c0m', true, 'letters, digits, inner hyphen'],
+  ['ex`ample.com', false, 'backtick'],
+  ['example.c`om', false, 'backtick in the TLD'],
+  ["o'brien.com", false, 'apostrophe'],
+  ['ex!ample.com', false, 'exclamation mark'],
+  ['example.co+m', false, 'plus in the TLD'],
+  ['exa$mple.com', false, 'dollar'],
+  ['exa~mple.com', false, 'tilde'],
+  ['example.c_m', false, 'underscore in the TLD'],
+  ['b©.com', false, 'copyright sign (So) in a label'],
+  ['example.c©m', false, 'copyright sign in the TLD'],
+  ['ex®ample.com', false, 'registered sign'],
+  ['😀.com', false, 'emoji label'],
+  ['a☕b.com', false, 'hot beverage (So)'],
+  ['ex€ample.com', false, 'euro sign (Sc)'],
+  ['a∑b.com', false, 'n-ary summation (Sm)'],
+  ['a«b».com', false, 'guillemets (Pi, Pf)'],
+  ['a¡b.com', false, 'inverted exclamation (Po)'],
+  ['a‐b.com', false, 'Unicode hyphen U+2010 (Pd)'],
+  ['a\u2044b.com', false, 'fraction slash (Sm)'],
+  ['a\ue000b.com', false, 'private use'],
+  ['a\u0378b.com', false, 'unassigned'],
+  ['bücher.de', true, 'Latin letter with diaeresis'],
+  ['例子.广告', true, 'Han labels and TLD'],
+  ['пример.рф', true, 'Cyrillic labels and TLD'],
+  ['नमस्ते.भारत', true, 'Devanagari with marks'],
+  ['ｅｘａｍｐｌｅ.com', true, 'full-width letters: UTS #46 maps them to ASCII'],
+  ['a\u00adb.com', false, 'soft hyphen: UTS #46 would drop it; refused, not repaired'],
+  ['a\u200bb.com', false, 'zero-width space: likewise'],
+  ['a\ufe0f.com', false, 'variation selector: likewise'],
+];
+
+function domainClass(): PluginCase[] {
+  return DOMAIN_LABEL_TABLE.map(([domain, accepted, why]) => {
+    const email = `x@${domain}`;
+    const lower = domain.toLowerCase();
+    return accepted ? valid(email, 'x', lower, null, `domain accepted: ${why}`) : invalid(email, 'x', lower, `domain refused: ${why}`);
+  });
+}
+
+/** The issue 11 IDN table (UTS #46 nontransitional, then IDNA 2008): [domain, accepted?, why]. */
+const IDN_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
+  // ACE labels
+  ['xn--bcher-kva.de', true, 'ACE label that decodes to bücher'],
+  ['XN--BCHER-KVA.de', true, 'ACE label in upper case'],
+  ['xn--zz.com', false, 'ACE label that is not punycode'],
+  ['xn--.com', false, 'empty ACE label'],
+  ['xn--abc-.com', false, 'ACE label that decodes to ASCII only (abc): does not round-trip'],
+  ['Xn--Abc-.com', false, 'the same in mixed case'],
+  ['xn--e-xbb.com', false, 'ACE label that decodes to e + combining acute (not NFC)'],
+  ['xn--ls8h.la', false, 'ACE label that decodes to an emoji (not IDNA 2008)'],
+  ['xn--b-nca.com', false, 'ACE label that decodes to b© (not IDNA 2008)'],
+  ['xn--bcher-kva-.de', false, 'ACE label with a trailing hyphen'],
+  ['xn--nxasmm1c.gr', true, 'ACE label that decodes to βόλος (final sigma)'],
+  // mappings
+  ['a\u2488b.com', false, 'U+2488 maps to "1." (introduces a full stop)'],
+  ['a\u2024b.com', false, 'one dot leader: maps to a full stop'],
+  ['a\ufe52b.com', false, 'small full stop'],
+  ['\ufffd.com', false, 'replacement character U+FFFD'],
+  ['a\u2100b.com', false, 'U+2100 maps to "a/c" (a disallowed slash)'],
+  ['ab--cd.example.com', false, 'ASCII label with hyphens in the 3rd and 4th place (reserved, RFC 5891)'],
+  ['a--b.example.com', true, 'double hyphen elsewhere is fine'],
+  ['ab--cd.bücher.de', false, 'hyphens in the 3rd and 4th place of a label (checkHyphens)'],
+  ['straße.de', true, 'ß stays ß (nontransitional)'],
+  ['ΣΑΣ.gr', true, 'capital sigma: UTS #46 folds it to σ'],
+  // joiners (CONTEXTJ)
+  ['a\u200db.com', false, 'ZWJ between Latin letters'],
+  ['a\u200cb.com', false, 'ZWNJ between Latin letters'],
+  ['\u0915\u094d\u200d\u0937.com', true, 'ZWJ after a virama'],
+  ['\u0645\u200c\u0645.com', true, 'ZWNJ between joining Arabic letters'],
+  // CONTEXTO
+  ['l\u00b7l.cat', true, 'Catalan l·l'],
+  ['a\u00b7b.cat', false, 'middle dot not between l and l'],
+  ['ア\u30fbイ.jp', true, 'Katakana middle dot among Katakana'],
+  ['ab\u30fbc.jp', false, 'Katakana middle dot among Latin'],
+  ['\u0661\u06f1.com', false, 'Arabic-Indic and extended Arabic-Indic digits mixed'],
+  // bidi (RFC 5893), judged per label as python-email-validator's idna does
+  ['שלום.co.il', true, 'Hebrew label'],
+  ['العربية.مصر', true, 'Arabic labels and TLD'],
+  ['שלום.1und1.de', true, 'Hebrew label next to a label that starts with a digit'],
+  ['\u05d0a.com', false, 'Hebrew then Latin in one label'],
+  ['1\u05d0.com', false, 'RTL label starting with a digit'],
+  ['\u05d0\u05d1\u0031.co.il', true, 'RTL label ending with a digit'],
+];
+
+function idnClass(): PluginCase[] {
+  return IDN_TABLE.map(([domain, accepted, why]) => {
+    const email = `x@${domain}`;
+    const facts = { valid_address_format: accepted };
+    return { name: `IDN ${accepted ? 'accepted' : 'refused'}: ${why}`, email, facts, fires: accepted ? [] : ['structure'] };
+  });
+}
+
+function localPartClass(): PluginCase[] {
+  return LOCAL_PART_TABLE.map(([local, accepted, why]) =>
+    accepted
+      ? valid(`${local}@example.com`, local, 'example.com', null, `local part accepted: ${why}`)
+      : invalid(`${local}@example.com`, local, 'example.com', `local part refused: ${why}`),
+  );
+}
+
 const cases: PluginCase[] = [
   // dot-atom local parts
   valid('john@example.com', 'john', 'example.com'),
@@ -48,9 +209,17 @@ const cases: PluginCase[] = [
   valid('josé@example.com', 'josé', 'example.com'),
   valid('用户@例子.广告', '用户', '例子.广告'),
   valid('user@MÜNCHEN.de', 'user', 'münchen.de', null, 'Unicode lower-casing of the domain'),
+  valid('x@ΟΔΟΣ1.ΣΑΣ', 'x', 'οδοσ1.σασ', null, 'domain lower-cased a character at a time: capital final sigma is σ, not ς'),
   valid('δοκιμή@παράδειγμα.δοκιμή', 'δοκιμή', 'παράδειγμα.δοκιμή'),
-  valid('😀@example.com', '😀', 'example.com', null, 'astral-plane character'),
+  valid('𝒜𝒷@example.com', '𝒜𝒷', 'example.com', null, 'astral-plane letters'),
   valid('"用户 名"@example.com', '"用户 名"', 'example.com', null, 'non-ASCII inside quotes'),
+  // issue 11, local part class: unquoted ASCII that is not atext, alone or next to a dot, and Unicode
+  // local parts (RFC 6531) of letters, marks and numbers only, in NFC
+  ...localPartClass(),
+  // issue 11, domain label class: letters, digits and hyphens only (after IDNA for Unicode labels)
+  ...domainClass(),
+  // issue 11, IDN class
+  ...idnClass(),
   // address literals
   valid('x@[192.168.0.1]', 'x', '[192.168.0.1]', 'ipv4'),
   valid('x@[IPv6:2001:db8::1]', 'x', '[ipv6:2001:db8::1]', 'ipv6'),
