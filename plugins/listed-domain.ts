@@ -2,7 +2,7 @@
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
 // `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
 
-import type { CheckOptions, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
+import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
@@ -98,6 +98,11 @@ export interface ListedDomainSpec {
   never?: ReadonlySet<string>;
   /** The plugin's data declaration (see plugin-data.ts dataLists). */
   data: readonly DataList[];
+  /**
+   * A condition on another plugin's facts that, when it holds, keeps the check from firing (the flag still
+   * says what the list says): a listed one-slip typo of a big provider (gmial.com) is the typo check's business.
+   */
+  unless?: { plugin: string; when: Condition };
 }
 
 /** A plugin flagging domains on a list, with the project's additions and exemptions. */
@@ -113,13 +118,15 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
     checks: {
       [spec.check]: {
         description: spec.checkDescription,
-        when: { fact: spec.flag, operator: 'equal', value: true },
+        when: spec.unless
+          ? { all: [{ fact: spec.flag, operator: 'equal', value: true }, { not: spec.unless.when }] }
+          : { fact: spec.flag, operator: 'equal', value: true },
         checkedType: spec.check,
         options: projectListsSchema(spec.what),
         defaults: PROJECT_LISTS_DEFAULTS,
       },
     },
-    needs: ['structure', 'idn', 'tld'],
+    needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
     data: spec.data,
     async run(ctx): Promise<FactValues> {
       const names = await lookupNames(ctx);

@@ -17,6 +17,10 @@ export default listedDomainPlugin({
   what: 'disposable',
   listed,
   never,
+  // One-slip typos of the big providers (gmial.com, hotmial.com) are on the upstream list because they
+  // catch mistyped mail; the sign-up form should offer the correction, not refuse the person. Two-slip
+  // near misses (4mail.cf ~ email.cz) are throwaway services in their own right: still blocked (README.md).
+  unless: { plugin: 'typo', when: { fact: 'typo_edits', operator: 'equal', value: 1 } },
   data: dataLists('disposable', [
     { file: 'domains.txt', entries: listed.size },
     { file: 'never-disposable.txt', entries: never.size },

@@ -95,6 +95,29 @@ describe('typo detection', () => {
   });
 });
 
+describe('typos beat the disposable list (default policy)', () => {
+  it.each([
+    ['jane@gmial.com', 'jane@gmail.com'],
+    ['Jane.Doe@hotmial.com', 'Jane.Doe@hotmail.com'],
+  ])('%s is challenged with corrected_email and the typo code, not blocked', async (email, corrected) => {
+    const project = await server.createProject({ name: `typo-default-${email}` });
+    const res = await verify(project, email, { show_results: true });
+    expect(res.body).toMatchObject({
+      action: 'challenge',
+      is_disposable_domain: true,
+      corrected_email: corrected,
+      errors: [],
+      warnings: ['domain_typo_detected'],
+    });
+  });
+
+  it('a throwaway service two slips from a provider is still blocked', async () => {
+    const project = await server.createProject({ name: 'typo-default-throwaway' });
+    const res = await verify(project, 'jane@4mail.cf', { show_results: true });
+    expect(res.body).toMatchObject({ action: 'block', is_disposable_domain: true });
+  });
+});
+
 describe('fraud pattern', () => {
   it('soft mode warns fraud_pattern_detected on a machine-made local part, not on a name', async () => {
     const project = await projectWith('  fraud_pattern_detection: { mode: soft, action: challenge }\n');
