@@ -4,7 +4,7 @@
 
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
-import type { CheckedType, Step } from '../src/vocabulary.js';
+import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
@@ -92,6 +92,8 @@ export interface ListedDomainSpec {
   match: string;
   /** What listed domains are, for the options' descriptions ("disposable", "abuse sources"). */
   what: string;
+  /** The code the check reports (not in the interface, which gives these checks none). */
+  code: CheckCode;
   /** The shipped list. */
   listed: ReadonlySet<string>;
   /** Names the shipped list never flags, whatever it says (big providers, privacy relays). */
@@ -121,6 +123,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
         when: spec.unless
           ? { all: [{ fact: spec.flag, operator: 'equal', value: true }, { not: spec.unless.when }] }
           : { fact: spec.flag, operator: 'equal', value: true },
+        code: spec.code,
         checkedType: spec.check,
         options: projectListsSchema(spec.what),
         defaults: PROJECT_LISTS_DEFAULTS,

@@ -222,8 +222,8 @@ describe('disposable_domain check', () => {
   const decide = (email: string, checkOptions?: Record<string, unknown>) =>
     decisionFor({ disposable_domain: { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) } }, email);
 
-  it('takes its action when it fires, with no code (a classification check); default_action otherwise', async () => {
-    expect(await decide('a@mailinator.com')).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  it('takes its action when it fires, naming domain_is_disposable; default_action otherwise', async () => {
+    expect(await decide('a@mailinator.com')).toMatchObject({ action: 'block', errors: ['domain_is_disposable'], warnings: [] });
     expect(await decide('a@gmail.com')).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
 

@@ -14,6 +14,7 @@ export default listedDomainPlugin({
   flag: 'is_disposable_domain',
   flagDescription: 'The domain or a parent up to the registrable domain is a disposable mailbox provider.',
   match: 'disposable_match',
+  code: 'domain_is_disposable',
   what: 'disposable',
   listed,
   never,

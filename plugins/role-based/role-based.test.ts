@@ -49,10 +49,12 @@ testPlugin(roleBased, [
 ]);
 
 describe('role-based check', () => {
-  it('fires without a code: the flag and the action carry it', async () => {
+  it('fires naming local_is_role_based (hard: an error; soft: a warning)', async () => {
     const decision = await decisionFor({ role_based_address: { mode: 'hard' } }, 'no-reply@example.com');
     expect(decision.fired.map((v) => v.name)).toEqual(['role_based_address']);
-    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+    expect(decision).toMatchObject({ action: 'block', errors: ['local_is_role_based'], warnings: [] });
+    const soft = await decisionFor({ role_based_address: { mode: 'soft', action: 'allow_with_review' } }, 'info@example.com');
+    expect(soft).toMatchObject({ action: 'allow_with_review', errors: [], warnings: ['local_is_role_based'] });
   });
   it('declares the role_based_address step and checked type', () => {
     expect(roleBased.steps).toEqual(['role_based_address']);

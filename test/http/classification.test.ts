@@ -63,7 +63,13 @@ describe('classification flags', () => {
   it('disposable_domain in hard mode blocks, and lists its checked type', async () => {
     const project = await projectWith('  disposable_domain: { mode: hard }\n');
     const res = await verify(project, 'x@sub.mailinator.com', { show_results: true });
-    expect(res.body).toMatchObject({ action: 'block', is_disposable_domain: true, errors: [], warnings: [], checked_types: ['disposable_domain'] });
+    expect(res.body).toMatchObject({
+      action: 'block',
+      is_disposable_domain: true,
+      errors: ['domain_is_disposable'],
+      warnings: [],
+      checked_types: ['disposable_domain'],
+    });
   });
 });
 
