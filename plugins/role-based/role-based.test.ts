@@ -32,6 +32,15 @@ testPlugin(roleBased, [
   { name: 'a listed numbered variant', email: 'sales1@example.com', facts: role('sales1'), fires: ['role_based_address'] },
   { name: 'quoted local part', email: '"info"@example.com', facts: role('info'), fires: ['role_based_address'] },
   { name: 'the domain does not matter', email: 'info@gmail.com', facts: role('info'), fires: ['role_based_address'] },
+  // Issue 11 review (data/SOURCE.md): team, mail, test, testing and users stay roles; family, home and user are people's own inboxes.
+  { name: 'team is a group inbox', email: 'team@example.com', facts: role('team'), fires: ['role_based_address'] },
+  { name: "mail is a domain's general inbox", email: 'mail@example.com', facts: role('mail'), fires: ['role_based_address'] },
+  { name: 'test is no person', email: 'test@example.com', facts: role('test'), fires: ['role_based_address'] },
+  { name: 'testing is no person', email: 'testing@example.com', facts: role('testing'), fires: ['role_based_address'] },
+  { name: 'users is a list', email: 'users@example.com', facts: role('users'), fires: ['role_based_address'] },
+  { name: 'user is the owner of a personal domain', email: 'user@smith.example', facts: person, fires: [] },
+  { name: "family is a household's inbox", email: 'family@smiths.example', facts: person, fires: [] },
+  { name: "home is a household's inbox", email: 'home@smiths.example', facts: person, fires: [] },
   // People and near misses: the whole compared local part must be a role.
   { email: 'john.smith@example.com', facts: person, fires: [] },
   { email: 'jane@example.com', facts: person, fires: [] },
