@@ -2,9 +2,9 @@
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
 // `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
 
-import type { CheckOptions, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
+import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
-import type { CheckedType, Step } from '../src/vocabulary.js';
+import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
@@ -92,12 +92,19 @@ export interface ListedDomainSpec {
   match: string;
   /** What listed domains are, for the options' descriptions ("disposable", "abuse sources"). */
   what: string;
+  /** The code the check reports (not in the interface, which gives these checks none). */
+  code: CheckCode;
   /** The shipped list. */
   listed: ReadonlySet<string>;
   /** Names the shipped list never flags, whatever it says (big providers, privacy relays). */
   never?: ReadonlySet<string>;
   /** The plugin's data declaration (see plugin-data.ts dataLists). */
   data: readonly DataList[];
+  /**
+   * A condition on another plugin's facts that, when it holds, keeps the check from firing (the flag still
+   * says what the list says): a listed one-slip typo of a big provider (gmial.com) is the typo check's business.
+   */
+  unless?: { plugin: string; when: Condition };
 }
 
 /** A plugin flagging domains on a list, with the project's additions and exemptions. */
@@ -113,13 +120,16 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
     checks: {
       [spec.check]: {
         description: spec.checkDescription,
-        when: { fact: spec.flag, operator: 'equal', value: true },
+        when: spec.unless
+          ? { all: [{ fact: spec.flag, operator: 'equal', value: true }, { not: spec.unless.when }] }
+          : { fact: spec.flag, operator: 'equal', value: true },
+        code: spec.code,
         checkedType: spec.check,
         options: projectListsSchema(spec.what),
         defaults: PROJECT_LISTS_DEFAULTS,
       },
     },
-    needs: ['structure', 'idn', 'tld'],
+    needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
     data: spec.data,
     async run(ctx): Promise<FactValues> {
       const names = await lookupNames(ctx);

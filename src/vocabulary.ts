@@ -144,9 +144,12 @@ export const ERROR_CODE_GROUPS = {
     'total_address_exceeds_max_length',
     'label_exceeds_max_length',
   ],
-  classification: ['not_in_specific_domains'],
+  // Not in the interface (it gives these checks no code); added so that every action other than allow names its reason.
+  classification: ['not_in_specific_domains', 'domain_is_disposable', 'domain_is_known_abuse', 'domain_is_spam_trap', 'local_is_role_based'],
   dns: ['no_mx_records', 'no_a_record'],
   detection: ['domain_typo_detected', 'fraud_pattern_detected'],
+  // Not in the interface either (same reason): the network-based verdicts and the risk score.
+  reputation: ['domain_is_new', 'low_deliverability_score', 'poor_domain_health', 'high_risk_score'],
   internationalisation: ['email_is_internationalized', 'email_contains_punycode', 'email_is_mixed_script'],
   other: ['local_contains_catch_all_wildcard'],
 } as const;
@@ -160,6 +163,15 @@ export const WARNING_CODES = {
   common_provider_detected: 'a common cloud provider was detected (informational)',
   vpn_detected: 'the IP is a VPN or proxy',
   multiple_accounts_detected: 'several accounts from one IP',
+  // Soft forms of the codes this project added (not in the interface): see ERROR_CODE_GROUPS.
+  domain_is_disposable: 'the domain is a disposable (throwaway) mailbox provider',
+  domain_is_known_abuse: 'the domain is a known source of abuse or spam',
+  domain_is_spam_trap: 'the domain is a spam trap',
+  local_is_role_based: 'the local part is a role (support, info, noreply), not a person',
+  domain_is_new: 'the registrable domain was registered recently (domain_age new_domain_days)',
+  low_deliverability_score: 'the deliverability score is below min_score, or mail cannot be routed to the domain',
+  poor_domain_health: 'the domain health is one of the flagged values (default dead, suspicious)',
+  high_risk_score: 'the risk level reaches min_level (default high)',
 } as const;
 
 export type WarningCode = keyof typeof WARNING_CODES;

@@ -305,13 +305,13 @@ describe('deliverability scores', () => {
   });
 });
 
-describe('deliverability_score check (no code: the action carries it)', () => {
+describe('deliverability_score check (code low_deliverability_score)', () => {
   const fired = async (email: string, config: Record<string, unknown>) =>
     (await decisionFor({ deliverability_score: { mode: 'hard', ...config } }, email, world)).fired.map((v) => `${v.source}:${v.name}`);
 
-  it('takes its action when it fires, with no error or warning code', async () => {
+  it('takes its action when it fires, naming its code', async () => {
     const decide = (email: string) => decisionFor({ deliverability_score: { mode: 'hard', action: 'block' } }, email, world);
-    expect(await decide('a@null-mx.com')).toMatchObject({ action: 'block', errors: [], warnings: [] });
+    expect(await decide('a@null-mx.com')).toMatchObject({ action: 'block', errors: ['low_deliverability_score'], warnings: [] });
     expect(await decide('a@mx-est.com')).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
 

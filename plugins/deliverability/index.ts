@@ -80,6 +80,7 @@ const plugin: Plugin = {
           { fact: 'deliverability', operator: 'equal', value: 'undeliverable' },
         ],
       }),
+      code: 'low_deliverability_score',
       options: {
         type: 'object',
         properties: {

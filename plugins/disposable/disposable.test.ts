@@ -35,6 +35,15 @@ testPlugin(disposable, [
   { name: 'privacy relay: Hide My Email', email: 'a@privaterelay.appleid.com', facts: no, fires: [] },
   { name: 'privacy relay: Proton Pass', email: 'a@passmail.net', facts: no, fires: [] },
   { name: 'privacy relay: 33mail alias subdomain', email: 'a@me.33mail.com', facts: no, fires: [] },
+  // Listed typo domains (typo-audit.mjs): one slip from a big provider, the typo check's business; two slips, a throwaway service.
+  { name: 'listed one-slip typo of gmail.com stands aside', email: 'a@gmial.com', facts: listed('gmial.com'), fires: [] },
+  { name: 'listed one-slip typo of hotmail.com stands aside', email: 'a@hotmial.com', facts: listed('hotmial.com'), fires: [] },
+  { name: 'listed dropped letter of hotmail.com stands aside', email: 'a@hotmai.com', facts: listed('hotmai.com'), fires: [] },
+  { name: 'listed neighbour key of hotmail.com stands aside', email: 'a@gotmail.com', facts: listed('gotmail.com'), fires: [] },
+  { name: 'subdomain of a listed typo domain: no correction, blocked', email: 'a@x.gmial.com', facts: listed('gmial.com'), fires: ['disposable_domain'] },
+  { name: 'listed two slips from email.cz is a throwaway', email: 'a@4mail.cf', facts: listed('4mail.cf'), fires: ['disposable_domain'] },
+  { name: 'listed two slips from hotmail.ca is a throwaway', email: 'a@hot-mail.cf', facts: listed('hot-mail.cf'), fires: ['disposable_domain'] },
+  { name: 'listed, near gmail.com but not corrected', email: 'a@amail.com', facts: listed('amail.com'), fires: ['disposable_domain'] },
   { email: 'a@gmail.com', facts: no, fires: [] },
   { email: 'a@googlemail.com', facts: no, fires: [] },
   { email: 'a@hotmail.co.uk', facts: no, fires: [] },
@@ -213,8 +222,8 @@ describe('disposable_domain check', () => {
   const decide = (email: string, checkOptions?: Record<string, unknown>) =>
     decisionFor({ disposable_domain: { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) } }, email);
 
-  it('takes its action when it fires, with no code (a classification check); default_action otherwise', async () => {
-    expect(await decide('a@mailinator.com')).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  it('takes its action when it fires, naming domain_is_disposable; default_action otherwise', async () => {
+    expect(await decide('a@mailinator.com')).toMatchObject({ action: 'block', errors: ['domain_is_disposable'], warnings: [] });
     expect(await decide('a@gmail.com')).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
 

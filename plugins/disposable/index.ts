@@ -14,9 +14,14 @@ export default listedDomainPlugin({
   flag: 'is_disposable_domain',
   flagDescription: 'The domain or a parent up to the registrable domain is a disposable mailbox provider.',
   match: 'disposable_match',
+  code: 'domain_is_disposable',
   what: 'disposable',
   listed,
   never,
+  // One-slip typos of the big providers (gmial.com, hotmial.com) are on the upstream list because they
+  // catch mistyped mail; the sign-up form should offer the correction, not refuse the person. Two-slip
+  // near misses (4mail.cf ~ email.cz) are throwaway services in their own right: still blocked (README.md).
+  unless: { plugin: 'typo', when: { fact: 'typo_edits', operator: 'equal', value: 1 } },
   data: dataLists('disposable', [
     { file: 'domains.txt', entries: listed.size },
     { file: 'never-disposable.txt', entries: never.size },

@@ -34,6 +34,7 @@ const plugin: Plugin = {
     domain_age: {
       description: 'The registrable domain was registered fewer than new_domain_days days ago.',
       when: { fact: 'domain_age_signal', operator: 'equal', value: 'new_domain' },
+      code: 'domain_is_new',
       options: {
         type: 'object',
         properties: {

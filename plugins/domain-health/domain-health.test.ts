@@ -193,10 +193,10 @@ testPlugin(
   world,
 );
 
-describe('domain_health check (no code: the action carries it)', () => {
-  it('takes its action when it fires, with no error or warning code', async () => {
+describe('domain_health check (code poor_domain_health)', () => {
+  it('takes its action when it fires, naming its code', async () => {
     const decide = (email: string) => decisionFor({ domain_health: { mode: 'hard', action: 'block' } }, email, world);
-    expect(await decide('a@null-mx.com')).toMatchObject({ action: 'block', errors: [], warnings: [] });
+    expect(await decide('a@null-mx.com')).toMatchObject({ action: 'block', errors: ['poor_domain_health'], warnings: [] });
     expect(await decide('a@old.com')).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
 

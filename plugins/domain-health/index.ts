@@ -78,6 +78,7 @@ const plugin: Plugin = {
     domain_health: {
       description: 'The domain health is one of the flagged values (default dead and suspicious).',
       when: (options) => ({ fact: 'domain_health', operator: 'in', value: flagged(options) }),
+      code: 'poor_domain_health',
       options: {
         type: 'object',
         properties: {

@@ -211,6 +211,38 @@ testPlugin(fraudPattern, [
   { name: 'invalid but split: judged anyway', email: 'x7kq2m9vz3p8@', facts: flagged('high_entropy:3.58'), fires: ['fraud_pattern_detection'] },
   { name: 'no @: unknown', email: 'x7kq2m9vz3p8', facts: unknown, fires: [] },
   { name: 'no @, a plain word: unknown', email: 'plainaddress', facts: unknown, fires: [] },
+  // Numeric by design (data/numeric-providers.txt): account and phone numbers are not patterns there.
+  { name: 'a QQ number that is a digit-row walk', email: '1234567890@qq.com', facts: { ...clean, keyboard_walk_length: 10 }, fires: [] },
+  { name: 'a QQ number', email: '20250419@qq.com', facts: clean, fires: [] },
+  { name: 'a Foxmail QQ number', email: '987654321@foxmail.com', facts: { ...clean, keyboard_walk_length: 9 }, fires: [] },
+  { name: 'a Chinese mobile number at 163.com', email: '13812345678@163.com', facts: clean, fires: [] },
+  { name: 'a Chinese mobile number at 126.com', email: '15923456789@126.com', facts: clean, fires: [] },
+  { name: 'a phone number at 139.com', email: '13987654321@139.com', facts: clean, fires: [] },
+  { name: 'a Russian phone number at mail.ru', email: '79161234567@mail.ru', facts: clean, fires: [] },
+  { name: 'a Russian phone number at yandex.ru', email: '89161234567@yandex.ru', facts: clean, fires: [] },
+  { name: 'upper-case provider domain', email: '1234567890@QQ.COM', facts: clean, fires: [] },
+  {
+    name: 'the same number elsewhere is still a walk',
+    email: '1234567890@example.com',
+    facts: flagged('keyboard_walk:10'),
+    fires: ['fraud_pattern_detection'],
+  },
+  {
+    name: 'a number at a subdomain of a provider is judged',
+    email: '1234567890@mx.qq.com',
+    facts: flagged('keyboard_walk:10'),
+    fires: ['fraud_pattern_detection'],
+  },
+  { name: 'letters and digits at qq.com are judged', email: 'user8374920163@qq.com', facts: flagged('long_digit_run:10'), fires: ['fraud_pattern_detection'] },
+  { name: 'a walk of letters at 163.com is judged', email: 'qwertyuiop@163.com', facts: flagged('keyboard_walk:10'), fires: ['fraud_pattern_detection'] },
+  // Short common words hold three- and four-key runs; the least min_walk_length (5) spares them.
+  ...['power', 'party', 'point', 'street', 'answer', 'alert', 'tower', 'property', 'hertz', 'poirot', 'trey'].map((word) => ({
+    name: `the word ${word} at min_walk_length 5`,
+    email: `${word}@example.com`,
+    options: { fraud_pattern_detection: { min_walk_length: 5 } },
+    facts: clean,
+    fires: [],
+  })),
 ]);
 
 describe('fraud_pattern_detection check', () => {
@@ -225,7 +257,14 @@ describe('fraud_pattern_detection check', () => {
     const validate = new Ajv.default({ strict: true }).compile(check?.options ?? {});
     expect(validate(check?.defaults)).toBe(true);
     expect(validate({ entropy_threshold: 3.2, min_length: 10, max_digit_run: 6, min_walk_length: 5 })).toBe(true);
-    for (const bad of [{ min_length: 0 }, { max_digit_run: 2.5 }, { entropy_threshold: -1 }, { min_walk_length: 2 }, { threshold: 3 }]) {
+    for (const bad of [
+      { min_length: 0 },
+      { max_digit_run: 2.5 },
+      { entropy_threshold: -1 },
+      { min_walk_length: 2 },
+      { min_walk_length: 4 },
+      { threshold: 3 },
+    ]) {
       expect(validate(bad), JSON.stringify(bad)).toBe(false);
     }
   });

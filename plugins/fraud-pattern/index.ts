@@ -1,5 +1,6 @@
 // Fraud pattern: a mailbox name that a machine made (keyboard walks, long digit runs, random tokens).
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { dataLists, readList } from '../plugin-data.js';
 import { entropyBits, longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
 
 const CHECK = 'fraud_pattern_detection';
@@ -17,13 +18,23 @@ const DEFAULTS = {
 
 const ALL_DIGITS = /^[0-9]*$/;
 
+/** Providers whose mailbox names are numbers by design (QQ ids, phone numbers): data/SOURCE.md. */
+const NUMERIC_PROVIDERS = readList('fraud-pattern', 'numeric-providers.txt');
+
+/** The domain is a provider whose addresses are numeric by design (exact name: vip.qq.com is listed itself). */
+const isNumericProvider = (domain: string): boolean => NUMERIC_PROVIDERS.has(domain);
+
 const numberOption = (options: CheckOptions, name: keyof typeof DEFAULTS): number => {
   const value = options[name];
   return typeof value === 'number' && Number.isFinite(value) ? value : DEFAULTS[name];
 };
 
 /** The first pattern found, most specific first: keyboard walk, long digit run, high entropy. */
-function findPattern(localPart: string, options: CheckOptions): { pattern: string | null; bits: number; digitRun: number; walk: number } {
+function findPattern(
+  localPart: string,
+  numericByDesign: boolean,
+  options: CheckOptions,
+): { pattern: string | null; bits: number; digitRun: number; walk: number } {
   const name = mailboxName(localPart);
   const compact = withoutSeparators(name);
   const bits = Math.round(entropyBits(compact) * 100) / 100;
@@ -31,7 +42,9 @@ function findPattern(localPart: string, options: CheckOptions): { pattern: strin
   const walk = longestKeyboardWalk(name);
   const size = [...compact].length;
   let pattern: string | null = null;
-  if (walk >= numberOption(options, 'min_walk_length')) pattern = `keyboard_walk:${walk}`;
+  // 1234567890@qq.com is an account number, 79161234567@mail.ru a phone number: no pattern to find there.
+  if (numericByDesign && compact !== '' && ALL_DIGITS.test(compact)) pattern = null;
+  else if (walk >= numberOption(options, 'min_walk_length')) pattern = `keyboard_walk:${walk}`;
   // An all-digit name (QQ numbers, phone numbers) is the local_numeric check's business.
   else if (digitRun > numberOption(options, 'max_digit_run') && !ALL_DIGITS.test(compact)) pattern = `long_digit_run:${digitRun}`;
   else if (size >= numberOption(options, 'min_length') && bits >= numberOption(options, 'entropy_threshold') && looksGenerated(name)) {
@@ -67,17 +80,20 @@ const plugin: Plugin = {
           entropy_threshold: { type: 'number', minimum: 0, maximum: 16 },
           min_length: { type: 'integer', minimum: 1, maximum: 64 },
           max_digit_run: { type: 'integer', minimum: 1, maximum: 64 },
-          min_walk_length: { type: 'integer', minimum: 3, maximum: 20 },
+          // Three-key runs are in everyday words (power, party, street), four in names (Hertz): five at least.
+          min_walk_length: { type: 'integer', minimum: 5, maximum: 20 },
         },
       },
       defaults: DEFAULTS,
     },
   },
   needs: ['structure'],
+  data: dataLists('fraud-pattern', [{ file: 'numeric-providers.txt', entries: NUMERIC_PROVIDERS.size }]),
   async run(ctx): Promise<FactValues> {
     const localPart = await ctx.fact<string>('local_part');
     if (typeof localPart !== 'string') return {};
-    const found = findPattern(localPart, ctx.options(CHECK));
+    const domain = await ctx.fact<string>('domain');
+    const found = findPattern(localPart, typeof domain === 'string' && isNumericProvider(domain.toLowerCase()), ctx.options(CHECK));
     return {
       has_fraud_pattern: found.pattern !== null,
       fraud_pattern: found.pattern,

@@ -13,6 +13,7 @@ export default listedDomainPlugin({
   flag: 'is_known_abuse_domain',
   flagDescription: 'The domain or a parent up to the registrable domain is a known abuse or spam source.',
   match: 'known_abuse_match',
+  code: 'domain_is_known_abuse',
   what: 'abuse sources',
   listed,
   data: dataLists('known-abuse', [{ file: 'domains.txt', entries: listed.size }]),

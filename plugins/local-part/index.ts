@@ -31,7 +31,7 @@ const plugin: Plugin = {
     is_quoted: { type: 'boolean', description: 'The local part is a quoted string ("john doe").' },
     has_special_characters: {
       type: 'boolean',
-      description: 'The local part holds a character other than letters, digits, ".", "+", "-" and "_".',
+      description: 'The local part holds a character other than letters, digits, ".", "+", "-", "_" and the apostrophe of names (O\'Brien).',
     },
     local_is_empty: { type: 'boolean', description: 'The local part is empty or an empty quoted string ("").' },
     has_catch_all_wildcard: { type: 'boolean', description: 'The local part contains the wildcard "*".' },

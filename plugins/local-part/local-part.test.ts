@@ -43,7 +43,12 @@ const cases: PluginCase[] = [
     },
     ['local_dot', 'local_hyphen', 'local_plus', 'local_underscore'],
   ),
-  traits("o'brien@example.com", { has_special_characters: true }, ['local_special_chars']),
+  // Names with an apostrophe are ordinary people (issue 11, no false alarms): not special characters.
+  traits("o'brien@example.com", {}, [], 'an apostrophe of a name is not special'),
+  traits("o'brien-smith@example.com", { has_hyphen: true }, ['local_hyphen'], 'apostrophe and hyphen in one name'),
+  traits("d'angelo.maria@example.com", { has_dot_variation: true }, ['local_dot'], 'apostrophe then a dot'),
+  traits("jean-luc.o'neil@example.com", { has_dot_variation: true, has_hyphen: true }, ['local_dot', 'local_hyphen'], 'hyphen, dot and apostrophe'),
+  traits("o'brien!@example.com", { has_special_characters: true }, ['local_special_chars'], 'an apostrophe does not hide another special character'),
   traits('a!b#c$d%e&f@example.com', { has_special_characters: true }, ['local_special_chars']),
   traits('x=y?z^a`b{c|d}e~f/g@example.com', { has_special_characters: true }, ['local_special_chars']),
   traits('*@example.com', { has_special_characters: true, has_catch_all_wildcard: true }, ['catch_all_wildcard', 'local_special_chars']),

@@ -40,7 +40,8 @@ export function localPartTraits(localPart: string): LocalPartTraits {
     else if (ch === '.') traits.has_dot_variation = true;
     else if (ch === '-') traits.has_hyphen = true;
     else if (ch === '_') traits.has_underscore = true;
-    else if (!digit && !isLetter(ch)) {
+    // An apostrophe is part of people's names (O'Brien, D'Angelo), as the hyphen is: not special.
+    else if (!digit && !isLetter(ch) && ch !== "'") {
       traits.has_special_characters = true;
       if (ch === '*') traits.has_catch_all_wildcard = true;
     }

@@ -152,6 +152,7 @@ const plugin: Plugin = {
     risk_score: {
       description: 'risk_level reaches min_level (default high).',
       when: fires,
+      code: 'high_risk_score',
       checkedType: 'risk_score',
       options: {
         type: 'object',

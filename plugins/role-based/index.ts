@@ -35,6 +35,7 @@ const plugin: Plugin = {
     role_based_address: {
       description: 'The local part is a role name, not a person.',
       when: { fact: 'is_role_based_domain', operator: 'equal', value: true },
+      code: 'local_is_role_based',
       checkedType: 'role_based_address',
     },
   },

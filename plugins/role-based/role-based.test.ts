@@ -32,6 +32,15 @@ testPlugin(roleBased, [
   { name: 'a listed numbered variant', email: 'sales1@example.com', facts: role('sales1'), fires: ['role_based_address'] },
   { name: 'quoted local part', email: '"info"@example.com', facts: role('info'), fires: ['role_based_address'] },
   { name: 'the domain does not matter', email: 'info@gmail.com', facts: role('info'), fires: ['role_based_address'] },
+  // Issue 11 review (data/SOURCE.md): team, mail, test, testing and users stay roles; family, home and user are people's own inboxes.
+  { name: 'team is a group inbox', email: 'team@example.com', facts: role('team'), fires: ['role_based_address'] },
+  { name: "mail is a domain's general inbox", email: 'mail@example.com', facts: role('mail'), fires: ['role_based_address'] },
+  { name: 'test is no person', email: 'test@example.com', facts: role('test'), fires: ['role_based_address'] },
+  { name: 'testing is no person', email: 'testing@example.com', facts: role('testing'), fires: ['role_based_address'] },
+  { name: 'users is a list', email: 'users@example.com', facts: role('users'), fires: ['role_based_address'] },
+  { name: 'user is the owner of a personal domain', email: 'user@smith.example', facts: person, fires: [] },
+  { name: "family is a household's inbox", email: 'family@smiths.example', facts: person, fires: [] },
+  { name: "home is a household's inbox", email: 'home@smiths.example', facts: person, fires: [] },
   // People and near misses: the whole compared local part must be a role.
   { email: 'john.smith@example.com', facts: person, fires: [] },
   { email: 'jane@example.com', facts: person, fires: [] },
@@ -49,10 +58,12 @@ testPlugin(roleBased, [
 ]);
 
 describe('role-based check', () => {
-  it('fires without a code: the flag and the action carry it', async () => {
+  it('fires naming local_is_role_based (hard: an error; soft: a warning)', async () => {
     const decision = await decisionFor({ role_based_address: { mode: 'hard' } }, 'no-reply@example.com');
     expect(decision.fired.map((v) => v.name)).toEqual(['role_based_address']);
-    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+    expect(decision).toMatchObject({ action: 'block', errors: ['local_is_role_based'], warnings: [] });
+    const soft = await decisionFor({ role_based_address: { mode: 'soft', action: 'allow_with_review' } }, 'info@example.com');
+    expect(soft).toMatchObject({ action: 'allow_with_review', errors: [], warnings: ['local_is_role_based'] });
   });
   it('declares the role_based_address step and checked type', () => {
     expect(roleBased.steps).toEqual(['role_based_address']);

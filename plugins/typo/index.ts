@@ -2,7 +2,7 @@
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readPopularDomains } from './popular-domains.js';
-import { TypoSuggester } from './suggest.js';
+import { edits, TypoSuggester } from './suggest.js';
 
 const popular = readPopularDomains();
 const suggester = new TypoSuggester(popular);
@@ -15,6 +15,10 @@ const plugin: Plugin = {
     has_typo_mismatch: {
       type: 'boolean',
       description: 'The domain is a near miss of a popular mailbox domain and not itself a known provider, school or popular domain.',
+    },
+    typo_edits: {
+      type: 'integer',
+      description: 'Edits (Damerau-Levenshtein, a swap counts one) between the domain and suggested_domain: 1 or 2; null when no typo.',
     },
     suggested_domain: { type: 'string', description: 'The popular domain the address probably meant; null when no typo.' },
     corrected_email: {
@@ -41,6 +45,7 @@ const plugin: Plugin = {
     const suggested = real ? null : suggester.suggest(ascii);
     return {
       has_typo_mismatch: suggested !== null,
+      typo_edits: suggested === null ? null : edits(ascii, suggested, Infinity),
       suggested_domain: suggested,
       corrected_email: suggested === null ? null : `${local}@${suggested}`,
     };

@@ -25,7 +25,7 @@ const rest = (domain: string): string => {
 };
 
 /** Edits between a and b, or Infinity when their lengths alone rule out `limit`. */
-function edits(a: string, b: string, limit: number): number {
+export function edits(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return Infinity;
   return damerauLevenshtein(a, b).steps;
 }

@@ -63,7 +63,13 @@ describe('classification flags', () => {
   it('disposable_domain in hard mode blocks, and lists its checked type', async () => {
     const project = await projectWith('  disposable_domain: { mode: hard }\n');
     const res = await verify(project, 'x@sub.mailinator.com', { show_results: true });
-    expect(res.body).toMatchObject({ action: 'block', is_disposable_domain: true, errors: [], warnings: [], checked_types: ['disposable_domain'] });
+    expect(res.body).toMatchObject({
+      action: 'block',
+      is_disposable_domain: true,
+      errors: ['domain_is_disposable'],
+      warnings: [],
+      checked_types: ['disposable_domain'],
+    });
   });
 });
 
@@ -92,6 +98,29 @@ describe('typo detection', () => {
     expect(real.body).toMatchObject({ action: 'allow', errors: [] });
     expect(real.body).not.toHaveProperty('corrected_email');
     expect((await verify(project, 'jane@gmial.com')).body).toEqual({ action: 'block' });
+  });
+});
+
+describe('typos beat the disposable list (default policy)', () => {
+  it.each([
+    ['jane@gmial.com', 'jane@gmail.com'],
+    ['Jane.Doe@hotmial.com', 'Jane.Doe@hotmail.com'],
+  ])('%s is challenged with corrected_email and the typo code, not blocked', async (email, corrected) => {
+    const project = await server.createProject({ name: `typo-default-${email}` });
+    const res = await verify(project, email, { show_results: true });
+    expect(res.body).toMatchObject({
+      action: 'challenge',
+      is_disposable_domain: true,
+      corrected_email: corrected,
+      errors: [],
+      warnings: ['domain_typo_detected'],
+    });
+  });
+
+  it('a throwaway service two slips from a provider is still blocked', async () => {
+    const project = await server.createProject({ name: 'typo-default-throwaway' });
+    const res = await verify(project, 'jane@4mail.cf', { show_results: true });
+    expect(res.body).toMatchObject({ action: 'block', is_disposable_domain: true });
   });
 });
 

@@ -78,7 +78,7 @@ describe('network checks over HTTP', () => {
 
   it('only A records: no_mx_records, the A fallback is valid; a five-day-old domain is new', async () => {
     const res = await verify('jane@aonly.test');
-    expect(res.body).toMatchObject({ action: 'block', errors: ['no_mx_records'], warnings: [] });
+    expect(res.body).toMatchObject({ action: 'block', errors: ['no_mx_records'], warnings: ['domain_is_new'] });
     expect(res.body.analyzed_data).toMatchObject({
       mx_record_status: 'invalid',
       a_record_fallback: 'valid',

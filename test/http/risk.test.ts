@@ -34,7 +34,7 @@ describe('risk score with the default policy', () => {
     expect(last).toMatchObject({
       action: 'block',
       has_multiple_emails_in_ip: true,
-      warnings: ['multiple_accounts_detected'],
+      warnings: ['multiple_accounts_detected', 'high_risk_score'],
       errors: [],
       risk_score: 60,
       risk_level: 'high',

@@ -75,13 +75,14 @@ export function listedDomainSuite({ plugin, check, flag, match, shipsEmpty }: Li
   describe(`${check} check`, () => {
     const decide = async (email: string, checkOptions?: Record<string, unknown>) => {
       const decision = await decisionFor({ [check]: { mode: 'hard', action: 'block', ...(checkOptions ? { options: checkOptions } : {}) } }, email);
-      expect(decision.errors).toEqual([]); // the classification checks have no code: flag and action only
-      return decision.action;
+      return { action: decision.action, errors: decision.errors };
     };
 
-    it('takes its action when it fires, with no code (a classification check); default_action otherwise', async () => {
-      expect(await decide('a@listed.example', { add: ['listed.example'] })).toBe('block');
-      expect(await decide('a@listed.example')).toBe('allow');
+    it('takes its action when it fires, naming its code; default_action otherwise', async () => {
+      const code = plugin.checks[check]?.code;
+      expect(code).toMatch(/^domain_is_/);
+      expect(await decide('a@listed.example', { add: ['listed.example'] })).toEqual({ action: 'block', errors: [code] });
+      expect(await decide('a@listed.example')).toEqual({ action: 'allow', errors: [] });
     });
 
     it.each<[string, Record<string, unknown>]>([

@@ -36,7 +36,13 @@ const ADDED = ['bounce', 'bounces', 'dmarc', 'mailer-daemon', 'no-reply', 'root'
  * (the fraud-pattern and local-part checks judge those), and two-letter entries other than hi, hq, hr, it,
  * pr and qa (two letters are as often a person's initials).
  */
-const REMOVED = new Set(['alexa', 'denver', 'gardner', 'india', 'paris', 'sydney', 'aaa', 'abc', 'asd', 'asdasd', 'asdf']);
+const REMOVED = new Set([
+  ...['alexa', 'denver', 'gardner', 'india', 'paris', 'sydney', 'aaa', 'abc', 'asd', 'asdasd', 'asdf'],
+  // Issue 11 review (2026-11-24): a household's or one owner's own mailbox, not an organisation's function
+  // or group: family@smiths.example and home@ are the family's inbox, user@ the sole user of a personal
+  // domain. Kept as roles: users (a list), team, mail (a domain's general inbox), test and testing (no person).
+  ...['family', 'home', 'user'],
+]);
 const TWO_LETTER_ROLES = new Set(['hi', 'hq', 'hr', 'it', 'pr', 'qa']);
 
 /** The compared form; the plugin applies the same after cutting the plus tag. */
