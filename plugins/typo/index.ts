@@ -4,8 +4,8 @@ import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.
 import { hostName, toAsciiForm } from '../../src/host-name.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readCommonSuffixes, readPopularDomains } from './popular-domains.js';
-import { edits, TypoSuggester } from './suggest.js';
 import { SuffixCorrector } from './suffix.js';
+import { edits, TypoSuggester } from './suggest.js';
 
 const popular = readPopularDomains();
 const suggester = new TypoSuggester(popular);

@@ -39,7 +39,8 @@ export class SuffixCorrector {
   /** `suffixes`: the common public suffixes a slip is corrected to, most used first (ties go to the earlier). */
   constructor(suffixes: readonly string[]) {
     for (const suffix of suffixes) {
-      if (parse(`example.${suffix}`, PARSE_OPTIONS).publicSuffix !== suffix || !isDelegatedTld(suffix)) throw new Error(`${suffix} is not an ICANN public suffix`);
+      if (parse(`example.${suffix}`, PARSE_OPTIONS).publicSuffix !== suffix || !isDelegatedTld(suffix))
+        throw new Error(`${suffix} is not an ICANN public suffix`);
     }
     this.suffixes = [...suffixes];
   }

@@ -63,7 +63,10 @@ const rows: [string, Row][] = [
   // Surrounding spaces: refused as they are (invalid_address_format), the fix offered without them.
   ['spaces around a popular typo', { email: ' jane@gmial.com ', corrected: 'jane@gmail.com', action: 'block', errors: ['invalid_address_format'] }],
   ['a leading space and a TLD typo', { email: ' Jane@acme.cmo', corrected: 'Jane@acme.com', action: 'block', errors: ['invalid_address_format'] }],
-  ['no-break spaces and upper case', { email: '\u00a0Jane@Outlok.COM\u00a0', corrected: 'Jane@outlook.com', action: 'block', errors: ['invalid_address_format'] }],
+  [
+    'no-break spaces and upper case',
+    { email: '\u00a0Jane@Outlok.COM\u00a0', corrected: 'Jane@outlook.com', action: 'block', errors: ['invalid_address_format'] },
+  ],
   ['spaces around a correct address: nothing to correct', { email: ' jane@gmail.com ', corrected: null, action: 'block', errors: ['invalid_address_format'] }],
   ['spaces around an address broken otherwise', { email: ' jane doe@gmial.com ', corrected: null, action: 'block', errors: ['invalid_address_format'] }],
   ['spaces inside, not around', { email: 'jane @gmial.com', corrected: null, action: 'block', errors: ['invalid_address_format'] }],
@@ -73,7 +76,10 @@ const rows: [string, Row][] = [
   ['a Unicode TLD that exists', { email: 'jane@пример.рф', corrected: null, action: 'allow' }],
   ['a Latin look-alike of a provider is not its typo', { email: 'jane@gmaïl.com', corrected: null, action: 'allow' }],
   // Popular providers: corrected to themselves never; their typos win over a TLD fix.
-  ['popular typo with a mistyped TLD: the popular domain wins', { email: 'jane@gmial.cmo', corrected: 'jane@gmail.com', action: 'block', errors: ['invalid_tld'] }],
+  [
+    'popular typo with a mistyped TLD: the popular domain wins',
+    { email: 'jane@gmial.cmo', corrected: 'jane@gmail.com', action: 'block', errors: ['invalid_tld'] },
+  ],
   ['a provider with a mistyped two-label suffix', { email: 'jane@hotmail.co.ukk', corrected: 'jane@hotmail.co.uk', action: 'block' }],
   ['a provider with a mistyped TLD', { email: 'jane@yahoo.cmo', corrected: 'jane@yahoo.com', action: 'block' }],
   ['gmail.com', { email: 'jane@gmail.com', corrected: null, action: 'allow' }],
@@ -106,7 +112,10 @@ describe('typo suggestions under the default policy', () => {
 
 describe('a blocked typo still carries its fix', () => {
   it('hard mode: domain_typo_detected next to invalid_tld, and the fix only with show_results', async () => {
-    const hard = await server.createProject({ name: 'typo-hard', policyYaml: 'version: "1.0"\nchecks:\n  tld: { mode: hard }\n  typo_detection: { mode: hard }\n' });
+    const hard = await server.createProject({
+      name: 'typo-hard',
+      policyYaml: 'version: "1.0"\nchecks:\n  tld: { mode: hard }\n  typo_detection: { mode: hard }\n',
+    });
     expect((await verify('jane@acme.cmo', {}, hard)).body).toEqual({
       action: 'block',
       errors: ['invalid_tld', TYPO],
