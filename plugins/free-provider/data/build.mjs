@@ -100,6 +100,7 @@ const NOT_MAILBOX_DNS = new Set([
   'afraid.org', // FreeDNS (freedns.afraid.org): dynamic DNS and shared subdomains
   'dnsmadeeasy.com', // DNS Made Easy: DNS hosting and dynamic DNS (its terms of service)
   'mydomain.com', // the stock example domain of registrar and hosting manuals: placeholder addresses
+  'name.com', // Name.com, a domain registrar (its registration agreement)
 ]);
 
 // free.txt entries one edit from a common domain that are look-alikes, not that provider (`yahoo.co`,
