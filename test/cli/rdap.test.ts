@@ -1,6 +1,7 @@
-// `node bin/email-trust.js rdap refresh FILE` and `rdap status`, run as a user runs them, in a
-// folder of their own: the file is checked (RFC 9224 shape, http(s) URLs, no TLD twice), installed
-// byte for byte as data/rdap-dns.json, and then the one the service reads.
+// `email-trust rdap refresh FILE` and `rdap status`, run as a user runs them, in a folder of their
+// own: the file is checked (RFC 9224 shape, http(s) URLs, no TLD twice), installed byte for byte as
+// data/rdap-dns.json, and then the one the service reads. The command runs through the CLI's own
+// main() (as test/cli/cli.test.ts does), and once through the built bin/email-trust.js.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,19 +9,42 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
 import { createRegistrationLookup } from '../../src/network/rdap.js';
 import { BootstrapFileError, checkBootstrap, DEFAULT_BOOTSTRAP_FILE, defaultBootstrapFile, installedBootstrapFile } from '../../src/network/rdap-bootstrap.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin/email-trust.js');
+const startDir = process.cwd();
+const savedBootstrap = process.env.RDAP_BOOTSTRAP_FILE;
 
-/** Runs the built CLI in `cwd`; RDAP_BOOTSTRAP_FILE only when given. */
-function cli(cwd: string, args: string[], bootstrapFile?: string) {
+/** Runs the command in `cwd` through main(); RDAP_BOOTSTRAP_FILE only when given. */
+async function cli(cwd: string, args: string[], bootstrapFile?: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
+  ];
+  if (bootstrapFile === undefined) delete process.env.RDAP_BOOTSTRAP_FILE;
+  else process.env.RDAP_BOOTSTRAP_FILE = bootstrapFile;
+  process.chdir(cwd);
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    process.chdir(startDir);
+    for (const spy of spies) spy.mockRestore();
+    if (savedBootstrap === undefined) delete process.env.RDAP_BOOTSTRAP_FILE;
+    else process.env.RDAP_BOOTSTRAP_FILE = savedBootstrap;
+  }
+}
+
+/** Runs the built command as a user does, in `cwd`, without RDAP_BOOTSTRAP_FILE. */
+function bin(cwd: string, args: string[]) {
   const env = { ...process.env };
   delete env.RDAP_BOOTSTRAP_FILE;
-  if (bootstrapFile !== undefined) env.RDAP_BOOTSTRAP_FILE = bootstrapFile;
-  const run = spawnSync(process.execPath, [bin, ...args], { cwd, env, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [join(root, 'bin/email-trust.js'), ...args], { cwd, env, encoding: 'utf8' });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -54,56 +78,56 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('email-trust rdap status', () => {
-  it('names the shipped copy, with its publication date and counts, when nothing is installed', () => {
-    const { code, stdout } = cli(work, ['rdap', 'status']);
+  it('names the shipped copy, with its publication date and counts, when nothing is installed', async () => {
+    const { code, stdout } = await cli(work, ['rdap', 'status']);
     expect(code).toBe(0);
     expect(stdout).toContain(`${DEFAULT_BOOTSTRAP_FILE} (shipped): publication 2026-05-24T22:05:45Z, 605 services, 1175 TLDs`);
   });
 });
 
 describe('email-trust rdap refresh FILE', () => {
-  it('--check validates and prints publication and counts, installing nothing', () => {
+  it('--check validates and prints publication and counts, installing nothing', async () => {
     const good = file('check.json', ianaFile('2026-11-20T18:00:01Z', GOOD_SERVICES));
-    const { code, stdout } = cli(work, ['rdap', 'refresh', good, '--check']);
+    const { code, stdout } = await cli(work, ['rdap', 'refresh', good, '--check']);
     expect(code).toBe(0);
     expect(stdout).toContain('valid; publication 2026-11-20T18:00:01Z, 5 services, 7 TLDs; 1 with an http URL only (kg)');
     expect(existsSync(join(work, 'data', 'rdap-dns.json'))).toBe(false);
   });
 
-  it('installs the file byte for byte as data/rdap-dns.json, which status then names', () => {
+  it('installs the file byte for byte as data/rdap-dns.json, which status then names', async () => {
     const text = ianaFile('2026-11-20T18:00:01Z', GOOD_SERVICES);
-    const { code, stdout } = cli(work, ['rdap', 'refresh', file('dns.json', text)]);
+    const { code, stdout } = await cli(work, ['rdap', 'refresh', file('dns.json', text)]);
     expect(code).toBe(0);
     const installed = join(work, 'data', 'rdap-dns.json');
     expect(stdout).toContain(`installed ${installed}: publication 2026-11-20T18:00:01Z, 5 services, 7 TLDs`);
     expect(stdout).toContain('restart');
     expect(readFileSync(installed, 'utf8')).toBe(text);
-    expect(cli(work, ['rdap', 'status']).stdout).toContain(`${installed} (installed): publication 2026-11-20T18:00:01Z`);
+    expect((await cli(work, ['rdap', 'status'])).stdout).toContain(`${installed} (installed): publication 2026-11-20T18:00:01Z`);
     expect(installedBootstrapFile(work)).toBe(installed);
     expect(defaultBootstrapFile(work)).toBe(installed);
     expect(defaultBootstrapFile(dir)).toBe(DEFAULT_BOOTSTRAP_FILE);
   });
 
-  it('refuses to replace a later publication with an earlier one unless --force', () => {
+  it('refuses to replace a later publication with an earlier one unless --force', async () => {
     const older = file('older.json', ianaFile('2026-01-02T03:04:05Z', GOOD_SERVICES));
-    const refused = cli(work, ['rdap', 'refresh', older]);
+    const refused = await cli(work, ['rdap', 'refresh', older]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/holds a newer file \(publication 2026-11-20T18:00:01Z\).*--force/);
     expect(readFileSync(join(work, 'data', 'rdap-dns.json'), 'utf8')).toContain('2026-11-20T18:00:01Z');
-    const forced = cli(work, ['rdap', 'refresh', older, '--force']);
+    const forced = await cli(work, ['rdap', 'refresh', older, '--force']);
     expect(forced.code).toBe(0);
     expect(readFileSync(join(work, 'data', 'rdap-dns.json'), 'utf8')).toContain('2026-01-02T03:04:05Z');
   });
 
-  it('writes to RDAP_BOOTSTRAP_FILE when it is set, and to --out when given', () => {
+  it('writes to RDAP_BOOTSTRAP_FILE when it is set, and to --out when given', async () => {
     const configured = join(dir, 'configured.json');
     const good = file('for-env.json', ianaFile('2026-11-21T00:00:00Z', GOOD_SERVICES));
-    const viaEnv = cli(work, ['rdap', 'refresh', good], configured);
+    const viaEnv = await cli(work, ['rdap', 'refresh', good], configured);
     expect(viaEnv.code).toBe(0);
     expect(viaEnv.stdout).toContain(`installed ${configured}:`);
-    expect(cli(work, ['rdap', 'status'], configured).stdout).toContain(`${configured} (RDAP_BOOTSTRAP_FILE): publication 2026-11-21T00:00:00Z`);
+    expect((await cli(work, ['rdap', 'status'], configured)).stdout).toContain(`${configured} (RDAP_BOOTSTRAP_FILE): publication 2026-11-21T00:00:00Z`);
     const out = join(dir, 'elsewhere', 'dns.json');
-    expect(cli(work, ['rdap', 'refresh', good, '--out', out]).code).toBe(0);
+    expect((await cli(work, ['rdap', 'refresh', good, '--out', out])).code).toBe(0);
     expect(readFileSync(out, 'utf8')).toContain('2026-11-21T00:00:00Z');
   });
 
@@ -172,7 +196,7 @@ describe('email-trust rdap refresh FILE', () => {
     it(`the command refuses ${bad.name}: exit 2, the file and the problem named, nothing installed`, () => {
       const before = readFileSync(join(work, 'data', 'rdap-dns.json'), 'utf8');
       const path = file(`bad-${THROUGH_THE_COMMAND.indexOf(bad)}.json`, bad.text);
-      const { code, stdout, stderr } = cli(work, ['rdap', 'refresh', path]);
+      const { code, stdout, stderr } = bin(work, ['rdap', 'refresh', path]);
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr).toContain(path);
@@ -191,11 +215,11 @@ describe('email-trust rdap refresh FILE', () => {
     });
   });
 
-  it('refuses a missing file and a folder, naming them', () => {
-    const missing = cli(work, ['rdap', 'refresh', join(dir, 'absent.json')]);
+  it('refuses a missing file and a folder, naming them', async () => {
+    const missing = await cli(work, ['rdap', 'refresh', join(dir, 'absent.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read .*absent\.json \(ENOENT\)/);
-    const folder = cli(work, ['rdap', 'refresh', dir]);
+    const folder = await cli(work, ['rdap', 'refresh', dir]);
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain('is not a file');
   });
@@ -233,7 +257,7 @@ describe('the service reads the installed file', () => {
     const folder = join(dir, 'reads');
     mkdirSync(folder);
     const source = file('local.json', ianaFile('2026-11-22T00:00:00Z', [[['test'], [`${origin}/installed/`]]]));
-    expect(cli(folder, ['rdap', 'refresh', source]).code).toBe(0);
+    expect((await cli(folder, ['rdap', 'refresh', source])).code).toBe(0);
     process.chdir(folder);
     const lookup = createRegistrationLookup({ allowLoopbackForTests: true });
     const answer = await lookup.forRequest({ persist: false, signal: AbortSignal.timeout(5_000) }).registered('old.test');
