@@ -2,7 +2,6 @@
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
 // `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
 
-import { parse } from 'tldts';
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
@@ -55,7 +54,7 @@ function projectLists(options: CheckOptions): ProjectLists {
 
 /**
  * The names the address's domain is looked up under: its ASCII form, then each parent up to the
- * registrable domain (ICANN section). Null when there is nothing to look up (invalid address, literal, no ASCII form).
+ * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
 async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
   if ((await ctx.fact<boolean>('valid_address_format')) !== true) return null;
@@ -65,34 +64,9 @@ async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
   return domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
 }
 
-// The whole Public Suffix List, private section included: a dynamic-DNS host such as dynv6.net or dns.army
-// is a suffix there, each name below it registered by someone else. Hostname validation is off (structure decides).
-const WHOLE_LIST_PARSE = {
-  allowIcannDomains: true,
-  allowPrivateDomains: true,
-  detectIp: false,
-  extractHostname: false,
-  validateHostname: false,
-} as const;
-
-/**
- * The names the shipped list is matched on: `names` cut at the registrable domain of the whole Public Suffix
- * List. Upstream lists registrable domains under the whole list, so a listed private suffix (dns.army) stands
- * for that name only, never for its users' hosts (alice.dns.army), while a listed host below one
- * (0-mailer.dynv6.net) still covers its own subdomains.
- */
-function shippedLookupNames(names: readonly string[]): readonly string[] {
-  const parsed = parse(names[0] as string, WHOLE_LIST_PARSE);
-  if (parsed.isPrivate !== true) return names;
-  const stop = parsed.domain === null ? -1 : names.indexOf(parsed.domain);
-  return stop < 0 ? names.slice(0, 1) : names.slice(0, stop + 1);
-}
-
 /**
  * The entry that matched, or null: the project's entries first, most specific name first (exempt wins a
- * tie); then `never` (names no list may flag); then the shipped list. The project's lists and `never`
- * cover every parent up to the ICANN registrable domain (a project may refuse a whole dynamic-DNS host);
- * the shipped list stops at the private-section boundary (shippedLookupNames).
+ * tie); then `never` (names no list may flag); then the shipped list.
  */
 function matchListed(names: readonly string[], options: CheckOptions, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
   const lists = projectLists(options);
@@ -101,8 +75,7 @@ function matchListed(names: readonly string[], options: CheckOptions, shipped: R
     if (lists.add.has(name)) return name;
   }
   if (never && names.some((name) => never.has(name))) return null;
-  if (shipped.size === 0) return null;
-  return shippedLookupNames(names).find((name) => shipped.has(name)) ?? null;
+  return names.find((name) => shipped.has(name)) ?? null;
 }
 
 export interface ListedDomainSpec {
