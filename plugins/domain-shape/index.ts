@@ -15,8 +15,7 @@ const plugin: Plugin = {
   facts: {
     looks_generated_domain: {
       type: 'boolean',
-      description:
-        'The registrable domain less its public suffix (xkqzv7 of xkqzv7.xyz) looks machine-generated; null when there is no registrable domain.',
+      description: 'The registrable domain less its public suffix (xkqzv7 of xkqzv7.xyz) looks machine-generated; null when there is no registrable domain.',
     },
     abused_tld: {
       type: 'boolean',
@@ -24,7 +23,8 @@ const plugin: Plugin = {
     },
     random_domain_signal: {
       type: 'string',
-      description: 'detected: looks_generated_domain and abused_tld are both true; none otherwise; null when either is unknown. A risk signal (risk: random_domain).',
+      description:
+        'detected: looks_generated_domain and abused_tld are both true; none otherwise; null when either is unknown. A risk signal (risk: random_domain).',
       values: ['detected', 'none'],
     },
   },

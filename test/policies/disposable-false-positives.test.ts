@@ -2,8 +2,8 @@
 // (plugins/free-provider/data/providers.json, both groups) and no privacy relay (never-disposable.txt, with
 // the alias forms the relays hand out) is disposable, and none is blocked.
 import { describe, expect, it } from 'vitest';
-import { readDataFile, readList } from '../../plugins/plugin-data.js';
 import { registry } from '../../plugins/index.js';
+import { readDataFile, readList } from '../../plugins/plugin-data.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
 import { PolicyBook } from '../../src/policy/book.js';

@@ -13,7 +13,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values: args } = parseArgs({ options: { root: { type: 'string', default: '.' }, lists: { type: 'string' }, json: { type: 'boolean' }, flagged: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { root: { type: 'string', default: '.' }, lists: { type: 'string' }, json: { type: 'boolean' }, flagged: { type: 'string' } },
+});
 if (!args.lists) throw new Error('--lists DIR is required (see the comment at the top)');
 const root = resolve(args.root);
 const here = (file) => new URL(`./${file}`, import.meta.url);
