@@ -11,6 +11,7 @@ export const registry: readonly Plugin[] = (
     import('./domain-age/index.js'),
     import('./domain-form/index.js'),
     import('./domain-health/index.js'),
+    import('./domain-shape/index.js'),
     import('./education/index.js'),
     import('./fraud-pattern/index.js'),
     import('./free-provider/index.js'),

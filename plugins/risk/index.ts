@@ -78,6 +78,7 @@ const EVIDENCE = [
   'has_fraud_pattern',
   'ip_provider',
   'vpn',
+  'random_domain_signal',
 ] as const;
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
@@ -97,6 +98,7 @@ async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<C
     common_provider: typeof f.ip_provider === 'string' && f.ip_provider !== 'unknown',
     vpn: f.vpn === 'detected',
     high_velocity: isInt(distinct) && distinct >= velocity.threshold,
+    random_domain: f.random_domain_signal === 'detected',
     structure: f.valid_address_format === false,
     disposable_domain: f.is_disposable_domain === true,
     known_abuse_domain: f.is_known_abuse_domain === true,
@@ -117,7 +119,7 @@ const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((nam
 const plugin: Plugin = {
   id: 'risk',
   description:
-    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity) and validation failures into a 0–100 score and a level.',
+    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD) and validation failures into a 0–100 score and a level.',
   steps: ['risk_score'],
   facts: {
     risk_score: {
@@ -205,6 +207,7 @@ const plugin: Plugin = {
     'subdomain',
     'domain-age',
     'domain-health',
+    'domain-shape',
     'dns',
     'disposable',
     'known-abuse',

@@ -76,6 +76,9 @@ testPlugin(risk, [
   { name: 'invalid format alone', email: 'no-at-sign', facts: failure('structure', 'medium'), fires: [] },
   { name: 'disposable domain alone', email: 'jane@mailinator.com', facts: failure('disposable_domain', 'medium'), fires: [] },
   { name: 'fraud pattern alone', email: 'x7kq2m9vz3p8@example.com', facts: failure('fraud_pattern_detection', 'low'), fires: [] },
+  { name: 'machine-made domain on an abused TLD alone: medium, never fires', email: 'jane@xkqzv7.xyz', facts: signal('random_domain', 'medium'), fires: [] },
+  { name: 'the same name on .com adds nothing', email: 'jane@xkqzv7.com', facts: none, fires: [] },
+  { name: 'a word on an abused TLD adds nothing', email: 'jane@strengths.xyz', facts: none, fires: [] },
   {
     name: 'two contributors: the breakdown lists both and sums to the score',
     email: 'x7kq2m9vz3p8@mailinator.com',
@@ -137,6 +140,19 @@ testPlugin(
   [
     { name: 'an established domain with mail: nothing', email: 'jane@old-shop.com', facts: none, fires: [] },
     { name: 'new domain alone (its health is risky, not poor)', email: 'jane@fresh-shop.com', facts: signal('new_domain', 'low'), fires: [] },
+    {
+      name: 'new and machine-made on an abused TLD: high',
+      email: 'jane@q8w3ejd.top',
+      facts: {
+        risk_score: 60,
+        risk_level: 'high',
+        risk_score_breakdown: { new_domain: 20, random_domain: 40 },
+        risk_breakdown_signals: 'new_domain,random_domain',
+        risk_breakdown_failures: null,
+      },
+      fires: ['risk_score'],
+    },
+    { name: 'established and machine-made: medium', email: 'jane@xkqzv7.xyz', facts: signal('random_domain', 'medium'), fires: [] },
     { name: 'no MX alone (A fallback: health risky, not poor)', email: 'jane@nomx-shop.com', facts: failure('mx_record', 'low'), fires: [] },
     {
       name: 'poor health alone (dead, with the no-MX failure weighted 0)',
@@ -159,6 +175,8 @@ testPlugin(
       'fresh-shop.com': { mx: ['mx.fresh-shop.com'], a: ['192.0.2.2'], registered_days_ago: 3, website: true },
       'nomx-shop.com': { mx: [], a: ['192.0.2.3'], registered_days_ago: YEARS, website: true },
       'gone-shop.com': 'nxdomain',
+      'q8w3ejd.top': { mx: ['mx.q8w3ejd.top'], a: ['192.0.2.4'], registered_days_ago: 3, website: true },
+      'xkqzv7.xyz': { mx: ['mx.xkqzv7.xyz'], a: ['192.0.2.5'], registered_days_ago: YEARS, website: true },
     },
   },
 );

@@ -12,6 +12,7 @@ export const SIGNALS = [
   'common_provider',
   'vpn',
   'high_velocity',
+  'random_domain',
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
@@ -32,6 +33,7 @@ export const DEFAULT_WEIGHTS: Weights = {
   common_provider: 10,
   vpn: 25,
   high_velocity: 60,
+  random_domain: 40,
   structure: 40,
   disposable_domain: 40,
   known_abuse_domain: 50,
