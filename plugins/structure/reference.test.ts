@@ -1,0 +1,78 @@
+// The syntax reference suite (reference/README.md): every case of python-email-validator's
+// tests/test_syntax.py through the default policy. The service's syntax verdict (valid_address_format
+// and the checks of the address's form) must equal the reference's, except for the disagreements
+// documented in reference/README.md, which must stay disagreements until that file is updated.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FactCatalog } from '../../src/engine/catalog.js';
+import { policiesDir } from '../../src/paths.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { parsePolicy } from '../../src/policy/load.js';
+import { evaluateFor } from '../../test/support/plugin-tester.js';
+import { registry } from '../index.js';
+
+interface ReferenceCase {
+  section: string;
+  input: string;
+  class: 'valid_local' | 'invalid_local' | 'valid_domain' | 'invalid_domain' | 'idn';
+  valid: boolean;
+  ascii_domain?: string;
+}
+
+const suite = JSON.parse(readFileSync(fileURLToPath(new URL('reference/python-email-validator.json', import.meta.url)), 'utf8')) as { cases: ReferenceCase[] };
+const policy = compilePolicy('default', parsePolicy('default.yaml', readFileSync(join(policiesDir, 'default.yaml'), 'utf8')), new FactCatalog(registry));
+
+/** Checks of the default policy that judge the address's form, as python-email-validator's syntax errors do. */
+const FORM_CHECKS = new Set([
+  'structure',
+  'local_empty',
+  'local_part_max_length',
+  'domain_max_length',
+  'total_address_length',
+  'label_max_length',
+  'domain_single_label',
+  'domain_numeric_only',
+]);
+
+/** Deliberate disagreements (reference/README.md, "Disagreements"): input → why. */
+const KNOWN: Record<string, string> = {
+  'me@bad.tld-2': 'a TLD is the tld check’s business (invalid_tld blocks it), not syntax',
+  'me@anything.arpa': 'special-use name: not syntax; a delegated TLD, left to the mail-route checks',
+  'me@valid.invalid': 'special-use name: not syntax; invalid_tld blocks it',
+  'me@link.local': 'special-use name: not syntax; invalid_tld blocks it',
+  'me@host.localhost': 'special-use name: not syntax; invalid_tld blocks it',
+  'me@onion.onion.onion': 'special-use name: not syntax; a delegated TLD, left to the mail-route checks',
+  'me@test.test.test': 'special-use name: not syntax; invalid_tld blocks it',
+  'anything@test': 'valid only in the reference’s test_environment; a single label is blocked here',
+  'POSTMASTER@test': 'valid only in the reference’s test_environment; a single label is blocked here',
+  'NOT-POSTMASTER@test': 'valid only in the reference’s test_environment; a single label is blocked here',
+};
+
+async function syntaxVerdict(email: string): Promise<{ accepted: boolean; ascii: unknown }> {
+  const evaluation = await evaluateFor(policy, { email });
+  const valid = await evaluation.fact('valid_address_format');
+  const formFired = evaluation.decision.fired.some((v) => v.source === 'check' && FORM_CHECKS.has(v.name));
+  return { accepted: valid === true && !formFired, ascii: await evaluation.fact('punycode_value') };
+}
+
+describe('python-email-validator tests/test_syntax.py through the default policy', () => {
+  it('holds 264 distinct cases in the five classes', () => {
+    expect(new Set(suite.cases.map((c) => c.input)).size).toBe(264);
+    const classes = suite.cases.reduce<Record<string, number>>((n, c) => ({ ...n, [c.class]: (n[c.class] ?? 0) + 1 }), {});
+    expect(classes).toEqual({ valid_local: 23, invalid_local: 72, valid_domain: 26, invalid_domain: 108, idn: 35 });
+    for (const input of Object.keys(KNOWN)) expect(suite.cases.map((c) => c.input)).toContain(input);
+  });
+
+  for (const c of suite.cases) {
+    const known = KNOWN[c.input];
+    const verdict = c.valid ? 'valid' : 'invalid';
+    const label = `${c.class}: ${JSON.stringify(c.input)} is ${verdict}${known ? ` for the reference only (${known})` : ''}`;
+    it(label, async () => {
+      const ours = await syntaxVerdict(c.input);
+      expect(ours.accepted).toBe(known ? !c.valid : c.valid);
+      if (c.valid && c.class === 'idn') expect(ours.ascii).toBe(c.ascii_domain);
+    });
+  }
+});
