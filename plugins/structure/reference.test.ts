@@ -60,7 +60,8 @@ async function syntaxVerdict(email: string): Promise<{ accepted: boolean; ascii:
 describe('python-email-validator tests/test_syntax.py through the default policy', () => {
   it('holds 264 distinct cases in the five classes', () => {
     expect(new Set(suite.cases.map((c) => c.input)).size).toBe(264);
-    const classes = suite.cases.reduce<Record<string, number>>((n, c) => ({ ...n, [c.class]: (n[c.class] ?? 0) + 1 }), {});
+    const classes: Record<string, number> = {};
+    for (const c of suite.cases) classes[c.class] = (classes[c.class] ?? 0) + 1;
     expect(classes).toEqual({ valid_local: 23, invalid_local: 72, valid_domain: 26, invalid_domain: 108, idn: 35 });
     for (const input of Object.keys(KNOWN)) expect(suite.cases.map((c) => c.input)).toContain(input);
   });
