@@ -51,6 +51,11 @@ const IDNA2008_LETTER_DIGIT = /^[\p{Ll}\p{Lu}\p{Lo}\p{Lm}\p{Nd}\p{Mn}\p{Mc}]$/u;
 const PVALID_EXCEPTIONS = new Set([0x06fd, 0x06fe, 0x0f0b, 0x3007]);
 /** RFC 5892 §2.6 exceptions that are DISALLOWED although their category is a letter or mark. */
 const DISALLOWED_EXCEPTIONS = new Set([0x0640, 0x07fa, 0x302e, 0x302f, 0x3031, 0x3032, 0x3033, 0x3034, 0x3035, 0x303b]);
+/**
+ * RFC 5892 §2.4 IgnorableBlocks: Combining Diacritical Marks for Symbols, Musical Symbols and Ancient Greek
+ * Musical Notation are DISALLOWED, marks (Mn, Mc) included.
+ */
+const isIgnorableBlock = (cp: number): boolean => (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x1d100 && cp <= 0x1d24f);
 /** RFC 5892 §2.9: old Hangul jamo are DISALLOWED (precomposed syllables are the registered form). */
 const isOldHangulJamo = (cp: number): boolean => (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xd7b0 && cp <= 0xd7ff);
 const ZWNJ = 0x200c;
@@ -91,7 +96,7 @@ export function isIdna2008Label(label: string): boolean {
       continue;
     }
     if (PVALID_EXCEPTIONS.has(cp)) continue;
-    if (DISALLOWED_EXCEPTIONS.has(cp) || isOldHangulJamo(cp) || !IDNA2008_LETTER_DIGIT.test(ch)) return false;
+    if (DISALLOWED_EXCEPTIONS.has(cp) || isIgnorableBlock(cp) || isOldHangulJamo(cp) || !IDNA2008_LETTER_DIGIT.test(ch)) return false;
   }
   // CONTEXTO: the two sets of Arabic-Indic digits must not be mixed in one label.
   return !(arabicIndic && extendedArabicIndic);

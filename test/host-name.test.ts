@@ -62,6 +62,9 @@ describe('the ASCII and Unicode forms of a domain', () => {
     expect(toAsciiForm('bücher.example.')).toBe('xn--bcher-kva.example.'); // one root dot is kept
     expect(isIdna2008Label('bücher')).toBe(true);
     expect(isIdna2008Label('a\u0640b')).toBe(false); // Arabic tatweel: an RFC 5892 exception
+    expect(isIdna2008Label('x\u20d0y')).toBe(false); // RFC 5892 IgnorableBlocks: a mark for symbols (Mn)
+    expect(isIdna2008Label('x\u{1d165}y')).toBe(false); // and a musical mark (Mc)
+    expect(isIdna2008Label('x\u0301y')).toBe(true); // a mark of another block
   });
   it('applies the bidi rule per label, as python-email-validator does', () => {
     expect(toAsciiForm('שלום.1und1.de')).toBe('xn--9dbne9b.1und1.de');

@@ -70,10 +70,17 @@ function separatorIndex(input: string): number {
   return lastOutside >= 0 ? lastOutside : input.lastIndexOf('@');
 }
 
+/** A combining mark (Mn, Mc, Me) as the first character: it has no base letter of its own. */
+const LEADING_MARK = /^\p{M}/u;
+
 function isLocalPart(local: string): boolean {
   // RFC 6532 §3.1: text is in NFC; a decomposed local part would be another mailbox to the server.
   if (!isAscii(local) && local.normalize('NFC') !== local) return false;
-  return local.charCodeAt(0) === QUOTE ? isQuotedString(local) : isDotAtom(local);
+  const quoted = local.charCodeAt(0) === QUOTE;
+  // A local part (or quoted text) that starts with a combining mark: a defective combining sequence that
+  // renders on whatever precedes the address; python-email-validator refuses it too.
+  if (LEADING_MARK.test(quoted ? local.slice(1) : local)) return false;
+  return quoted ? isQuotedString(local) : isDotAtom(local);
 }
 
 /** RFC 5322 dot-atom-text: atext runs joined by single dots. */

@@ -81,6 +81,14 @@ const LOCAL_PART_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
   ['"a\u00e9 b"', true, 'quoted: composed letter and ASCII space'],
   ['"a😀"', false, 'quoted: emoji refused as well'],
   ['"e\u0301"', false, 'quoted: not NFC'],
+  // a combining mark needs a base letter before it (python-email-validator: "unsafe characters")
+  ['\u0300', false, 'combining grave accent alone (Mn)'],
+  ['\u0301a', false, 'combining acute first (Mn)'],
+  ['\u093fa', false, 'Devanagari vowel sign first (Mc)'],
+  ['\u20ddx', false, 'enclosing circle first (Me)'],
+  ['"\u0300a"', false, 'quoted: combining mark first'],
+  ['x\u0302', true, 'a mark after its base letter (x̂ has no precomposed form: NFC)'],
+  ['a.\u0301b', true, 'a mark after a dot: python-email-validator accepts it too'],
 ];
 
 /** The issue 11 domain-label table: [domain, accepted?, why]. Each is tried as x@domain. */
@@ -115,6 +123,12 @@ const DOMAIN_LABEL_TABLE: ReadonlyArray<readonly [string, boolean, string]> = [
   ['a\u00adb.com', false, 'soft hyphen: UTS #46 would drop it; refused, not repaired'],
   ['a\u200bb.com', false, 'zero-width space: likewise'],
   ['a\ufe0f.com', false, 'variation selector: likewise'],
+  // RFC 5892 §2.4 IgnorableBlocks: marks of these blocks are DISALLOWED though their category is Mn or Mc
+  ['x\u20d0y.com', false, 'combining left harpoon above (Mn, Combining Diacritical Marks for Symbols)'],
+  ['x\u20e1y.com', false, 'combining left right arrow above (Mn)'],
+  ['x\u{1d165}y.com', false, 'musical symbol combining stem (Mc, Musical Symbols)'],
+  ['x\u{1d242}y.com', false, 'combining Greek musical triseme (Mn, Ancient Greek Musical Notation)'],
+  ['x\u0301y.com', true, 'a combining acute outside those blocks stays valid (x́ has no precomposed form)'],
 ];
 
 function domainClass(): PluginCase[] {
