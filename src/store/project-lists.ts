@@ -13,8 +13,11 @@ import { toNumber } from './sql-values.js';
 export const MAX_LIST_ENTRIES = 100_000;
 /** Entries, over all projects, a service keeps in memory; the least recently used project's lists go first. */
 export const MAX_CACHED_ENTRIES = 1_000_000;
-/** Rows per insert or delete statement (3 values a row: well under either database's parameter limit). */
-const BATCH = 1_000;
+/**
+ * Rows per insert or delete statement: knex writes SQLite's multi-row insert as a compound SELECT, which
+ * SQLite caps at 500 terms; 3 values a row stay well under either database's parameter limit.
+ */
+const BATCH = 400;
 
 /** Adding would take the list past MAX_LIST_ENTRIES: nothing was written. */
 export class ListFullError extends Error {
@@ -108,10 +111,11 @@ export function createProjectLists(knex: Knex, onChange: () => void = () => {}):
   }
 
   function listsOf(projectId: string, revision: number): Promise<ListSets> | ListSets {
-    // Revision 0: the project's lists were never changed, so it has none; no read.
-    if (revision === 0) return NO_LISTS;
+    // A request holding an older revision than the one loaded (its key lookup cached) gets the newer lists.
     const cached = loaded.get(projectId);
     if (cached && cached.revision >= revision) return cached.lists;
+    // Revision 0: the project's lists were never changed, so it has none; no read.
+    if (revision === 0) return NO_LISTS;
     const pending = loading.get(projectId);
     if (pending && pending.revision >= revision) return pending.lists;
     const lists = load(projectId, revision);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import type { Decision } from '../../src/policy/decide.js';
 import { type Evaluation, evaluate } from '../../src/policy/evaluate.js';
@@ -41,6 +41,14 @@ export interface TesterOptions {
   network?: NetworkAccess | Readonly<Record<string, DomainAnswers>>;
   /** The registry to run against (default: the real one). */
   catalog?: FactCatalog;
+  /** The project's own lists (`email-trust project lists`), by list name; none when absent. */
+  lists?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A project's lists as the store hands them to plugins. */
+export function listReader(lists: Readonly<Record<string, readonly string[]>>): ProjectListReader {
+  const sets = new Map(Object.entries(lists).map(([name, entries]) => [name, new Set(entries)]));
+  return { entries: async (list) => sets.get(list) ?? new Set() };
 }
 
 const realCatalog = new FactCatalog(registry);
@@ -65,7 +73,13 @@ export async function evaluateFor(
   const evaluation = await evaluate(
     policy,
     { ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'test-project', ...input },
-    { velocity: opts.velocity ?? noHistory, network, now: opts.now ?? Date.now, onPluginError: (_id, error) => errors.push(error) },
+    {
+      velocity: opts.velocity ?? noHistory,
+      network,
+      ...(opts.lists ? { lists: listReader(opts.lists) } : {}),
+      now: opts.now ?? Date.now,
+      onPluginError: (_id, error) => errors.push(error),
+    },
   );
   const values = new Map<string, unknown>();
   const fact = async (name: string) => {
