@@ -43,7 +43,8 @@ export function listDomain(text: string): { domain: string } | { reason: string 
   if (isAddressLiteral(text)) return { reason: 'an IP address, not a domain' };
   const ascii = toAsciiForm(lowerCaseName(text));
   const domain = ascii === null ? null : hostName(ascii, 'ldh');
-  if (domain === null) return { reason: 'not a valid domain name (letters, digits and hyphens in labels of 1 to 63, at most 253 in all; IDN must be valid IDNA 2008)' };
+  if (domain === null)
+    return { reason: 'not a valid domain name (letters, digits and hyphens in labels of 1 to 63, at most 253 in all; IDN must be valid IDNA 2008)' };
   if (!domain.includes('.')) return { reason: 'a single label (a top-level domain): list domains under it' };
   return { domain };
 }

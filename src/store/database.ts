@@ -8,8 +8,8 @@ import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
-import { createProjects, type Projects } from './projects.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
+import { createProjects, type Projects } from './projects.js';
 import { openSqliteReads } from './sqlite-reads.js';
 import { createUsage, type Usage } from './usage.js';
 

@@ -135,7 +135,7 @@ describe('project lists add', () => {
     expect((await rows()).filter((row) => row.includes('spam-trap'))).toEqual([]);
   });
 
-  it('notes when the project\'s policy does not enable the list\'s check', async () => {
+  it("notes when the project's policy does not enable the list's check", async () => {
     const r = await run('project', 'lists', 'add', 'other', 'spam-trap', 'trap.example');
     expect(r.code).toBe(0);
     expect(r.err).toBe('note: policy no-traps does not enable the spam-trap check (spam_trap_domain): this list has no effect until it does\n');

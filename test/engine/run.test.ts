@@ -131,7 +131,7 @@ describe('project lists, enforced like needs', () => {
     ]);
   });
 
-  it('refuses two plugins reading one list, and indexes the real registry\'s lists', () => {
+  it("refuses two plugins reading one list, and indexes the real registry's lists", () => {
     expect(() => new FactCatalog([reading('a', 'x', ['same']), reading('b', 'x', ['same'])])).toThrow(
       new RegistryError('project list same is read by both a and b'),
     );

@@ -96,7 +96,7 @@ describe.each(['sqlite', 'postgres'] as const)('project lists in a running servi
     expect((await verify(shop, 'jane@x.partner.other-abuse.net')).body).toMatchObject(allowed);
   });
 
-  it('applies a change made through this service\'s own store at once', async () => {
+  it("applies a change made through this service's own store at once", async () => {
     await server.service.store.projectLists.add(neighbour.project.id, 'spam-trap', ['trap-domain.org']);
     expect((await verify(neighbour, 'a@trap-domain.org')).body).toMatchObject({ action: 'block', errors: ['domain_is_spam_trap'], is_spam_trap_domain: true });
     expect((await verify(shop, 'a@trap-domain.org')).body).toMatchObject({ action: 'allow', is_spam_trap_domain: false });

@@ -64,7 +64,7 @@ describe.each(testDatabases)('project lists on $name', (db) => {
     expect(await store.projectLists.clear(shop.id, 'disposable')).toBe(MAX_LIST_ENTRIES);
   });
 
-  it('reads a project\'s lists from memory: one query per revision, none for a project that never had lists', async () => {
+  it("reads a project's lists from memory: one query per revision, none for a project that never had lists", async () => {
     const fresh = await store.projects.create({ name: 'reader', policy: 'default' });
     // Another store: a second service instance, whose cache this test watches.
     const service = await openSecondStore(store);

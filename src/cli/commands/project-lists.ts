@@ -35,7 +35,7 @@ export function addProjectListCommands(project: Command): void {
   const sources = `FILEs (one domain per line, # comments; - reads stdin) or domains; at most ${MAX_LIST_ENTRIES.toLocaleString('en-US')} entries per list`;
   lists
     .command('add')
-    .description('add domains to one of the project\'s lists (each also covers its subdomains)')
+    .description("add domains to one of the project's lists (each also covers its subdomains)")
     .argument('<project>', 'the project, by name or id')
     .argument('<list>', LIST_NAMES.join(' | '))
     .argument('<sources...>', sources)
@@ -44,7 +44,7 @@ export function addProjectListCommands(project: Command): void {
     .action((nameOrId: string, list: string, given: string[], opts: ChangeOptions) => changeList('add', nameOrId, list, given, opts));
   lists
     .command('remove')
-    .description('remove domains from one of the project\'s lists')
+    .description("remove domains from one of the project's lists")
     .argument('<project>', 'the project, by name or id')
     .argument('<list>', LIST_NAMES.join(' | '))
     .argument('<sources...>', sources)
@@ -95,7 +95,8 @@ function readSource(source: string): string {
   if (source !== '-') {
     const stats = statSync(source);
     if (!stats.isFile()) throw new UsageError(`${source} is not a file`);
-    if (stats.size > MAX_FILE_BYTES) throw new UsageError(`${source} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; a list holds at most ${MAX_LIST_ENTRIES} entries`);
+    if (stats.size > MAX_FILE_BYTES)
+      throw new UsageError(`${source} is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB; a list holds at most ${MAX_LIST_ENTRIES} entries`);
   }
   return readFileSync(source === '-' ? 0 : source, 'utf8');
 }
@@ -114,7 +115,9 @@ function unusedListNote(project: Project, list: string): string | null {
   const owner = catalog.listOwner.get(list);
   let enabled: boolean;
   try {
-    enabled = PolicyBook.load(loadConfig().policiesDir, catalog).forProject(project).enabledPlugins.some((p) => p === owner);
+    enabled = PolicyBook.load(loadConfig().policiesDir, catalog)
+      .forProject(project)
+      .enabledPlugins.some((p) => p === owner);
   } catch {
     return null; // the policy's own problems are `project update`'s and the service's to report, not this command's
   }
