@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { getDomain } from 'tldts';
+import { getDomain, parse } from 'tldts';
 import { describe, expect, it } from 'vitest';
 import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
 import freeProvider from './index.js';
@@ -114,6 +114,33 @@ testPlugin(freeProvider, [
   { name: 'hosting company domain in the provider package', email: 'a@godaddy.com', facts: notFree, fires: [] },
   { name: 'Alibaba corporate domain (aliyun.com is the mail service)', email: 'a@alibaba.com', facts: notFree, fires: [] },
   { email: 'a@aliyun.com', facts: free('aliyun', 'rare'), fires: ['free_provider_domain'] },
+  // Review of 2026-11-24 (data/SOURCE.md): dynamic DNS, DNS hosting and registrars are no mailbox service ...
+  { name: "dynamic DNS: DynDNS's zone (was in free.txt)", email: 'a@dyndns.org', facts: notFree, fires: [] },
+  { name: 'dynamic DNS: a host name under No-IP', email: 'a@myhome.ddns.net', facts: notFree, fires: [] },
+  { name: 'dynamic DNS: DuckDNS', email: 'a@duckdns.org', facts: notFree, fires: [] },
+  { name: 'dynamic DNS: No-IP', email: 'a@noip.com', facts: notFree, fires: [] },
+  { name: 'dynamic DNS: FreeDNS (afraid.org)', email: 'a@afraid.org', facts: notFree, fires: [] },
+  { name: 'DNS hosting: DNS Made Easy (was in free.txt)', email: 'a@dnsmadeeasy.com', facts: notFree, fires: [] },
+  { name: 'the example domain of registrar manuals (was in free.txt)', email: 'a@mydomain.com', facts: notFree, fires: [] },
+  { name: 'registrar: Name.com (was in free.txt)', email: 'a@name.com', facts: notFree, fires: [] },
+  { name: 'registrar and hosting: GoDaddy', email: 'a@secureserver.net', facts: notFree, fires: [] },
+  { name: 'registrar and hosting: Namecheap', email: 'a@namecheap.com', facts: notFree, fires: [] },
+  // ... while the real providers stay, in every market.
+  { email: 'a@outlook.jp', facts: free('outlook', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@yahoo.ne.jp', facts: free('yahoo_jp', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@gmx.ch', facts: free('gmx_de', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@inbox.ru', facts: free('mail_ru', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@foxmail.com', facts: free('qq', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@yeah.net', facts: free('netease', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@sina.com', facts: free('sina', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@seznam.cz', facts: free('seznam', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@wp.pl', facts: free('wp_pl', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@libero.it', facts: free('libero', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@free.fr', facts: free('free_fr', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@uol.com.br', facts: free('uol', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@rediffmail.com', facts: free('rediffmail', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@ukr.net', facts: free('ukr_net', 'common'), fires: ['free_provider_domain'] },
+  { email: 'a@abv.bg', facts: free('abv', 'rare'), fires: ['free_provider_domain'] },
   { name: 'invalid address, domain still looked up', email: 'a..b@gmail.com', facts: free('gmail', 'common'), fires: ['free_provider_domain'] },
   { name: 'IPv4 literal', email: 'a@[192.168.0.1]', facts: unknown, fires: [] },
   { name: 'no @', email: 'plainaddress', facts: unknown, fires: [] },
@@ -155,6 +182,20 @@ describe('providers.json', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+
+  it('holds no private public suffix (dynamic DNS, hosting platforms) and no reviewed DNS or registrar domain', () => {
+    const found: string[] = [];
+    for (const [, entry] of entries) {
+      for (const domain of entry.domains) {
+        const info = parse(domain, { allowPrivateDomains: true });
+        if (info.isPrivate) found.push(domain);
+      }
+    }
+    expect(found).toEqual([]);
+    const index = indexProviders(providers);
+    const dns = ['dyndns.org', 'dyndns.com', 'noip.com', 'no-ip.com', 'duckdns.org', 'dynu.com', 'afraid.org', 'dnsmadeeasy.com', 'mydomain.com', 'name.com'];
+    expect(dns.filter((domain) => index.has(domain))).toEqual([]);
   });
 
   it('holds no privacy relay', () => {
@@ -242,9 +283,10 @@ describe('providers.json', () => {
   });
 
   it('keeps every domain: the re-keying of the long tail (2,769 keys -> ~300) dropped none', () => {
-    // 4,314 domains before and after folding the single-domain long-tail keys into catch-alls.
+    // 4,314 domains before and after folding the single-domain long-tail keys into catch-alls; the
+    // review of 2026-11-24 then removed four (dynamic DNS, DNS hosting, a placeholder name, a registrar).
     const domains = entries.flatMap(([, entry]) => entry.domains);
-    expect(domains.length).toBeGreaterThanOrEqual(4314);
+    expect(domains.length).toBeGreaterThanOrEqual(4310);
     // Formerly each its own key; still free, now under a provider or a catch-all.
     const formerLongTail = [
       'abwesend.de',
@@ -266,7 +308,6 @@ describe('providers.json', () => {
       'inbox.lt',
       'prodigy.net',
       'hush.ai',
-      'dyndns.org',
     ];
     const index = indexProviders(providers);
     expect(formerLongTail.filter((domain) => !index.has(domain))).toEqual([]);

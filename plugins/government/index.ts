@@ -8,13 +8,23 @@ const SUFFIXES = readList('government', 'suffixes.txt');
 /** Government registrable domains under no such suffix (europa.eu, admin.ch, bund.de, canada.ca, ...). */
 const DOMAINS = readList('government', 'domains.txt');
 
-/** Walks `domain` and its parents, most specific first: a curated domain matches itself, a suffix only what lies below it. */
+/**
+ * RFC 1480 §2 locality names under .us: a city's government is ci.<city>.<state>.us and a county's
+ * co.<county>.<state>.us (the state codes of the Public Suffix List's "us geographic names").
+ */
+const US_LOCAL_GOVERNMENT =
+  /(?:^|\.)((?:ci|co)\.[a-z0-9-]+\.(?:ak|al|ar|as|az|ca|co|ct|dc|de|fl|ga|gu|hi|ia|id|il|in|ks|ky|la|ma|md|me|mi|mn|mo|ms|mt|nc|nd|ne|nh|nj|nm|nv|ny|oh|ok|or|pa|pr|ri|sc|sd|tn|tx|ut|vi|vt|va|wa|wi|wv|wy)\.us)$/;
+
+/**
+ * Walks `domain` and its parents, most specific first: a curated domain matches itself, a suffix only
+ * what lies below it; then a US city or county government name (itself and below).
+ */
 function governmentMatch(domain: string): string | null {
   for (const name of selfAndParents(domain)) {
     if (DOMAINS.has(name)) return name;
     if (name !== domain && SUFFIXES.has(name)) return name;
   }
-  return null;
+  return US_LOCAL_GOVERNMENT.exec(domain)?.[1] ?? null;
 }
 
 const plugin: Plugin = {

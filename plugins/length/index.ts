@@ -32,6 +32,11 @@ const plugin: Plugin = {
       type: 'integer',
       description: 'Length of the longest domain label in ASCII form; null for an address literal.',
     },
+    within_length_limits: {
+      type: 'boolean',
+      description:
+        "Every length is within the maximum of its check (the check's max option, RFC 5321/1035 by default: local part 64, domain 253, address 254, label 63); null when the address has no parts.",
+    },
   },
   checks: {
     local_part_max_length: limitCheck('local_part_length', 'local_part_exceeds_max_length', 64, 'The local part is longer than max octets (RFC 5321: 64).'),
@@ -55,7 +60,15 @@ const plugin: Plugin = {
     const domain = await ctx.fact<string>('domain');
     const local = typeof localPart === 'string' ? utf8Length(localPart) : null;
     const lengths = typeof domain === 'string' ? domainLengths(domain) : null;
+    const within = (check: string, length: number | null | undefined) => length == null || length <= (ctx.options(check).max as number);
     return {
+      within_length_limits:
+        local === null || lengths === null
+          ? null
+          : within('local_part_max_length', local) &&
+            within('domain_max_length', lengths.domain) &&
+            within('total_address_length', local + 1 + lengths.domain) &&
+            within('label_max_length', lengths.longestLabel),
       local_part_length: local,
       domain_length: lengths?.domain ?? null,
       total_length: local !== null && lengths !== null ? local + 1 + lengths.domain : null,

@@ -132,6 +132,11 @@ const plugin: Plugin = {
       values: LEVELS,
       expose: ['field', 'analyzed_data'],
     },
+    is_high_risk: {
+      type: 'boolean',
+      description:
+        "risk_level reaches the risk_score check's min_level (default high): what that check fires on, as a boolean for the intelligence verdict (field email_high_risk).",
+    },
     risk_score_breakdown: {
       type: 'object',
       description: 'Contribution of each signal and failure present, by name; the values sum to risk_score before the cap at 100. {} when none.',
@@ -215,6 +220,7 @@ const plugin: Plugin = {
     return {
       risk_score: risk.score,
       risk_level: risk.level,
+      is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(minLevel(options)),
       risk_score_breakdown: risk.breakdown,
       risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
       risk_breakdown_failures: failures === '' ? null : failures,

@@ -67,7 +67,8 @@ const plugin: Plugin = {
     },
     subdomain_has_wildcard: { type: 'boolean', description: 'A subdomain label is or contains "*".' },
     subdomain_has_hyphen: { type: 'boolean', description: 'A subdomain label (in Unicode form) contains a hyphen.' },
-    subdomain_has_numeric: { type: 'boolean', description: 'A subdomain label is all digits.' },
+    subdomain_has_numeric: { type: 'boolean', description: 'A subdomain label contains a decimal digit (as has_numeric means for the local part).' },
+    subdomain_has_numeric_label: { type: 'boolean', description: 'A subdomain label is all digits (123.example.com).' },
     subdomain_has_uuid: { type: 'boolean', description: 'A subdomain label is a UUID or a hex hash of 16+ characters.' },
     subdomain_entropy: {
       type: 'string',
@@ -135,7 +136,7 @@ const plugin: Plugin = {
     },
     subdomain_numeric: {
       description: 'A subdomain label is all digits.',
-      when: { fact: 'subdomain_has_numeric', operator: 'equal', value: true },
+      when: { fact: 'subdomain_has_numeric_label', operator: 'equal', value: true },
       code: 'subdomain_is_numeric',
       checkedType: 'address_format',
     },
@@ -161,7 +162,8 @@ const plugin: Plugin = {
       nesting_depth: labels.length,
       subdomain_has_wildcard: labels.some((label) => label.includes('*')),
       subdomain_has_hyphen: labels.some((label) => label.includes('-')),
-      subdomain_has_numeric: labels.some(isNumericLabel),
+      subdomain_has_numeric: labels.some((label) => /[0-9]/.test(label)),
+      subdomain_has_numeric_label: labels.some(isNumericLabel),
       subdomain_has_uuid: hasUuid,
       subdomain_entropy: entropyWord(labels.length, bits),
       subdomain_entropy_bits: Math.round(bits * 1000) / 1000,

@@ -7,6 +7,7 @@ const noSubdomain = {
   subdomain_has_wildcard: false,
   subdomain_has_hyphen: false,
   subdomain_has_numeric: false,
+  subdomain_has_numeric_label: false,
   subdomain_has_uuid: false,
   subdomain_entropy: 'none',
   subdomain_entropy_bits: 0,
@@ -79,7 +80,7 @@ const cases: PluginCase[] = [
   {
     name: 'all-digit 16 characters is numeric, not a hash',
     email: 'a@1234567890123456.example.com',
-    facts: { subdomain_has_uuid: false, subdomain_has_numeric: true },
+    facts: { subdomain_has_uuid: false, subdomain_has_numeric: true, subdomain_has_numeric_label: true },
     fires: ['subdomain_numeric', 'subdomain_single'],
   },
   {
@@ -115,11 +116,15 @@ const cases: PluginCase[] = [
   { name: 'short mixed label is not random', email: 'a@x7k2.example.com', facts: { random_subdomain_signal: 'none' }, fires: ['subdomain_single'] },
   {
     email: 'a@k8s-cluster-01.example.com',
-    facts: { random_subdomain_signal: 'none', subdomain_has_numeric: false },
+    facts: { random_subdomain_signal: 'none', subdomain_has_numeric: true, subdomain_has_numeric_label: false },
     fires: ['subdomain_hyphenated', 'subdomain_single'],
   },
-  { email: 'a@123.example.com', facts: { subdomain_has_numeric: true, subdomain_count: 1 }, fires: ['subdomain_numeric', 'subdomain_single'] },
-  { email: 'a@mail2.example.com', facts: { subdomain_has_numeric: false }, fires: ['subdomain_single'] },
+  {
+    email: 'a@123.example.com',
+    facts: { subdomain_has_numeric: true, subdomain_has_numeric_label: true, subdomain_count: 1 },
+    fires: ['subdomain_numeric', 'subdomain_single'],
+  },
+  { email: 'a@mail2.example.com', facts: { subdomain_has_numeric: true, subdomain_has_numeric_label: false }, fires: ['subdomain_single'] },
   { email: 'a@my-host.example.com', facts: { subdomain_has_hyphen: true, subdomain_has_wildcard: false }, fires: ['subdomain_hyphenated', 'subdomain_single'] },
   {
     name: 'hyphen in the registrable domain is not a subdomain trait',

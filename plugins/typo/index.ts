@@ -1,53 +1,114 @@
-// Domain typos: gmial.com -> gmail.com, hotmial.co.uk -> hotmail.co.uk; never a real provider or school domain.
-import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+// Domain typos: gmial.com -> gmail.com, hotmial.co.uk -> hotmail.co.uk, acme.cmo -> acme.com; never a real
+// provider or school domain, never a delegated top-level domain.
+import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { hostName, toAsciiForm } from '../../src/host-name.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
-import { readPopularDomains } from './popular-domains.js';
+import { readCommonSuffixes, readPopularDomains } from './popular-domains.js';
+import { SuffixCorrector } from './suffix.js';
 import { edits, TypoSuggester } from './suggest.js';
 
 const popular = readPopularDomains();
 const suggester = new TypoSuggester(popular);
+const commonSuffixes = readCommonSuffixes();
+const suffixes = new SuffixCorrector(commonSuffixes);
+
+/** The address as the user meant it: the local part as typed, the domain lower-cased as typed and in ASCII. */
+interface MeantAddress {
+  local: string;
+  domain: string;
+  ascii: string;
+}
+
+/** A plain dot-atom of ASCII atext: the one local part an address wrapped in spaces is still corrected with. */
+const PLAIN_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/**
+ * Surrounding spaces (a form that did not trim) make the address invalid, but not its typo: the address
+ * without them, when its local part is a plain dot-atom and its domain a host name, is what was meant.
+ */
+function withoutSurroundingSpaces(email: string, local: string, domain: string | null): MeantAddress | null {
+  if (email === email.trim() || typeof domain !== 'string') return null;
+  const meantLocal = local.trimStart();
+  const meantDomain = domain.trimEnd();
+  const ascii = toAsciiForm(meantDomain);
+  const host = ascii === null ? null : hostName(ascii, 'ldh');
+  return PLAIN_LOCAL.test(meantLocal) && host !== null ? { local: meantLocal, domain: meantDomain, ascii: host } : null;
+}
+
+async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
+  const local = await ctx.fact<string>('local_part');
+  const domain = await ctx.fact<string>('domain');
+  if (typeof local !== 'string') return null;
+  if ((await ctx.fact('valid_address_format')) !== true) return withoutSurroundingSpaces(ctx.input.email, local, domain);
+  const ascii = await asciiDomainOf(ctx);
+  return ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii };
+}
+
+/** The suggested domain in the form typed (Unicode labels kept) and in ASCII, or null. */
+function suggestionFor(domain: string, ascii: string): { typed: string; ascii: string } | null {
+  const popularDomain = suggester.suggest(ascii);
+  if (popularDomain !== null) return { typed: popularDomain, ascii: popularDomain };
+  const correction = suffixes.correct(ascii);
+  if (correction === null) return null;
+  const asciiLabels = ascii.split('.');
+  const fixed = [...asciiLabels.slice(0, correction.kept), correction.suffix].join('.');
+  // A slip in the name too (gmial.cmo): the popular domain, not the fixed typo (gmial.com).
+  const popularFixed = suggester.suggest(fixed);
+  if (popularFixed !== null) return { typed: popularFixed, ascii: popularFixed };
+  const typedLabels = domain.split('.');
+  // The first labels stay as typed; when IDNA mapping changed the label count (a full-width dot), the ASCII form.
+  const kept = typedLabels.length === asciiLabels.length ? typedLabels : asciiLabels;
+  return { typed: [...kept.slice(0, correction.kept), correction.suffix].join('.'), ascii: fixed };
+}
 
 const plugin: Plugin = {
   id: 'typo',
-  description: 'Suggests the popular mailbox domain a domain is a near miss of (gmial.com -> gmail.com), and the corrected address.',
+  description:
+    'Suggests the domain an address probably meant: a popular mailbox domain it is a near miss of (gmial.com -> gmail.com), or a common suffix for a top-level domain that does not exist (acme.cmo -> acme.com).',
   steps: ['typo_detection'],
   facts: {
     has_typo_mismatch: {
       type: 'boolean',
-      description: 'The domain is a near miss of a popular mailbox domain and not itself a known provider, school or popular domain.',
+      description:
+        'The domain is a near miss of a popular mailbox domain and not itself a known provider, school or popular domain, or its top-level domain does not exist and is one edit from a common suffix.',
     },
     typo_edits: {
       type: 'integer',
       description: 'Edits (Damerau-Levenshtein, a swap counts one) between the domain and suggested_domain: 1 or 2; null when no typo.',
     },
-    suggested_domain: { type: 'string', description: 'The popular domain the address probably meant; null when no typo.' },
+    suggested_domain: {
+      type: 'string',
+      description: 'The domain the address probably meant (lower case; the labels kept from the input as typed); null when no typo.',
+    },
     corrected_email: {
       type: 'string',
-      description: 'The local part as written, "@", and the suggested domain; null when no typo.',
+      description: 'The local part as written (without surrounding spaces), "@", and the suggested domain; null when no typo.',
       expose: 'result',
     },
   },
   checks: {
     typo_detection: {
-      description: 'The domain looks like a typo of a popular mailbox domain.',
+      description: 'The domain looks like a typo of a popular mailbox domain, or of a common top-level domain.',
       when: { fact: 'has_typo_mismatch', operator: 'equal', value: true },
       code: 'domain_typo_detected',
       checkedType: 'typo_detection',
     },
   },
   needs: ['structure', 'idn', 'free-provider', 'education'],
-  data: dataLists('typo', [{ file: 'popular-domains.txt', entries: popular.length }]),
+  data: dataLists('typo', [
+    { file: 'popular-domains.txt', entries: popular.length },
+    { file: 'common-suffixes.txt', entries: commonSuffixes.length },
+  ]),
   async run(ctx): Promise<FactValues> {
-    const local = await ctx.fact<string>('local_part');
-    const ascii = await asciiDomainOf(ctx);
-    if ((await ctx.fact('valid_address_format')) !== true || typeof local !== 'string' || ascii === null) return {};
-    const real = suggester.isPopular(ascii) || (await ctx.fact('is_free_provider_domain')) === true || (await ctx.fact('is_education_domain')) === true;
-    const suggested = real ? null : suggester.suggest(ascii);
+    const address = await meantAddress(ctx);
+    if (address === null) return {};
+    const real = suggester.isPopular(address.ascii) || (await ctx.fact('is_free_provider_domain')) === true || (await ctx.fact('is_education_domain')) === true;
+    const suggested = real ? null : suggestionFor(address.domain, address.ascii);
     return {
       has_typo_mismatch: suggested !== null,
-      typo_edits: suggested === null ? null : edits(ascii, suggested, Infinity),
-      suggested_domain: suggested,
-      corrected_email: suggested === null ? null : `${local}@${suggested}`,
+      typo_edits: suggested === null ? null : edits(address.ascii, suggested.ascii, Infinity),
+      suggested_domain: suggested?.typed ?? null,
+      corrected_email: suggested === null ? null : `${address.local}@${suggested.typed}`,
     };
   },
 };

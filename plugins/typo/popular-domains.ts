@@ -1,11 +1,20 @@
-// The popular mailbox domains typo detection corrects towards: read once from the repository's data folder.
+// The lists typo detection corrects towards, read once from the plugin's data folder.
 import { readDataFile } from '../plugin-data.js';
 
-/** One lower-case ASCII domain per line, in the file's order (most used first); `#` lines are comments. */
-export function readPopularDomains(): string[] {
-  const text = readDataFile('typo', 'popular-domains.txt');
-  return text
+/** One lower-case ASCII name per line, in the file's order (most used first); `#` lines are comments. */
+function readNames(file: string): string[] {
+  return readDataFile('typo', file)
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** The popular mailbox domains (gmail.com, hotmail.co.uk, …). */
+export function readPopularDomains(): string[] {
+  return readNames('popular-domains.txt');
+}
+
+/** The common public suffixes a mistyped top-level domain is corrected to (com, net, org, co.uk, …). */
+export function readCommonSuffixes(): string[] {
+  return readNames('common-suffixes.txt');
 }

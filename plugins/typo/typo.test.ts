@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import { checksPolicy, decisionFor, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
 import typo from './index.js';
-import { readPopularDomains } from './popular-domains.js';
+import { readCommonSuffixes, readPopularDomains } from './popular-domains.js';
+import { isDelegatedTld, SuffixCorrector } from './suffix.js';
 import { TypoSuggester } from './suggest.js';
 
 const typoOf = (email: string) => {
@@ -92,6 +94,47 @@ testPlugin(typo, [
   { name: 'a country gmail does not offer is not guessed', email: 'jane@gmial.fr', facts: none, fires: [] },
   { name: 'liv.com: four-letter names are never changed', email: 'jane@liv.com', facts: none, fires: [] },
   { name: 'IDN domain', email: 'jane@gmaïl.com', facts: none, fires: [] },
+  // Top-level domains that are not delegated, one edit from a common suffix: the first labels stay as typed.
+  { email: 'jane@acme.cmo', facts: { ...typoOf('jane@acme.com'), typo_edits: 1 }, fires: ['typo_detection'] },
+  { email: 'jane@shop.con', facts: typoOf('jane@shop.com'), fires: ['typo_detection'] },
+  { email: 'jane@acme.ogr', facts: typoOf('jane@acme.org'), fires: ['typo_detection'] },
+  { email: 'jane@acme.nte', facts: typoOf('jane@acme.net'), fires: ['typo_detection'] },
+  { email: 'jane@acme.co.ukk', facts: typoOf('jane@acme.co.uk'), fires: ['typo_detection'] },
+  { email: 'jane@acme.couk', facts: typoOf('jane@acme.co.uk'), fires: ['typo_detection'] },
+  { email: 'jane@mail.acme.cmo', facts: typoOf('jane@mail.acme.com'), fires: ['typo_detection'] },
+  { name: 'IDN name kept in Unicode', email: 'jane@bücher.cmo', facts: typoOf('jane@bücher.com'), fires: ['typo_detection'] },
+  {
+    name: 'a provider typo with a TLD typo: the provider wins',
+    email: 'jane@gmial.cmo',
+    facts: { ...typoOf('jane@gmail.com'), typo_edits: 2 },
+    fires: ['typo_detection'],
+  },
+  { name: 'upper case: local part as typed, domain lower case', email: 'JANE@ACME.CMO', facts: typoOf('JANE@acme.com'), fires: ['typo_detection'] },
+  { email: 'jane@acme.cm', facts: none, fires: [] },
+  { email: 'jane@acme.om', facts: none, fires: [] },
+  { email: 'jane@acme.ne', facts: none, fires: [] },
+  { name: 'special-use name', email: 'jane@foo.alt', facts: none, fires: [] },
+  { name: 'not delegated, nothing close', email: 'jane@example.notatld', facts: none, fires: [] },
+  // Surrounding spaces: invalid as typed, corrected without them.
+  { name: 'spaces around', email: ' Jane@GMIAL.com ', facts: typoOf('Jane@gmail.com'), fires: ['typo_detection'] },
+  { name: 'a leading space and a TLD typo', email: ' jane@acme.cmo', facts: typoOf('jane@acme.com'), fires: ['typo_detection'] },
+  { name: 'spaces around a correct address', email: ' jane@gmail.com ', facts: none, fires: [] },
+  { name: 'a leading space only: the free-provider guard still sees the domain', email: ' jane@3email.com', facts: none, fires: [] },
+  {
+    name: 'known false positive: trailing spaces hide a rare free provider from its guard (README)',
+    email: ' jane@xmail.com ',
+    facts: typoOf('jane@gmail.com'),
+    fires: ['typo_detection'],
+  },
+  {
+    name: 'known false positive: the guard knows the typed domain, not its fixed form (README)',
+    email: 'jane@xmail.cmo',
+    facts: typoOf('jane@gmail.com'),
+    fires: ['typo_detection'],
+  },
+  { name: 'spaces around a quoted local part', email: ' "jane doe"@gmial.com ', facts: unknown, fires: [] },
+  { name: 'spaces around a local part broken otherwise', email: ' jane..doe@gmial.com ', facts: unknown, fires: [] },
+  { name: 'spaces around a domain broken otherwise', email: ' jane@gmial..com ', facts: unknown, fires: [] },
   // No valid domain: unknown.
   { name: 'invalid address', email: 'jane..doe@gmial.com', facts: unknown, fires: [] },
   { name: 'IPv4 literal', email: 'jane@[192.168.0.1]', facts: unknown, fires: [] },
@@ -111,6 +154,91 @@ describe('typo_detection check', () => {
       errors: [],
       warnings: ['domain_typo_detected'],
     });
+  });
+});
+
+describe('SuffixCorrector', () => {
+  const corrector = new SuffixCorrector(readCommonSuffixes());
+  const corrected = (domain: string) => {
+    const fix = corrector.correct(domain);
+    return fix === null ? null : [...domain.split('.').slice(0, fix.kept), fix.suffix].join('.');
+  };
+
+  it('corrects a TLD that is not delegated to the nearest common suffix, the more used on a tie', () => {
+    expect(corrected('acme.cmo')).toBe('acme.com');
+    expect(corrected('acme.nt')).toBe('acme.net'); // also one edit from .nl, .no, .it, .at, .in
+    expect(corrected('shop.co.uj')).toBe('shop.co.uk'); // co.uk before us
+    expect(corrected('a.b.acme.c0m')).toBe('a.b.acme.com');
+  });
+
+  it('leaves delegated, special-use, too short, too far and suffix-only names alone', () => {
+    for (const domain of ['acme.co', 'acme.cm', 'acme.om', 'acme.ne', 'acme.net', 'acme.con.au', 'acme.xn--p1ai']) expect(corrected(domain), domain).toBeNull();
+    for (const domain of ['foo.alt', 'foo.test', 'foo.local', 'foo.onion', 'foo.internal']) expect(corrected(domain), domain).toBeNull();
+    expect(corrected('acme.c')).toBeNull();
+    expect(corrected('acme.cmoo')).toBeNull();
+    expect(corrected('co.ukk')).toBeNull(); // co.uk would be a public suffix, no mailbox domain
+    expect(corrected('acme')).toBeNull();
+  });
+
+  it('judges a TLD delegated exactly when the tld check does', async () => {
+    const tldPolicy = checksPolicy({ tld: { mode: 'hard' } });
+    for (const domain of [
+      'acme.cmo',
+      'acme.com',
+      'acme.co',
+      'acme.ck',
+      'acme.xn--p1ai',
+      'acme.alt',
+      'acme.local',
+      'acme.co.ukk',
+      'acme.um',
+      'acme.bv',
+      'acme.zip',
+    ]) {
+      const hasValidTld = await (await evaluateFor(tldPolicy, { email: `jane@${domain}` })).fact('has_valid_tld');
+      expect(isDelegatedTld(domain.slice(domain.lastIndexOf('.') + 1)), domain).toBe(hasValidTld);
+    }
+  });
+
+  it('refuses a suffix list entry that is not an ICANN public suffix', () => {
+    expect(() => new SuffixCorrector(['com', 'cmo'])).toThrow(/cmo/);
+    expect(() => new SuffixCorrector(['github.io'])).toThrow(/github\.io/);
+  });
+
+  it('ships common suffixes only: each an ICANN public suffix, once', () => {
+    const suffixes = readCommonSuffixes();
+    expect(new Set(suffixes).size).toBe(suffixes.length);
+    expect(suffixes.slice(0, 3)).toEqual(['com', 'net', 'org']);
+  });
+});
+
+describe('reference suites (mailcheck, @zootools/email-spell-checker; reference-cases.json)', () => {
+  interface Case {
+    input: string;
+    expected: string | null;
+  }
+  const suites: { name: string; cases: Case[] }[] = JSON.parse(readFileSync(new URL('./reference-cases.json', import.meta.url), 'utf8')).suites;
+  const policy = checksPolicy({ typo_detection: { mode: 'soft' } });
+
+  it('never suggests a wrong address, and misses or disagrees only where this plugin decides otherwise (README)', async () => {
+    const disagreements: string[] = [];
+    for (const { cases } of suites) {
+      for (const { input, expected } of cases) {
+        const got = await (await evaluateFor(policy, { email: input })).fact('corrected_email');
+        if (got !== expected) disagreements.push(`${input} -> ${got} (expected ${expected})`);
+      }
+    }
+    expect(disagreements).toEqual([
+      'test@emaildomain.co -> null (expected test@emaildomain.com)', // .co is delegated; emaildomain is the suite's own domain
+      'test@#gmail.com -> null (expected test@gmail.com)', // not an address
+      'test@comcast.com -> null (expected test@comcast.net)', // a company domain
+      'test@fabecook.com -> null (expected test@facebook.com)', // not a mailbox provider
+      'test@mail.randomsmallcompany.cmo -> test@mail.randomsmallcompany.com (expected null)', // a limitation of mailcheck's splitting
+      'person@gmail.co -> person@gmail.com (expected null)', // no provider serves mail at gmail.co
+      'person@hotmail.co -> person@hotmail.com (expected null)',
+      '<script>alert("x")</script>@gmial.com -> null (expected <script>alert("x")</script>@gmail.com)', // not an address
+      'test@zopo.com -> null (expected test@zoho.com)', // four-letter names are never changed
+    ]);
   });
 });
 

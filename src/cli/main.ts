@@ -11,6 +11,7 @@ import { addKeyCommands } from './commands/key.js';
 import { addMigrateCommand } from './commands/migrate.js';
 import { addPolicyCommands } from './commands/policy.js';
 import { addProjectCommands } from './commands/project.js';
+import { addRdapCommands } from './commands/rdap.js';
 import { addServeCommand } from './commands/serve.js';
 import { TestsFailedError, UsageError } from './errors.js';
 
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   addFactsCommand(program);
   addDataCommand(program);
   addEventsCommands(program);
+  addRdapCommands(program);
   return program;
 }
 

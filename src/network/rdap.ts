@@ -6,7 +6,7 @@
 //
 // Options (the composition root maps the environment onto them):
 //   baseUrl        RDAP_BASE_URL        one RDAP base URL for every TLD; default: per TLD, from the bootstrap file
-//   bootstrapFile  RDAP_BOOTSTRAP_FILE  an RFC 9224 dns.json instead of the shipped copy
+//   bootstrapFile  RDAP_BOOTSTRAP_FILE  an RFC 9224 dns.json; default data/rdap-dns.json if installed, else the shipped copy
 //   timeoutMs      RDAP_TIMEOUT_MS      time one question may take (redirects included); 3000
 //   ttlMs          RDAP_CACHE_TTL_SECONDS × 1000: how long a registration date is kept; 7 days
 //   servers        DNS_SERVERS          resolve registry host names there; default: the system resolver
@@ -30,7 +30,7 @@ import type { DomainFacts } from '../store/domain-facts.js';
 import { type AddressPolicy, refusalOfAny } from './address-guard.js';
 import { createCachedLookup, type LookupRequest } from './cached-lookup.js';
 import { createHostResolver, type HostResolver, pinnedLookup } from './host-addresses.js';
-import { baseFor, DEFAULT_BOOTSTRAP_FILE, loadBootstrap, preferredUrl } from './rdap-bootstrap.js';
+import { baseFor, defaultBootstrapFile, loadBootstrap, preferredUrl } from './rdap-bootstrap.js';
 import { settingsFrom } from './settings.js';
 
 /** Domain facts kind: the registration time (ms), or why there is none ('not_found', 'no_registration_event'). */
@@ -270,7 +270,7 @@ export function createRegistrationLookup(options: RegistrationOptions = {}): Reg
   const settings = settingsFrom(RDAP_DEFAULTS, options);
   const forcedBase = options.baseUrl === undefined ? null : preferredUrl([options.baseUrl]);
   if (options.baseUrl !== undefined && forcedBase === null) throw new Error(`RDAP base URL "${options.baseUrl}" is not an http(s) URL`);
-  const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? DEFAULT_BOOTSTRAP_FILE) : new Map<string, string>();
+  const bases = forcedBase === null ? loadBootstrap(options.bootstrapFile ?? defaultBootstrapFile()) : new Map<string, string>();
   const closing = new AbortController();
   const now = options.now ?? Date.now;
   const registries: Registries = {

@@ -25,6 +25,15 @@ export const VERDICT_FIELDS: Readonly<Record<string, string>> = {
   email_mixed_script: 'has_mixed_script',
   domain_valid_tld: 'has_valid_tld',
   ip_multiple_emails: 'has_multiple_emails_in_ip',
+  // What verify's default policy blocks beyond the fields above, so that the default verdict can block it too.
+  email_local_empty: 'local_is_empty',
+  email_within_length_limits: 'within_length_limits',
+  email_catch_all_wildcard: 'has_catch_all_wildcard',
+  domain_ipv4: 'is_ipv4',
+  domain_ipv6: 'is_ipv6',
+  domain_single_label: 'is_single_label',
+  domain_only_numeric: 'is_only_numeric',
+  email_high_risk: 'is_high_risk',
 };
 
 export interface CompiledVerdict {

@@ -126,6 +126,7 @@ async function emailAnalysis(f: FactReader) {
           count: await f('subdomain_count'),
           has_hyphen: await f('subdomain_has_hyphen'),
           has_numeric: await f('subdomain_has_numeric'),
+          has_numeric_label: await f('subdomain_has_numeric_label'),
           has_uuid: await f('subdomain_has_uuid'),
           has_wildcard: await f('subdomain_has_wildcard'),
         },

@@ -2,7 +2,7 @@
 // both documented forms, velocity by email, and custom_policy (sandbox projects only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { apiKey, post, type Reply, startService, type TestServer } from '../support/server.js';
+import { apiKey, bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { expectPlainError } from './contract.js';
 
 let server: TestServer;
@@ -135,7 +135,24 @@ describe('intelligence (form B, the default)', () => {
       is_single_label: false,
     });
     for (const field of ['free_provider', 'punycode_value', 'has_website', 'has_typo_mismatch']) expect(details.domain).toHaveProperty(field);
-    expect(details.domain.subdomain).toEqual({ count: 0, has_hyphen: false, has_numeric: false, has_uuid: false, has_wildcard: false });
+    expect(details.domain.subdomain).toEqual({
+      count: 0,
+      has_hyphen: false,
+      has_numeric: false,
+      has_numeric_label: false,
+      has_uuid: false,
+      has_wildcard: false,
+    });
+  });
+
+  it('has_numeric means "contains a digit" for the local part and the subdomain alike; an all-digit label is has_numeric_label', async () => {
+    const traits = async (email_address: string) => {
+      const details = (await intelligence(project, { email_address })).body.email.details;
+      return { local: details.local.has_numeric, subdomain: details.domain.subdomain.has_numeric, label: details.domain.subdomain.has_numeric_label };
+    };
+    expect(await traits('jane2@mail2.example.com')).toEqual({ local: true, subdomain: true, label: false });
+    expect(await traits('jane@123.example.com')).toEqual({ local: false, subdomain: true, label: true });
+    expect(await traits('jane@mail.example.com')).toEqual({ local: false, subdomain: false, label: false });
   });
 
   it('has a null base for an address that is not valid', async () => {
@@ -393,5 +410,21 @@ describe('the intelligence verdict', () => {
     expect((await intelligence(project, { email_address: 'a+b@example.com' })).body.action).toBe('allow');
     expect((await intelligence(project, { email_address: 'a@mailinator.com' })).body.action).toBe('block');
     expect((await intelligence(project, { email_address: 'a@@example.com' })).body.action).toBe('block');
+  });
+
+  // Where verify blocks an address that is no mailbox at all, the default verdict blocks it too (issue 11).
+  it.each([
+    ['no top-level domain', 'jane@localhost'],
+    ['an unknown top-level domain', 'jane@example.notatld'],
+    ['an IPv4 literal', 'jane@[192.0.2.1]'],
+    ['an IPv6 literal', 'jane@[IPv6:2001:db8::1]'],
+    ['a numeric domain', 'jane@123.456'],
+    ['an empty quoted local part', '""@example.com'],
+    ['a local part over 64 octets', `${'a'.repeat(65)}@example.com`],
+    ['a wildcard local part', 'ja*ne@example.com'],
+  ])('the default verdict blocks what verify blocks: %s (%s)', async (_what, email_address) => {
+    const verified = await post(server.url, '/v1/public/verify', { email_address }, bearer(project.keys.access_token));
+    expect(verified.body.action).toBe('block');
+    expect((await intelligence(project, { email_address })).body.action).toBe('block');
   });
 });

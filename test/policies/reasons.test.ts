@@ -1,71 +1,10 @@
 // Every action other than allow names its reason: each check and free rule of the default policy that can
 // change the action is made to fire here, and the answer must carry at least one error or warning code,
 // the firing check's own among them. A check added to the default policy without a row here fails the walk.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registry } from '../../plugins/index.js';
-import { FactCatalog } from '../../src/engine/catalog.js';
-import { policiesDir } from '../../src/paths.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
-import type { DomainAnswers, HistoryEntry } from '../../src/policy/types.js';
 import { TestHistory } from '../../src/service/policy-test-fixtures.js';
 import { evaluateFor } from '../support/plugin-tester.js';
-
-// The shipped known-abuse and spam-trap lists are empty: the project's own additions make them fire.
-const text = readFileSync(join(policiesDir, 'default.yaml'), 'utf8')
-  .replace('known_abuse_domain: { mode: hard, action: block }', 'known_abuse_domain: { mode: hard, action: block, options: { add: [abuse.example] } }')
-  .replace('spam_trap_domain: { mode: hard, action: block }', 'spam_trap_domain: { mode: hard, action: block, options: { add: [trap.example] } }');
-const policy = compilePolicy('default', parsePolicy('default.yaml', text), new FactCatalog(registry));
-
-const mailRoute: DomainAnswers = { mx: ['mx.example.net'], a: ['192.0.2.10'], registered: '2001-01-01' };
-const noRoute: DomainAnswers = { mx: [], a: [], aaaa: [], registered: '2001-01-01' };
-const fromOneIp = (n: number): HistoryEntry[] =>
-  Array.from({ length: n }, (_, i) => ({ email_address: `p${i}@example.com`, ipv4_address: '203.0.113.9', minutes_ago: i + 1 }));
-
-interface Row {
-  /** The check or free rule made to fire. */
-  fires: string;
-  email: string;
-  network?: Record<string, DomainAnswers>;
-  history?: HistoryEntry[];
-  ipv4?: string;
-}
-
-const ROWS: Row[] = [
-  { fires: 'structure', email: 'jane.doe@@example.com' },
-  { fires: 'local_empty', email: '""@example.com' },
-  { fires: 'local_part_max_length', email: `${'a'.repeat(65)}@example.com` },
-  { fires: 'domain_max_length', email: `a@${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.example.com` },
-  { fires: 'total_address_length', email: `${'a'.repeat(64)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.example.com` },
-  { fires: 'label_max_length', email: `a@${'a'.repeat(64)}.com` },
-  { fires: 'tld', email: 'jane@example.notatld' },
-  { fires: 'domain_single_label', email: 'jane@localhost' },
-  { fires: 'domain_numeric_only', email: 'jane@123.456' },
-  { fires: 'domain_ipv4', email: 'jane@[192.0.2.1]' },
-  { fires: 'domain_ipv6', email: 'jane@[IPv6:2001:db8::1]' },
-  { fires: 'subdomain_wildcard', email: 'jane@*.example.com' },
-  { fires: 'catch_all_wildcard', email: 'ja*ne@example.com' },
-  { fires: 'disposable_domain', email: 'jane@mailinator.com' },
-  { fires: 'known_abuse_domain', email: 'jane@abuse.example' },
-  { fires: 'spam_trap_domain', email: 'jane@trap.example' },
-  { fires: 'local_quoted', email: '"jane doe"@example.com' },
-  { fires: 'local_special_chars', email: 'jane!doe@example.com' },
-  { fires: 'subdomain_deeply_nested', email: 'jane@a.b.c.d.example.com' },
-  { fires: 'subdomain_uuid_hash', email: 'jane@550e8400-e29b-41d4-a716-446655440000.example.com' },
-  { fires: 'mixed_script_email', email: 'jane@p\u0430ypal.com' },
-  { fires: 'ip_duplication', email: 'jane@example.com', ipv4: '203.0.113.9', history: fromOneIp(2) },
-  { fires: 'fraud_pattern_detection', email: 'x7kq2m9vz3p8@example.com' },
-  { fires: 'role_based_address', email: 'support@example.com' },
-  { fires: 'fallback_a_record', email: 'jane@example.com', network: { 'example.com': noRoute } },
-  { fires: 'mx_record', email: 'jane@example.com', network: { 'example.com': { ...mailRoute, mx: [] } } },
-  { fires: 'domain_age', email: 'jane@example.com', network: { 'example.com': { mx: mailRoute.mx, a: mailRoute.a, registered_days_ago: 3 } } },
-  { fires: 'deliverability_score', email: 'jane@example.com', network: { 'example.com': noRoute } },
-  { fires: 'domain_health', email: 'jane@example.com', network: { 'example.com': 'nxdomain' } },
-  { fires: 'risk_score', email: 'jane@example.com', ipv4: '203.0.113.9', history: fromOneIp(4) },
-  { fires: 'typo_domain_on_the_disposable_list', email: 'jane@gmial.com' },
-];
+import { policy, ROWS } from './default-policy-rows.js';
 
 const history = new TestHistory();
 afterAll(() => history.close());

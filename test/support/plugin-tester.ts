@@ -6,9 +6,11 @@ import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
+import type { RunServices } from '../../src/engine/run.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
+import type { VerdictDecision } from '../../src/policy/compile-verdict.js';
 import type { Decision } from '../../src/policy/decide.js';
-import { type Evaluation, evaluate } from '../../src/policy/evaluate.js';
+import { type Evaluation, evaluate, evaluateVerdict } from '../../src/policy/evaluate.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { DomainAnswers } from '../../src/policy/types.js';
 import { validatorFor } from '../../src/schemas.js';
@@ -65,22 +67,35 @@ export async function evaluateFor(
   input: Partial<RequestInput> & { email: string },
   opts: TesterOptions = {},
 ): Promise<Evaluation<Decision>> {
+  return failOnPluginError((services) => evaluate(policy, requestInput(input), services), opts);
+}
+
+/** Runs a compiled policy's intelligence verdict (its `intelligence:` section) on one input as POST /v1/intelligence does. */
+export async function evaluateVerdictFor(
+  policy: CompiledPolicy,
+  input: Partial<RequestInput> & { email: string },
+  opts: TesterOptions = {},
+): Promise<Evaluation<VerdictDecision>> {
+  return failOnPluginError((services) => evaluateVerdict(policy, policy.verdict, requestInput(input), services), opts);
+}
+
+function requestInput(input: Partial<RequestInput> & { email: string }): RequestInput {
+  return { ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'test-project', ...input };
+}
+
+async function failOnPluginError<D>(run: (services: RunServices) => Promise<Evaluation<D>>, opts: TesterOptions): Promise<Evaluation<D>> {
   const errors: unknown[] = [];
   const network =
     opts.network && !('enabled' in opts.network)
       ? networkFromAnswers(opts.network as Record<string, DomainAnswers>, opts.now)
       : (opts.network as NetworkAccess);
-  const evaluation = await evaluate(
-    policy,
-    { ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'test-project', ...input },
-    {
-      velocity: opts.velocity ?? noHistory,
-      network,
-      ...(opts.lists ? { lists: listReader(opts.lists) } : {}),
-      now: opts.now ?? Date.now,
-      onPluginError: (_id, error) => errors.push(error),
-    },
-  );
+  const evaluation = await run({
+    velocity: opts.velocity ?? noHistory,
+    network,
+    ...(opts.lists ? { lists: listReader(opts.lists) } : {}),
+    now: opts.now ?? Date.now,
+    onPluginError: (_id, error) => errors.push(error),
+  });
   const values = new Map<string, unknown>();
   const fact = async (name: string) => {
     if (!values.has(name)) values.set(name, await evaluation.fact(name));

@@ -84,6 +84,25 @@ const NOT_MAILBOX = new Set([
   'charter.com',
 ]);
 
+// Dynamic-DNS, DNS-hosting and registrar domains: their users get host names or domains, not
+// mailboxes. The dynamic-DNS firms are those of the Public Suffix List's private section (its
+// headers name them: DynDNS.com, No-IP.com, DuckDNS, Dynu.com); the others were reviewed one by one
+// (data/SOURCE.md, "Review of 2026-11-24"). A domain that is itself a private public suffix is
+// refused by rule as well (rejection below).
+const NOT_MAILBOX_DNS = new Set([
+  'dyndns.org', // DynDNS.com's dynamic-DNS zone (PSL private section)
+  'dyndns.com',
+  'dyn.com',
+  'noip.com', // No-IP.com (PSL private section: ddns.net, hopto.org, no-ip.org, zapto.org, ...)
+  'no-ip.com',
+  'duckdns.org', // DuckDNS (PSL private section)
+  'dynu.com', // Dynu.com (PSL private section: dynu.net, ddnsfree.com, ...)
+  'afraid.org', // FreeDNS (freedns.afraid.org): dynamic DNS and shared subdomains
+  'dnsmadeeasy.com', // DNS Made Easy: DNS hosting and dynamic DNS (its terms of service)
+  'mydomain.com', // the stock example domain of registrar and hosting manuals: placeholder addresses
+  'name.com', // Name.com, a domain registrar (its registration agreement)
+]);
+
 // free.txt entries one edit from a common domain that are look-alikes, not that provider (`yahoo.co`,
 // `hitmail.com`): listing them would stop the typo check from correcting them. Found by comparing
 // the rare group with the common group (Damerau-Levenshtein distance 1) and reviewing each.
@@ -295,6 +314,9 @@ function rejection(domain) {
   if (isDisposable(domain, info.domain)) return 'disposable (freemail disposable.txt or disposable-email-domains-js)';
   if (RELAYS.has(domain) || RELAYS.has(info.domain)) return 'privacy relay';
   if (NOT_MAILBOX.has(domain)) return 'company or hosting domain, not a mailbox service';
+  if (NOT_MAILBOX_DNS.has(domain) || NOT_MAILBOX_DNS.has(info.domain)) return 'dynamic DNS, DNS hosting or registrar, not a mailbox service';
+  const privateSuffix = parse(domain, { allowPrivateDomains: true });
+  if (privateSuffix.isPrivate && privateSuffix.publicSuffix === domain) return 'a private public suffix (PSL): its users get host names, not mailboxes';
   if (TYPO_SHAPED.has(domain)) return 'shaped like a typo of a common domain';
   if (freemailBlacklist.some((suffix) => domain.endsWith(suffix))) return 'freemail blacklist.txt';
   if (/(^|\.)(edu|ac|gov|mil)(\.|$)/.test(info.publicSuffix ?? '') || /(^|\.)(edu|ac|gov|mil)$/.test(domain)) return 'academic or government suffix';

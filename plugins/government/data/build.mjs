@@ -60,6 +60,7 @@ const GOV_SUFFIXES = [
   'gok.pk',
   'gop.pk',
   'gos.pk', // Pakistani provincial governments
+  'nsn.us', // Native Sovereign Nations: tribal governments (RFC 1480)
 ];
 /** Rules with a government first label that are not government. */
 const NOT_GOVERNMENT = new Set([
