@@ -1,6 +1,7 @@
 // The domain-list checks (disposable, known-abuse, spam-trap) differ only in data: one factory makes each
-// of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's `add` and
-// `exempt` options, and looks the domain and its parents (up to the registrable domain) up in its list.
+// of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's own entries
+// (the check's `add` and `exempt` options, and the project lists `<id>` and `not-<id>` kept in the
+// database), and looks the domain and its parents (up to the registrable domain) up in its lists.
 
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
@@ -64,15 +65,21 @@ async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
   return domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
 }
 
+/** The project's own entries: from the policy's options and from its lists in the database alike. */
+interface OwnEntries {
+  add: readonly ReadonlySet<string>[];
+  exempt: readonly ReadonlySet<string>[];
+}
+
 /**
- * The entry that matched, or null: the project's entries first, most specific name first (exempt wins a
- * tie); then `never` (names no list may flag); then the shipped list.
+ * The entry that matched, or null: the project's own entries first (policy options and project lists
+ * alike), most specific name first, exempt winning a tie; then `never` (names no list may flag); then the
+ * shipped list.
  */
-function matchListed(names: readonly string[], options: CheckOptions, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
-  const lists = projectLists(options);
+function matchListed(names: readonly string[], own: OwnEntries, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
   for (const name of names) {
-    if (lists.exempt.has(name)) return null;
-    if (lists.add.has(name)) return name;
+    if (own.exempt.some((set) => set.has(name))) return null;
+    if (own.add.some((set) => set.has(name))) return name;
   }
   if (never && names.some((name) => never.has(name))) return null;
   return names.find((name) => shipped.has(name)) ?? null;
@@ -107,8 +114,14 @@ export interface ListedDomainSpec {
   unless?: { plugin: string; when: Condition };
 }
 
+/** The project list of domains a listed-domain plugin never flags (`not-disposable`); its additions are the list named by its id. */
+export function exemptListName(id: string): string {
+  return `not-${id}`;
+}
+
 /** A plugin flagging domains on a list, with the project's additions and exemptions. */
 export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
+  const exemptList = exemptListName(spec.id);
   return {
     id: spec.id,
     description: spec.description,
@@ -130,11 +143,15 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       },
     },
     needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
+    projectLists: [spec.id, exemptList],
     data: spec.data,
     async run(ctx): Promise<FactValues> {
       const names = await lookupNames(ctx);
       if (names === null) return {};
-      const matched = matchListed(names, ctx.options(spec.check), spec.listed, spec.never);
+      const options = projectLists(ctx.options(spec.check));
+      const [added, exempt] = await Promise.all([ctx.projectList(spec.id), ctx.projectList(exemptList)]);
+      const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
+      const matched = matchListed(names, own, spec.listed, spec.never);
       return { [spec.flag]: matched !== null, [spec.match]: matched };
     },
   };

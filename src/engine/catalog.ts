@@ -14,21 +14,26 @@ export class FactCatalog {
   readonly owner: ReadonlyMap<string, Plugin>;
   /** Check name → the plugin that offers it. */
   readonly checkOwner: ReadonlyMap<string, Plugin>;
+  /** Project list name (`email-trust project lists`) → the plugin that reads it, in registry order. */
+  readonly listOwner: ReadonlyMap<string, Plugin>;
   private readonly readable = new Map<string, ReadonlySet<string>>();
 
   constructor(registry: readonly Plugin[]) {
     const plugins = new Map<string, Plugin>();
     const owner = new Map<string, Plugin>();
     const checkOwner = new Map<string, Plugin>();
+    const listOwner = new Map<string, Plugin>();
     for (const plugin of registry) {
       if (plugins.has(plugin.id)) throw new RegistryError(`plugin ${plugin.id} is registered twice`);
       plugins.set(plugin.id, plugin);
       claim(owner, Object.keys(plugin.facts), plugin, 'fact', 'emitted');
       claim(checkOwner, Object.keys(plugin.checks), plugin, 'check', 'offered');
+      claim(listOwner, plugin.projectLists ?? [], plugin, 'project list', 'read');
     }
     this.plugins = plugins;
     this.owner = owner;
     this.checkOwner = checkOwner;
+    this.listOwner = listOwner;
     for (const plugin of registry) {
       for (const need of plugin.needs) {
         const needed = plugins.get(need);

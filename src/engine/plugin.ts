@@ -146,6 +146,15 @@ export interface NetworkAccess {
   readonly website: WebsiteProbe;
 }
 
+/**
+ * The project's own domain lists (`email-trust project lists`), held in memory by the store: a read costs
+ * no database work unless the lists changed since the last one.
+ */
+export interface ProjectListReader {
+  /** The entries of one list (lower-case ASCII domains); empty when the project has none. */
+  entries(list: string): Promise<ReadonlySet<string>>;
+}
+
 /** What a plugin's run receives. I/O goes only through here. */
 export interface PluginContext {
   readonly input: RequestInput;
@@ -158,6 +167,11 @@ export interface PluginContext {
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;
   readonly network: NetworkAccess;
+  /**
+   * Entries of one of the project's own lists named in the plugin's `projectLists` (empty when it has none);
+   * any other name rejects.
+   */
+  projectList(list: string): Promise<ReadonlySet<string>>;
   /** Current time in milliseconds (injectable for tests). */
   now(): number;
 }
@@ -191,6 +205,11 @@ export interface Plugin {
   checks: Readonly<Record<string, CheckSpec>>;
   /** Ids of plugins whose facts `run` reads through ctx.fact (enforced when it reads; no cycles, checked at registration). */
   needs: readonly string[];
+  /**
+   * Names of the project lists (`email-trust project lists add <project> <list> FILE`) the plugin reads
+   * through ctx.projectList; each name belongs to one plugin.
+   */
+  projectLists?: readonly string[];
   /** Does I/O: gets a low fact priority so cheap facts decide first. */
   io?: boolean;
   /** The data lists the plugin loaded at start, for `email-trust data`; absent when it loads none. */

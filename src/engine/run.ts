@@ -4,7 +4,7 @@
 // json-rules-engine; what leaves here is plain data (the rules that fired, the plugins that ran).
 import { Almanac, Engine, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { FactCatalog } from './catalog.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
 const unknown = { status: 'unknown', reason: 'network checks are off' } as const;
@@ -16,6 +16,10 @@ export const OFFLINE: NetworkAccess = {
   website: { hasWebsite: async () => unknown },
 };
 
+const EMPTY_LIST: ReadonlySet<string> = new Set();
+/** A project with no lists of its own. */
+export const NO_PROJECT_LISTS: ProjectListReader = { entries: async () => EMPTY_LIST };
+
 const CHEAP_FACT_PRIORITY = 50;
 const IO_FACT_PRIORITY = 1;
 
@@ -23,6 +27,8 @@ export interface RunServices {
   velocity: VelocityReader;
   /** The outside world for this request (DNS, RDAP, web); offline when absent. */
   network?: NetworkAccess;
+  /** The project's own domain lists; none when absent. */
+  lists?: ProjectListReader;
   now(): number;
   /** Told when a plugin throws; its facts are then null (unknown). */
   onPluginError?(pluginId: string, error: unknown): void;
@@ -113,6 +119,11 @@ class RequestRun {
       options: (check) => request.options[check] ?? plugin.checks[check]?.defaults ?? {},
       velocity: request.services.velocity,
       network: request.services.network ?? OFFLINE,
+      projectList: (list) => {
+        if (!plugin.projectLists?.includes(list))
+          return Promise.reject(new UndeclaredNeedError(`plugin ${plugin.id} read project list ${list}, which it does not declare in projectLists`));
+        return (request.services.lists ?? NO_PROJECT_LISTS).entries(list);
+      },
       now: () => request.services.now(),
     };
     let values: FactValues;

@@ -5,6 +5,7 @@ import type { RunServices } from '../engine/run.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
 import type { Store } from '../store/database.js';
+import type { Project } from '../store/projects.js';
 import { isUnavailable, outageReason } from '../store/unavailable.js';
 
 export interface ServiceContext {
@@ -16,10 +17,15 @@ export interface ServiceContext {
   now(): number;
 }
 
-/** What a project's request gives its plugins: the project's history, the network (persisting its answers unless told not to), the clock. */
-export function runServices(ctx: ServiceContext, projectId: string, persist: boolean): RunServices {
+/**
+ * What a project's request gives its plugins: the project's history, its own domain lists, the network
+ * (persisting its answers unless told not to), the clock.
+ */
+export function runServices(ctx: ServiceContext, project: Project, persist: boolean): RunServices {
+  const projectId = project.id;
   return {
     velocity: ctx.store.events.velocityReader(projectId),
+    lists: ctx.store.projectLists.reader(project),
     network: ctx.network.forRequest({ persist, now: ctx.now() }),
     now: ctx.now,
     onPluginError: (plugin, error) => {

@@ -31,7 +31,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
   const ip = { ipv4: canonicalIp(device?.ip4), ipv6: canonicalIp(device?.ip6) };
   const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
-  const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project.id, true));
+  const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project, true));
   const f: FactReader = evaluation.fact;
   const { action } = evaluation.decision;
   const base = (await f('base_email')) as string | null;

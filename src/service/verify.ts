@@ -52,7 +52,7 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
     projectId: project.id,
   };
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
-  const evaluation = await evaluate(policy, input, runServices(ctx, project.id, request.soft_check !== true));
+  const evaluation = await evaluate(policy, input, runServices(ctx, project, request.soft_check !== true));
   const { decision } = evaluation;
   const response: VerifyResponse = { action: decision.action };
 

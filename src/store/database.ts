@@ -8,6 +8,7 @@ import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
+import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
 import { openSqliteReads } from './sqlite-reads.js';
 import { createUsage, type Usage } from './usage.js';
@@ -15,6 +16,8 @@ import { createUsage, type Usage } from './usage.js';
 export interface Store {
   knex: Knex;
   projects: Projects;
+  /** Each project's own domain lists (`email-trust project lists`). */
+  projectLists: ProjectLists;
   keys: Keys;
   events: Events;
   domainFacts: DomainFacts;
@@ -187,6 +190,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
+    projectLists: createProjectLists(knex, () => keys.clearCache()),
     keys,
     events,
     domainFacts: createDomainFacts(knex),

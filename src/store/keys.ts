@@ -150,6 +150,7 @@ export function createKeys(knex: Knex): Keys {
           'p.policy',
           'p.policy_source',
           'p.allowed_origins',
+          'p.lists_revision',
           'p.created_at',
         )
         .where('k.hash', hash)

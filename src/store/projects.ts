@@ -13,6 +13,8 @@ export interface Project {
   policySource: string | null;
   /** Origins (`https://shop.example`) whose pages may call POST /v1/fingerprint with the public key; none by default. */
   allowedOrigins: string[];
+  /** Raised by every change to the project's own domain lists (project-lists.ts): a service reloads them when it moves. */
+  listsRevision: number;
   createdAt: number;
 }
 
@@ -56,6 +58,7 @@ interface ProjectRow {
   policy: string;
   policy_source: string | null;
   allowed_origins: string | null;
+  lists_revision: unknown;
   created_at: unknown;
 }
 
@@ -67,11 +70,12 @@ export function projectFromRow(row: ProjectRow): Project {
     policy: row.policy,
     policySource: row.policy_source ?? null,
     allowedOrigins: originsFromColumn(row.allowed_origins),
+    listsRevision: toNumber(row.lists_revision ?? 0),
     createdAt: toNumber(row.created_at),
   };
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'created_at'];
+const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'lists_revision', 'created_at'];
 
 const ORIGINS_TTL_MS = 5_000;
 
@@ -118,6 +122,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
         policy: project.policy,
         policySource: project.policySource ?? null,
         allowedOrigins: [],
+        listsRevision: 0,
         createdAt: now,
       };
       try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog, RegistryError } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import type { FactValues, Plugin, PluginContext, ProjectListReader } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome, UndeclaredNeedError, UnknownFactError } from '../../src/engine/run.js';
 
 function plugin(id: string, facts: string[], needs: string[], run: (ctx: PluginContext) => Promise<FactValues> | FactValues, checks: string[] = []): Plugin {
@@ -22,7 +22,11 @@ function plugin(id: string, facts: string[], needs: string[], run: (ctx: PluginC
 
 const source = plugin('source', ['source_value'], [], () => ({ source_value: 'x' }));
 
-async function run(plugins: Plugin[], read: string[]): Promise<{ outcome: RunOutcome; errors: Array<[string, unknown]>; values: unknown[] }> {
+async function run(
+  plugins: Plugin[],
+  read: string[],
+  lists?: ProjectListReader,
+): Promise<{ outcome: RunOutcome; errors: Array<[string, unknown]>; values: unknown[] }> {
   const errors: Array<[string, unknown]> = [];
   const runner = new PolicyRunner(new FactCatalog(plugins), []);
   const outcome = await runner.run({
@@ -32,6 +36,7 @@ async function run(plugins: Plugin[], read: string[]): Promise<{ outcome: RunOut
       velocity: noHistory,
       now: Date.now,
       onPluginError: (id, e) => errors.push([id, e]),
+      ...(lists ? { lists } : {}),
     },
   });
   const values = [];
@@ -103,6 +108,42 @@ describe('needs, enforced when a plugin reads', () => {
       for (const name of catalog.owner.keys()) await outcome.fact(name);
       expect(errors, email).toEqual([]);
     }
+  });
+});
+
+describe('project lists, enforced like needs', () => {
+  const lists: ProjectListReader = { entries: async (list) => new Set(list === 'mine' ? ['listed.example'] : ['other.example']) };
+  const reading = (id: string, list: string, declared?: string[]): Plugin => ({
+    ...plugin(id, [`${id}_value`], [], async (ctx) => ({ [`${id}_value`]: [...(await ctx.projectList(list))].join(',') })),
+    ...(declared ? { projectLists: declared } : {}),
+  });
+
+  it('gives a plugin the entries of a list it declares; none when the service has no lists', async () => {
+    expect((await run([reading('reader', 'mine', ['mine'])], ['reader_value'], lists)).values).toEqual(['listed.example']);
+    expect((await run([reading('reader', 'mine', ['mine'])], ['reader_value'])).values).toEqual(['']);
+  });
+
+  it('fails a plugin that reads a list it does not declare, naming both; its facts are unknown', async () => {
+    const { values, errors } = await run([reading('reader', 'theirs', ['mine'])], ['reader_value'], lists);
+    expect(values).toEqual([null]);
+    expect(errors.map(([id, e]) => [id, e instanceof UndeclaredNeedError, (e as Error).message])).toEqual([
+      ['reader', true, 'plugin reader read project list theirs, which it does not declare in projectLists'],
+    ]);
+  });
+
+  it("refuses two plugins reading one list, and indexes the real registry's lists", () => {
+    expect(() => new FactCatalog([reading('a', 'x', ['same']), reading('b', 'x', ['same'])])).toThrow(
+      new RegistryError('project list same is read by both a and b'),
+    );
+    const owners = [...new FactCatalog(registry).listOwner].map(([list, owner]) => [list, owner.id]);
+    expect(owners).toEqual([
+      ['disposable', 'disposable'],
+      ['not-disposable', 'disposable'],
+      ['known-abuse', 'known-abuse'],
+      ['not-known-abuse', 'known-abuse'],
+      ['spam-trap', 'spam-trap'],
+      ['not-spam-trap', 'spam-trap'],
+    ]);
   });
 });
 

@@ -87,7 +87,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   afterAll(() => store.close());
 
   it('creates every table', async () => {
-    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage', 'velocity_counts', 'velocity_addresses']) {
+    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage', 'velocity_counts', 'velocity_addresses', 'project_list_entries']) {
       expect(await store.knex.schema.hasTable(table), table).toBe(true);
     }
   });
@@ -102,6 +102,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0004-velocity-counters',
       '0005-project-origins',
       '0006-events-bigint-id',
+      '0007-project-lists',
     ]);
   });
 

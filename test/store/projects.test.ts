@@ -19,6 +19,7 @@ describe.each(testDatabases)('projects on $name', (db) => {
       policy: 'default',
       policySource: null,
       allowedOrigins: [],
+      listsRevision: 0,
       createdAt: 1_700_000_000_123,
     });
     const row = await store.knex('projects').where({ id: project.id }).first();

@@ -1,5 +1,6 @@
 // The tests every domain-list plugin (known-abuse, spam-trap) shares: the project's add and exempt
-// lists over the domain and its parents, the shipped list's header, and the check's options.
+// lists (policy options and project lists) over the domain and its parents, the shipped list's header, and
+// the check's options.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,59 @@ export function listedDomainSuite({ plugin, check, flag, match, shipsEmpty }: Li
     { name: 'no @', email: 'plainaddress', facts: unknown, fires: [] },
     { name: 'no @, with an addition', email: 'plainaddress', options: added, facts: unknown, fires: [] },
   ]);
+
+  // The project's lists in the database (`email-trust project lists`): `<id>` adds, `not-<id>` exempts, with
+  // the policy's options as one layer of the project's own entries (most specific name first, exempt wins a tie).
+  const exemptList = `not-${plugin.id}`;
+  const withLists = {
+    lists: { [plugin.id]: ['listed.example', 'xn--bcher-kva.example', 'bad.mycompany.example'], [exemptList]: ['partner.listed.example'] },
+  };
+  testPlugin(
+    plugin,
+    [
+      { name: 'project list (database)', email: 'a@listed.example', facts: listed('listed.example'), fires: [check] },
+      { name: 'subdomain of a project list entry', email: 'a@mx.listed.example', facts: listed('listed.example'), fires: [check] },
+      { name: 'IDN on a project list, by punycode', email: 'a@bücher.example', facts: listed('xn--bcher-kva.example'), fires: [check] },
+      { name: 'project list exemption of a subdomain', email: 'a@x.partner.listed.example', facts: no, fires: [] },
+      { name: 'domain on no list', email: 'a@example.com', facts: no, fires: [] },
+      {
+        name: 'policy exempt of the same name beats the project list',
+        email: 'a@listed.example',
+        options: options({ exempt: ['listed.example'] }),
+        facts: no,
+        fires: [],
+      },
+      {
+        name: 'a project list entry more specific than a policy exemption wins',
+        email: 'a@bad.mycompany.example',
+        options: options({ exempt: ['mycompany.example'] }),
+        facts: listed('bad.mycompany.example'),
+        fires: [check],
+      },
+      {
+        name: 'a project list exemption more specific than a policy addition wins',
+        email: 'a@partner.listed.example',
+        options: options({ add: ['listed.example'] }),
+        facts: no,
+        fires: [],
+      },
+      {
+        name: 'policy add beats a less specific project list exemption',
+        email: 'a@bad.partner.listed.example',
+        options: options({ add: ['bad.partner.listed.example'] }),
+        facts: listed('bad.partner.listed.example'),
+        fires: [check],
+      },
+      {
+        name: 'project list exemption of the same name beats a policy add',
+        email: 'a@partner.listed.example',
+        options: options({ add: ['partner.listed.example'] }),
+        facts: no,
+        fires: [],
+      },
+    ],
+    withLists,
+  );
 
   if (shipsEmpty) {
     it(`${plugin.id} ships an empty list whose header says so`, () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import type { RunServices } from '../../src/engine/run.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import type { VerdictDecision } from '../../src/policy/compile-verdict.js';
@@ -43,6 +43,14 @@ export interface TesterOptions {
   network?: NetworkAccess | Readonly<Record<string, DomainAnswers>>;
   /** The registry to run against (default: the real one). */
   catalog?: FactCatalog;
+  /** The project's own lists (`email-trust project lists`), by list name; none when absent. */
+  lists?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A project's lists as the store hands them to plugins. */
+export function listReader(lists: Readonly<Record<string, readonly string[]>>): ProjectListReader {
+  const sets = new Map(Object.entries(lists).map(([name, entries]) => [name, new Set(entries)]));
+  return { entries: async (list) => sets.get(list) ?? new Set() };
 }
 
 const realCatalog = new FactCatalog(registry);
@@ -84,6 +92,7 @@ async function failOnPluginError<D>(run: (services: RunServices) => Promise<Eval
   const evaluation = await run({
     velocity: opts.velocity ?? noHistory,
     network,
+    ...(opts.lists ? { lists: listReader(opts.lists) } : {}),
     now: opts.now ?? Date.now,
     onPluginError: (_id, error) => errors.push(error),
   });

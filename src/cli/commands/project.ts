@@ -1,6 +1,6 @@
-// `email-trust project create|list|update|set-origins`: projects, each decided by one policy (a name from
-// policies/ or a YAML file whose content is stored with the project), and the browser origins whose
-// pages may call POST /v1/fingerprint with its public key.
+// `email-trust project create|list|update|set-origins|lists`: projects, each decided by one policy (a name
+// from policies/ or a YAML file whose content is stored with the project), the browser origins whose
+// pages may call POST /v1/fingerprint with its public key, and its own domain lists (project-lists.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
@@ -15,6 +15,7 @@ import { type Project, ProjectNameTakenError } from '../../store/projects.js';
 import { UsageError } from '../errors.js';
 import { createProjectWithKeys, findProject, printCreated, projectSummary } from '../projects.js';
 import { withStore } from '../with-store.js';
+import { addProjectListCommands } from './project-lists.js';
 
 export function addProjectCommands(program: Command): void {
   const project = program.command('project').description('manage projects');
@@ -44,6 +45,7 @@ export function addProjectCommands(program: Command): void {
     .option('--none', 'clear the list: no browser page may call /v1/fingerprint with the public key', false)
     .option('--json', 'print one JSON object on stdout', false)
     .action(setOrigins);
+  addProjectListCommands(project);
 }
 
 function projectName(value: string): string {

@@ -7,6 +7,7 @@ import * as eventsPolicyRevision from './0003-events-policy-revision.js';
 import * as velocityCounters from './0004-velocity-counters.js';
 import * as projectOrigins from './0005-project-origins.js';
 import * as eventsBigintId from './0006-events-bigint-id.js';
+import * as projectLists from './0007-project-lists.js';
 
 interface Migration {
   name: string;
@@ -20,6 +21,7 @@ const migrations: readonly Migration[] = [
   { name: '0004-velocity-counters', module: velocityCounters },
   { name: '0005-project-origins', module: projectOrigins },
   { name: '0006-events-bigint-id', module: eventsBigintId },
+  { name: '0007-project-lists', module: projectLists },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
