@@ -2,7 +2,7 @@
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import { ipLookupFigures } from './ip-lookup.js';
+import { summariseProfile } from './profile-summary.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -44,9 +45,9 @@ interface Figures {
   errors: number;
 }
 
-async function startService(databaseFile: string, env: Record<string, string> = {}): Promise<Started> {
+async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = []): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [join(packageRoot, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, join(packageRoot, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
@@ -164,6 +165,35 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   }
 }
 
+/**
+ * BENCH_ONLY=profile: the service under a verify load (default policy, IPv4, show_results) with
+ * `node --cpu-prof`; prints the profile's self time by module and merges the top entries into
+ * bench/results.json under `profile_verify`. The profile stays in BENCH_PROFILE_DIR (default a temporary folder).
+ */
+async function profileOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
+  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  try {
+    const verify = verifyLoad(service, () => 'example.com');
+    await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
+    const figures = await load('POST /v1/public/verify under the profiler (default policy, IPv4)', verify);
+    await stop(service);
+    const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no CPU profile was written to ${profileDir}`);
+    const top = summariseProfile(join(profileDir, file)).slice(0, 15);
+    console.log(`self time by module (busy samples), ${join(profileDir, file)}:`);
+    for (const share of top) console.log(`  ${share.module.padEnd(36)} ${share.percent} %`);
+    const resultsFile = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
+    const profile = { date: new Date().toISOString(), seconds: SECONDS, verify: figures, self_time_by_module: top };
+    writeFileSync(resultsFile, `${JSON.stringify({ ...results, profile_verify: profile }, null, 2)}\n`);
+  } finally {
+    if (service.child.exitCode === null) await stop(service);
+    if (!process.env.BENCH_PROFILE_DIR) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
 async function velocityOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -180,6 +210,7 @@ async function velocityOnly(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
+  if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {

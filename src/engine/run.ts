@@ -1,10 +1,16 @@
-// The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact. A plugin runs
-// the first time one of its facts is asked for, once per request, so a request pays only for the checks
-// its rules or its caller ask about. This module and src/policy are the only ones that know
-// json-rules-engine; what leaves here is plain data (the rules that fired, the plugins that ran).
-import { Almanac, Engine, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
+// The per-request runner: every fact of every plugin is answered by the run's almanac, which asks the
+// request's state. A plugin runs the first time one of its facts is asked for, once per request, so a
+// request pays only for the checks its rules or its caller ask about. This module and src/policy are the
+// only ones that know json-rules-engine; what leaves here is plain data (the rules that fired, the plugins
+// that ran).
+//
+// Cost: an engine is built once per rule set and reused (pooled); nothing is registered on it per request.
+// Facts are not registered on the engine at all (it would add every one to each run's almanac): the
+// almanac below resolves them, and the compiler gives each condition the priority its fact would have had.
+import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
+import './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
 const unknown = { status: 'unknown', reason: 'network checks are off' } as const;
@@ -16,8 +22,14 @@ export const OFFLINE: NetworkAccess = {
   website: { hasWebsite: async () => unknown },
 };
 
-const CHEAP_FACT_PRIORITY = 50;
-const IO_FACT_PRIORITY = 1;
+/** Condition priorities (higher first within an `all`/`any`): a cheap fact decides before a fact that needs I/O. */
+export const CHEAP_FACT_PRIORITY = 50;
+export const IO_FACT_PRIORITY = 1;
+
+/** The priority of conditions on `fact`: the compiler sets it on each condition (see rules.ts). */
+export function factPriority(catalog: FactCatalog, fact: string): number {
+  return catalog.owner.get(fact)?.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
+}
 
 export interface RunServices {
   velocity: VelocityReader;
@@ -135,14 +147,24 @@ class RequestRun {
   }
 }
 
+/** One run's almanac: every fact the rules read is the request's, computed by RequestRun. */
+class RunAlmanac extends Almanac {
+  constructor(readonly run: RequestRun) {
+    super({ allowUndefinedFacts: false });
+  }
+
+  // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
+  override factValue<T>(factId: string): Promise<T> {
+    return this.run.fact(factId) as Promise<T>;
+  }
+}
+
 /**
  * Runs one compiled rule set against requests. Engines are pooled: json-rules-engine keeps its run
  * status on the engine, so two concurrent runs must never share one.
  */
 export class PolicyRunner {
   private readonly idle: Engine[] = [];
-  /** Each run's state, found from the almanac json-rules-engine hands to facts and events. */
-  private readonly runs = new WeakMap<Almanac, RequestRun>();
 
   constructor(
     private readonly catalog: FactCatalog,
@@ -154,18 +176,19 @@ export class PolicyRunner {
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
-    const engine = this.idle.pop() ?? this.createEngine();
     const state = new RequestRun(request, this.catalog);
-    const almanac = new Almanac({ allowUndefinedFacts: false });
-    this.runs.set(almanac, state);
+    const outcome: RunOutcome = {
+      fired: [],
+      pluginsRan: state.ran,
+      pluginsApplied: state.applied,
+      fact: (name) => state.fact(name),
+    };
+    if (this.rules.length === 0) return outcome;
+    const engine = this.idle.pop() ?? this.createEngine();
     try {
-      const result = await engine.run({}, { almanac });
-      return {
-        fired: result.results.map(firedRule),
-        pluginsRan: state.ran,
-        pluginsApplied: state.applied,
-        fact: (name) => state.fact(name),
-      };
+      const result = await engine.run({}, { almanac: new RunAlmanac(state) });
+      outcome.fired = result.results.map(firedRule);
+      return outcome;
     } finally {
       this.idle.push(engine);
     }
@@ -174,23 +197,10 @@ export class PolicyRunner {
   private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
-    for (const plugin of this.catalog.plugins.values()) {
-      const priority = plugin.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
-      for (const name of Object.keys(plugin.facts)) {
-        // Not cached by the engine (it would hash every read's parameters): RequestRun computes each plugin once.
-        engine.addFact(new Fact(name, (_params, almanac) => this.stateOf(almanac).fact(name), { cache: false, priority }));
-      }
-    }
     engine.on('success', (_event, almanac, result) => {
-      if (this.stateOf(almanac).request.halts?.(result.name)) engine.stop();
+      if ((almanac as RunAlmanac).run.request.halts?.(result.name)) engine.stop();
     });
     return engine;
-  }
-
-  private stateOf(almanac: Almanac): RequestRun {
-    const state = this.runs.get(almanac);
-    if (!state) throw new Error('a fact was asked for outside a run of this runner');
-    return state;
   }
 }
 
