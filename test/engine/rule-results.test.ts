@@ -1,11 +1,15 @@
 // The rule results of src/engine/rule-results.ts: json-rules-engine must still build its results with the
 // constructor installed there (an upgrade that moves RuleResult or changes what it copies fails here), and
 // each run must still get its own copy of the condition tree to write its results on.
-import { Engine } from 'json-rules-engine';
+import { Engine, type RuleResult } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import { copyConditionTree, TREE_COPY, UpstreamRuleResult } from '../../src/engine/rule-results.js';
 
 type Node = { result?: boolean; factResult?: unknown; any?: Node[]; all?: Node[]; value?: unknown };
+
+function childrenOf(result: RuleResult | undefined): Node[] {
+  return (result?.conditions as Node | undefined)?.any ?? [];
+}
 
 function engineWith(value: unknown): Engine {
   const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
@@ -31,7 +35,7 @@ describe('rule results made without the generic deep clone', () => {
     expect(result && TREE_COPY in result, 'json-rules-engine no longer builds results with the installed constructor').toBe(true);
     expect(result).toBeInstanceOf(UpstreamRuleResult);
     expect(result?.result).toBe(true);
-    const children = (result?.conditions as Node).any ?? [];
+    const children = childrenOf(result);
     expect(children.map((c) => c.result)).toEqual([true, false]);
     expect(children[0]?.factResult).toBe(12);
     expect(result?.toJSON(false)).toMatchObject({ name: 'r', result: true, event: { type: 'r' } });
@@ -41,8 +45,8 @@ describe('rule results made without the generic deep clone', () => {
     const engine = engineWith(12);
     const first = (await engine.run({ kind: 'c' })).results[0];
     const second = (await engine.run({ kind: 'a', size: 3 })).results[0];
-    expect(((second?.conditions as Node).any ?? []).map((c) => c.result)).toEqual([false, true]);
-    expect(((first?.conditions as Node).any ?? []).map((c) => c.result)).toEqual([true, false]);
+    expect(childrenOf(second).map((c) => c.result)).toEqual([false, true]);
+    expect(childrenOf(first).map((c) => c.result)).toEqual([true, false]);
     const rule = engine.rules[0] as unknown as { conditions: Node };
     expect((rule.conditions.any ?? []).map((c) => c.result)).toEqual([undefined, undefined]);
   });
