@@ -135,7 +135,7 @@ class RequestRun {
       values = {};
     }
     this.ran.push(plugin.id);
-    if (Object.keys(plugin.facts).some((name) => this.catalog.isKnown(name, values[name]))) this.applied.push(plugin.id);
+    if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;
   }
 

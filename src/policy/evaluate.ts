@@ -38,13 +38,19 @@ export async function evaluateVerdict(
 }
 
 function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D): Evaluation<D> {
+  let ran: Promise<EnabledCheck[]> | undefined;
+  // Worked out once, when steps or checked types are first asked for (show_results and show_steps both need it).
+  const checks = () => {
+    ran ??= checksThatRan(policy, outcome);
+    return ran;
+  };
   return {
     decision,
     fact: outcome.fact,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
-    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checksThatRan(policy, outcome)),
-    checkedTypes: async () => [...new Set((await checksThatRan(policy, outcome)).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
+    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checks()),
+    checkedTypes: async () => [...new Set((await checks()).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
   };
 }
 

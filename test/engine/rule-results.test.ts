@@ -47,7 +47,7 @@ describe('rule results made without the generic deep clone', () => {
     const second = (await engine.run({ kind: 'a', size: 3 })).results[0];
     expect(childrenOf(second).map((c) => c.result)).toEqual([false, true]);
     expect(childrenOf(first).map((c) => c.result)).toEqual([true, false]);
-    const rule = engine.rules[0] as unknown as { conditions: Node };
+    const rule = (engine as unknown as { rules: Array<{ conditions: Node }> }).rules[0] as { conditions: Node };
     expect((rule.conditions.any ?? []).map((c) => c.result)).toEqual([undefined, undefined]);
   });
 
