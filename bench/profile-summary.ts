@@ -23,6 +23,7 @@ export interface ModuleShare {
 
 /** Which module a frame belongs to. */
 export function moduleOf(url: string, functionName: string): string {
+  if (functionName === 'runMicrotasks') return '(microtasks)';
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node internals';
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
@@ -35,18 +36,23 @@ export function moduleOf(url: string, functionName: string): string {
   return url;
 }
 
-/** Self time per module, as a share of all samples (idle included unless `busyOnly`). */
-export function summariseProfile(file: string, busyOnly = true): ModuleShare[] {
+/**
+ * Self time per module, as a share of the busy samples (idle left out), after the first `skipMs` of the
+ * profile (start-up: loading modules and lists, compiling policies).
+ */
+export function summariseProfile(file: string, skipMs = 0): ModuleShare[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const time = new Map<string, number>();
   let total = 0;
+  let clock = 0;
   profile.samples.forEach((id, i) => {
-    const node = byId.get(id);
-    if (!node) return;
-    const module = moduleOf(node.callFrame.url, node.callFrame.functionName);
-    if (busyOnly && module === '(idle)') return;
     const delta = profile.timeDeltas[i] ?? 0;
+    clock += delta;
+    const node = byId.get(id);
+    if (!node || clock < skipMs * 1000) return;
+    const module = moduleOf(node.callFrame.url, node.callFrame.functionName);
+    if (module === '(idle)') return;
     time.set(module, (time.get(module) ?? 0) + delta);
     total += delta;
   });
@@ -54,8 +60,8 @@ export function summariseProfile(file: string, busyOnly = true): ModuleShare[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [file, top] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP]');
+  const [file, top, skip] = process.argv.slice(2);
+  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP] [SKIP_MS]');
   console.log('| module | self time % |\n|---|---|');
-  for (const share of summariseProfile(file).slice(0, Number(top ?? 20))) console.log(`| ${share.module} | ${share.percent} |`);
+  for (const share of summariseProfile(file, Number(skip ?? 0)).slice(0, Number(top ?? 20))) console.log(`| ${share.module} | ${share.percent} |`);
 }
