@@ -49,9 +49,9 @@ interface Figures {
   errors: number;
 }
 
-async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = []): Promise<Started> {
+async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeOptions, join(packageRoot, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
@@ -234,6 +234,42 @@ async function openLoopOnly(): Promise<void> {
   }
 }
 
+/**
+ * BENCH_ONLY=compare BENCH_BASELINE=<a built checkout of another revision>: that revision's service and this
+ * one's, side by side, each loaded in turn (ip, then verify) for BENCH_ROUNDS rounds (default 3), so that
+ * both see the same machine; prints each round and the medians, and the ratio of this verify to the baseline's.
+ */
+async function compareOnly(): Promise<void> {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!baseline) throw new Error('BENCH_ONLY=compare needs BENCH_BASELINE, the path of a built checkout to compare with');
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const sides = [
+    { name: 'baseline', service: await startService(join(dir, 'baseline.sqlite'), {}, [], baseline) },
+    { name: 'this', service: await startService(join(dir, 'this.sqlite')) },
+  ];
+  try {
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+    const verifyRps: number[][] = [[], []];
+    const ratios: number[][] = [[], []];
+    for (const { service } of sides) await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
+    for (let round = 0; round < rounds; round++) {
+      for (const [k, { name, service }] of sides.entries()) {
+        const ip = await load(`${name}: POST /v1/public/ip`, { url: `${service.base}/v1/public/ip`, method: 'POST', headers: { 'content-type': 'application/json' } });
+        const verify = await load(`${name}: POST /v1/public/verify`, verifyLoad(service, () => 'example.com'));
+        verifyRps[k]?.push(verify.requests_per_second);
+        ratios[k]?.push(verify.requests_per_second / ip.requests_per_second);
+      }
+    }
+    const median = (values: number[] = []) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const [before, after] = [median(verifyRps[0]), median(verifyRps[1])];
+    console.log(`verify req/s, median of ${rounds} rounds: baseline ${before}, this ${after} (×${(after / before).toFixed(2)})`);
+    console.log(`verify/ip ratio, median: baseline ${median(ratios[0]).toFixed(3)}, this ${median(ratios[1]).toFixed(3)}`);
+  } finally {
+    for (const { service } of sides) if (service.child.exitCode === null) await stop(service);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
 async function velocityOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -252,6 +288,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
+  if (process.env.BENCH_ONLY === 'compare') return compareOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {
