@@ -27,6 +27,8 @@ interface Started {
   child: ChildProcess;
   base: string;
   accessToken: string;
+  /** The demo project's private key (x-api-key of POST /v1/intelligence). */
+  privateKey: string;
   /** From spawning the process to its "listening" log line, on an empty database. */
   startMs: number;
 }
@@ -60,15 +62,19 @@ async function startService(databaseFile: string, env: Record<string, string> = 
       LOG_LEVEL: 'info',
       RATE_LIMIT_VERIFY: '0',
       RATE_LIMIT_IP: '0',
+      RATE_LIMIT_INTELLIGENCE: '0',
       NETWORK_CHECKS: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let accessToken = '';
+  let privateKey = '';
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const match = /^\s+access_token\s+(\S+)/.exec(line);
     if (match) accessToken = match[1]!;
+    const key = /^\s+private_key\s+(\S+)/.exec(line);
+    if (key) privateKey = key[1]!;
   });
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the service did not start within 20 s')), 20_000);
@@ -82,10 +88,10 @@ async function startService(databaseFile: string, env: Record<string, string> = 
       } else if ((entry.level ?? 0) >= 50) process.stderr.write(`${line}\n`);
     });
   });
-  for (let i = 0; i < 50 && !accessToken; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 50 && !(accessToken && privateKey); i++) await new Promise((r) => setTimeout(r, 20));
   const startMs = Math.round(performance.now() - spawnedAt);
   if (!accessToken) throw new Error('the service did not print the demo project access token');
-  return { child, base, accessToken, startMs };
+  return { child, base, accessToken, privateKey, startMs };
 }
 
 function figures(result: autocannon.Result): Figures {
@@ -124,6 +130,25 @@ function verifyLoad(service: Started, domainOf: (n: number) => string): autocann
         setupRequest: (request: autocannon.Request) => {
           n += 1;
           request.body = verifyBody(n, domainOf(n));
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+/** POST /v1/intelligence with the demo policy's verdict, a distinct address per request, no fingerprint. */
+function intelligenceLoad(service: Started): autocannon.Options {
+  let n = 0;
+  return {
+    url: `${service.base}/v1/intelligence`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': service.privateKey },
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          n += 1;
+          request.body = JSON.stringify({ email_address: `user.${n}+tag@example.com` });
           return request;
         },
       },
@@ -236,7 +261,7 @@ async function openLoopOnly(): Promise<void> {
 
 /**
  * BENCH_ONLY=compare BENCH_BASELINE=<a built checkout of another revision>: that revision's service and this
- * one's, side by side, each loaded in turn (ip, then verify) for BENCH_ROUNDS rounds (default 3), so that
+ * one's, side by side, each loaded in turn (ip, verify, intelligence) for BENCH_ROUNDS rounds (default 3), so that
  * both see the same machine; prints each round and the medians, and the ratio of this verify to the baseline's.
  */
 async function compareOnly(): Promise<void> {
@@ -251,19 +276,31 @@ async function compareOnly(): Promise<void> {
     const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
     const verifyRps: number[][] = [[], []];
     const ratios: number[][] = [[], []];
+    const intelligenceRps: number[][] = [[], []];
     for (const { service } of sides) await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
     for (let round = 0; round < rounds; round++) {
       for (const [k, { name, service }] of sides.entries()) {
-        const ip = await load(`${name}: POST /v1/public/ip`, { url: `${service.base}/v1/public/ip`, method: 'POST', headers: { 'content-type': 'application/json' } });
-        const verify = await load(`${name}: POST /v1/public/verify`, verifyLoad(service, () => 'example.com'));
+        const ip = await load(`${name}: POST /v1/public/ip`, {
+          url: `${service.base}/v1/public/ip`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        });
+        const verify = await load(
+          `${name}: POST /v1/public/verify`,
+          verifyLoad(service, () => 'example.com'),
+        );
+        const intel = await load(`${name}: POST /v1/intelligence`, intelligenceLoad(service));
         verifyRps[k]?.push(verify.requests_per_second);
         ratios[k]?.push(verify.requests_per_second / ip.requests_per_second);
+        intelligenceRps[k]?.push(intel.requests_per_second);
       }
     }
     const median = (values: number[] = []) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const [before, after] = [median(verifyRps[0]), median(verifyRps[1])];
     console.log(`verify req/s, median of ${rounds} rounds: baseline ${before}, this ${after} (×${(after / before).toFixed(2)})`);
     console.log(`verify/ip ratio, median: baseline ${median(ratios[0]).toFixed(3)}, this ${median(ratios[1]).toFixed(3)}`);
+    const [intelBefore, intelAfter] = [median(intelligenceRps[0]), median(intelligenceRps[1])];
+    console.log(`intelligence req/s, median: baseline ${intelBefore}, this ${intelAfter} (×${(intelAfter / intelBefore).toFixed(2)})`);
   } finally {
     for (const { service } of sides) if (service.child.exitCode === null) await stop(service);
     rmSync(dir, { recursive: true, force: true });
@@ -300,12 +337,15 @@ async function main(): Promise<void> {
 
     const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
     const verifyFigures = await load('POST /v1/public/verify (default policy, network off, IPv4, event stored)', verify);
+    const intelligenceFigures = await load('POST /v1/intelligence (default policy verdict, no fingerprint, event stored)', intelligenceLoad(service));
     const fixed = await fixedRate(service, 10_000_000);
     const rssAfterLoad = residentMb(service.child.pid!);
     console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
     await stop(service);
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
+    const intelligenceRatio = Number((intelligenceFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
     console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5); p99 at ${RATE}/s: ${fixed.p99_ms} ms (target ≤ 10)`);
+    console.log(`intelligence/ip throughput ratio: ${intelligenceRatio} (target ≥ 0.3)`);
     const network = await networkRuns(dir, verifyFigures);
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
@@ -321,10 +361,11 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       database: 'sqlite (temporary file)',
       startup: { ms_to_listening: service.startMs, rss_mb_at_start: rssAtStart, rss_mb_after_load: rssAfterLoad },
-      endpoints: { ip: ipFigures, verify: verifyFigures },
+      endpoints: { ip: ipFigures, verify: verifyFigures, intelligence: intelligenceFigures },
       ratio_verify_to_ip: ratio,
+      ratio_intelligence_to_ip: intelligenceRatio,
       verify_fixed_rate: fixed,
-      target: { verify_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
+      target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,
       ip_lookup: ipLookup,
       velocity,
