@@ -7,7 +7,16 @@ import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import { COUNTED_COLUMNS, type CounterKind, countsStatement, pruneCountersBatch, rowsOf, subtractEvents, TOTAL_BUCKET } from './velocity-counters.js';
+import {
+  COUNTED_COLUMNS,
+  type CounterKind,
+  countsStatement,
+  limitClause,
+  pruneCountersBatch,
+  rowsOf,
+  subtractEvents,
+  TOTAL_BUCKET,
+} from './velocity-counters.js';
 import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectVelocity } from './velocity-queries.js';
 
 export type { Reads } from './velocity-queries.js';
@@ -187,15 +196,14 @@ async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subje
 
 // The newest events of an address or an IP, through the (project_id, base_email | ipv4 | ipv6, created_at)
 // indexes: bounded by their limit, so they go through `reads` (on an embedded file, its own connection).
-const EVENTS_OF_EMAIL = 'select email, base_email, created_at from events where project_id = ? and base_email = ? order by created_at desc limit ?';
-const EVENTS_OF_IP = {
-  ipv4: 'select id, ipv4, ipv6, created_at from events where project_id = ? and ipv4 = ? order by created_at desc limit ?',
-  ipv6: 'select id, ipv4, ipv6, created_at from events where project_id = ? and ipv6 = ? order by created_at desc limit ?',
-} as const;
+const eventsOfEmail = (limit: number) =>
+  `select email, base_email, created_at from events where project_id = ? and base_email = ? order by created_at desc ${limitClause(limit)}`;
+const eventsOfIp = (column: 'ipv4' | 'ipv6', limit: number) =>
+  `select id, ipv4, ipv6, created_at from events where project_id = ? and ${column} = ? order by created_at desc ${limitClause(limit)}`;
 
 async function byEmail(reads: Reads, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
   const [rows, count] = await Promise.all([
-    reads.all({ sql: EVENTS_OF_EMAIL, bindings: [projectId, baseEmail, clampLimit(limit)] }),
+    reads.all({ sql: eventsOfEmail(clampLimit(limit)), bindings: [projectId, baseEmail] }),
     totalOf(reads, projectId, 'email', baseEmail),
   ]);
   return {
@@ -216,7 +224,7 @@ async function byIpHistory(reads: Reads, projectId: string, ip: { ipv4: string |
   const found = await Promise.all(
     subjects.map(async ([kind, subject]) => {
       const [rows, count] = await Promise.all([
-        reads.all({ sql: EVENTS_OF_IP[kind], bindings: [projectId, subject, n] }) as Promise<
+        reads.all({ sql: eventsOfIp(kind, n), bindings: [projectId, subject] }) as Promise<
           Array<{ id: unknown; ipv4: string | null; ipv6: string | null; created_at: unknown }>
         >,
         totalOf(reads, projectId, kind, subject),
