@@ -5,13 +5,14 @@
 // on a shared machine counts less.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/evaluate.js [--json]
-//   node dist/bench/evaluate.js --baseline /path/to/other/checkout    (built, with this file in its bench/)
+//   node dist/bench/evaluate.js --baseline /path/to/other/checkout [--write]   (built, with this file in its bench/)
 //
 // With --baseline, this checkout and the other one each run in a process of their own, in alternating
 // rounds, and the ratio of their medians is printed: a before/after comparison from one run, however busy
-// the machine. BENCH_EVALUATIONS sets the runs per case and round (default 2,000), BENCH_ROUNDS the rounds
-// (default 5).
+// the machine; --write merges the figures into bench/results.json (`evaluate`). BENCH_EVALUATIONS sets the
+// runs per case and round (default 2,000), BENCH_ROUNDS the rounds (default 5).
 import { fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registry } from '../plugins/index.js';
@@ -144,10 +145,18 @@ async function compare(baselineRoot: string): Promise<void> {
     }
     console.log(`CPU µs per evaluation, median of ${ROUNDS} alternating rounds of ${RUNS} runs; baseline ${baselineRoot}`);
     console.log(`${'case'.padEnd(40)} ${'baseline'.padStart(9)} ${'this'.padStart(9)}  ratio`);
-    for (const [i, c] of CASES.entries()) {
+    const cases = CASES.map((c, i) => {
       const before = median(samples[0]?.[i] ?? []);
       const after = median(samples[1]?.[i] ?? []);
       console.log(`${c.name.padEnd(40)} ${String(before).padStart(9)} ${String(after).padStart(9)}  ×${(before / after).toFixed(2)}`);
+      return { name: c.name, baseline_us: before, us: after, ratio: Number((before / after).toFixed(2)) };
+    });
+    if (process.argv.includes('--write')) {
+      const file = join(here, 'bench/results.json');
+      const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const evaluate = { date: new Date().toISOString(), node: process.version, baseline: baselineRoot, runs: RUNS, rounds: ROUNDS, cases };
+      writeFileSync(file, `${JSON.stringify({ ...results, evaluate }, null, 2)}\n`);
+      console.log('written to bench/results.json (evaluate)');
     }
   } finally {
     for (const side of sides) side.stop();

@@ -262,7 +262,8 @@ async function openLoopOnly(): Promise<void> {
 /**
  * BENCH_ONLY=compare BENCH_BASELINE=<a built checkout of another revision>: that revision's service and this
  * one's, side by side, each loaded in turn (ip, verify, intelligence) for BENCH_ROUNDS rounds (default 3), so that
- * both see the same machine; prints each round and the medians, and the ratio of this verify to the baseline's.
+ * both see the same machine; prints each round and the medians, and the ratio of this verify to the baseline's;
+ * then verify at the fixed rate (BENCH_RATE) on each.
  */
 async function compareOnly(): Promise<void> {
   const baseline = process.env.BENCH_BASELINE;
@@ -301,6 +302,24 @@ async function compareOnly(): Promise<void> {
     console.log(`verify/ip ratio, median: baseline ${median(ratios[0]).toFixed(3)}, this ${median(ratios[1]).toFixed(3)}`);
     const [intelBefore, intelAfter] = [median(intelligenceRps[0]), median(intelligenceRps[1])];
     console.log(`intelligence req/s, median: baseline ${intelBefore}, this ${intelAfter} (×${(intelAfter / intelBefore).toFixed(2)})`);
+    const fixed: OpenLoopFigures[] = [];
+    for (const { name, service } of sides) {
+      process.stdout.write(`${name}: `);
+      fixed.push(await fixedRate(service, 20_000_000));
+    }
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const compare = {
+      date: new Date().toISOString(),
+      baseline,
+      rounds,
+      seconds: SECONDS,
+      verify_rps: { baseline: before, this: after, ratio: Number((after / before).toFixed(2)) },
+      verify_to_ip: { baseline: Number(median(ratios[0]).toFixed(3)), this: Number(median(ratios[1]).toFixed(3)) },
+      intelligence_rps: { baseline: intelBefore, this: intelAfter, ratio: Number((intelAfter / intelBefore).toFixed(2)) },
+      verify_fixed_rate: { baseline: fixed[0], this: fixed[1] },
+    };
+    writeFileSync(file, `${JSON.stringify({ ...results, compare }, null, 2)}\n`);
   } finally {
     for (const { service } of sides) if (service.child.exitCode === null) await stop(service);
     rmSync(dir, { recursive: true, force: true });
@@ -370,7 +389,10 @@ async function main(): Promise<void> {
       ip_lookup: ipLookup,
       velocity,
     };
-    writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    // Figures this run does not measure (evaluate, profile_verify, compare: their own commands) are kept.
+    const file = join(packageRoot, 'bench/results.json');
+    const earlier = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...earlier, ...results }, null, 2)}\n`);
     console.log('written to bench/results.json');
   } finally {
     if (service.child.exitCode === null) await stop(service);
