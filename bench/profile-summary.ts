@@ -1,7 +1,8 @@
 // Self time by module of a V8 CPU profile (`node --cpu-prof`): a package under node_modules, a file of
 // ours (src/…, plugins/<id>), node's own internals, or V8's pseudo-entries (garbage collector, idle,
-// program). `node dist/bench/profile-summary.js FILE.cpuprofile [TOP]` prints the top entries as a
-// Markdown table; summariseProfile() gives them to bench/run.ts.
+// program). `node dist/bench/profile-summary.js FILE.cpuprofile [TOP] [SKIP_MS] [REQUESTS]` prints the top
+// entries as a Markdown table (µs per request when the profile's request count is given); summariseProfile()
+// gives them to bench/run.ts.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -19,6 +20,8 @@ interface CpuProfile {
 export interface ModuleShare {
   module: string;
   percent: number;
+  /** CPU µs per request spent there, when the number of requests the profile covers is given. */
+  us_per_request?: number;
 }
 
 /** Which module a frame belongs to. */
@@ -40,7 +43,7 @@ export function moduleOf(url: string, functionName: string): string {
  * Self time per module, as a share of the busy samples (idle left out), after the first `skipMs` of the
  * profile (start-up: loading modules and lists, compiling policies).
  */
-export function summariseProfile(file: string, skipMs = 0): ModuleShare[] {
+export function summariseProfile(file: string, skipMs = 0, requests = 0): ModuleShare[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const time = new Map<string, number>();
@@ -56,12 +59,16 @@ export function summariseProfile(file: string, skipMs = 0): ModuleShare[] {
     time.set(module, (time.get(module) ?? 0) + delta);
     total += delta;
   });
-  return [...time.entries()].map(([module, t]) => ({ module, percent: Math.round((t / total) * 1000) / 10 })).sort((a, b) => b.percent - a.percent);
+  return [...time.entries()]
+    .map(([module, t]) => ({ module, percent: Math.round((t / total) * 1000) / 10, ...(requests > 0 ? { us_per_request: Math.round(t / requests) } : {}) }))
+    .sort((a, b) => b.percent - a.percent);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [file, top, skip] = process.argv.slice(2);
-  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP] [SKIP_MS]');
-  console.log('| module | self time % |\n|---|---|');
-  for (const share of summariseProfile(file, Number(skip ?? 0)).slice(0, Number(top ?? 20))) console.log(`| ${share.module} | ${share.percent} |`);
+  const [file, top, skip, requests] = process.argv.slice(2);
+  if (!file) throw new Error('usage: profile-summary FILE.cpuprofile [TOP] [SKIP_MS] [REQUESTS]');
+  console.log('| module | self time % | µs per request |\n|---|---|---|');
+  for (const share of summariseProfile(file, Number(skip ?? 0), Number(requests ?? 0)).slice(0, Number(top ?? 20))) {
+    console.log(`| ${share.module} | ${share.percent} | ${share.us_per_request ?? '—'} |`);
+  }
 }

@@ -216,12 +216,14 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
 /**
  * BENCH_ONLY=profile: the service under a verify load (default policy, IPv4, show_results) with
  * `node --cpu-prof`; prints the profile's self time by module and merges the top entries into
- * bench/results.json under `profile_verify`. The profile stays in BENCH_PROFILE_DIR (default a temporary folder).
+ * bench/results.json under `profile_verify` (`profile_verify_baseline` for the service of BENCH_BASELINE, a built
+ * checkout of another revision). The profile stays in BENCH_PROFILE_DIR (default a temporary folder).
  */
 async function profileOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
-  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  const baseline = process.env.BENCH_BASELINE;
+  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], baseline ?? packageRoot);
   try {
     const verify = verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
@@ -230,13 +232,22 @@ async function profileOnly(): Promise<void> {
     const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no CPU profile was written to ${profileDir}`);
     // Start-up and the warm-up are left out: the profile of the load alone.
-    const top = summariseProfile(join(profileDir, file), service.startMs + 2_500).slice(0, 15);
-    console.log(`self time by module (busy samples), ${join(profileDir, file)}:`);
-    for (const share of top) console.log(`  ${share.module.padEnd(36)} ${share.percent} %`);
+    const requests = figures.requests_per_second * SECONDS;
+    const top = summariseProfile(join(profileDir, file), service.startMs + 2_500, requests).slice(0, 15);
+    const busy = summariseProfile(join(profileDir, file), service.startMs + 2_500, requests).reduce((sum, s) => sum + (s.us_per_request ?? 0), 0);
+    console.log(`self time by module (busy samples; ${busy} µs of CPU per request in all), ${join(profileDir, file)}:`);
+    for (const share of top) console.log(`  ${share.module.padEnd(36)} ${String(share.percent).padStart(5)} %  ${String(share.us_per_request).padStart(5)} µs`);
     const resultsFile = join(packageRoot, 'bench/results.json');
     const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
-    const profile = { date: new Date().toISOString(), seconds: SECONDS, verify: figures, self_time_by_module: top };
-    writeFileSync(resultsFile, `${JSON.stringify({ ...results, profile_verify: profile }, null, 2)}\n`);
+    const profile = {
+      date: new Date().toISOString(),
+      ...(baseline ? { baseline } : {}),
+      seconds: SECONDS,
+      verify: figures,
+      cpu_us_per_request: busy,
+      self_time_by_module: top,
+    };
+    writeFileSync(resultsFile, `${JSON.stringify({ ...results, [baseline ? 'profile_verify_baseline' : 'profile_verify']: profile }, null, 2)}\n`);
   } finally {
     if (service.child.exitCode === null) await stop(service);
     if (!process.env.BENCH_PROFILE_DIR) rmSync(dir, { recursive: true, force: true });
