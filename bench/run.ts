@@ -2,7 +2,7 @@
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -12,16 +12,23 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import { ipLookupFigures } from './ip-lookup.js';
+import { type OpenLoopFigures, openLoop } from './open-loop.js';
+import { summariseProfile } from './profile-summary.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DISTINCT_IPS = 1000;
+/** The open-loop run's rate (requests per second) and the connections it may open. */
+const RATE = Number(process.env.BENCH_RATE ?? 1000);
+const OPEN_LOOP_CONNECTIONS = 256;
 
 interface Started {
   child: ChildProcess;
   base: string;
   accessToken: string;
+  /** The demo project's private key (x-api-key of POST /v1/intelligence). */
+  privateKey: string;
   /** From spawning the process to its "listening" log line, on an empty database. */
   startMs: number;
 }
@@ -44,9 +51,9 @@ interface Figures {
   errors: number;
 }
 
-async function startService(databaseFile: string, env: Record<string, string> = {}): Promise<Started> {
+async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [join(packageRoot, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
@@ -55,15 +62,19 @@ async function startService(databaseFile: string, env: Record<string, string> = 
       LOG_LEVEL: 'info',
       RATE_LIMIT_VERIFY: '0',
       RATE_LIMIT_IP: '0',
+      RATE_LIMIT_INTELLIGENCE: '0',
       NETWORK_CHECKS: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let accessToken = '';
+  let privateKey = '';
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const match = /^\s+access_token\s+(\S+)/.exec(line);
     if (match) accessToken = match[1]!;
+    const key = /^\s+private_key\s+(\S+)/.exec(line);
+    if (key) privateKey = key[1]!;
   });
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the service did not start within 20 s')), 20_000);
@@ -77,10 +88,10 @@ async function startService(databaseFile: string, env: Record<string, string> = 
       } else if ((entry.level ?? 0) >= 50) process.stderr.write(`${line}\n`);
     });
   });
-  for (let i = 0; i < 50 && !accessToken; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 50 && !(accessToken && privateKey); i++) await new Promise((r) => setTimeout(r, 20));
   const startMs = Math.round(performance.now() - spawnedAt);
   if (!accessToken) throw new Error('the service did not print the demo project access token');
-  return { child, base, accessToken, startMs };
+  return { child, base, accessToken, privateKey, startMs };
 }
 
 function figures(result: autocannon.Result): Figures {
@@ -101,6 +112,12 @@ async function load(title: string, options: autocannon.Options): Promise<Figures
   return f;
 }
 
+/** A verify body: a distinct address per request on `domain`, from one of 1,000 IPs, with show_results. */
+function verifyBody(n: number, domain: string): string {
+  const host = n % DISTINCT_IPS;
+  return JSON.stringify({ email_address: `user.${n}+tag@${domain}`, ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`, show_results: true });
+}
+
 /** POST /v1/public/verify with a distinct address per request on `domainOf(n)`, from one of 1,000 IPs. */
 function verifyLoad(service: Started, domainOf: (n: number) => string): autocannon.Options {
   let n = 0;
@@ -112,17 +129,49 @@ function verifyLoad(service: Started, domainOf: (n: number) => string): autocann
       {
         setupRequest: (request: autocannon.Request) => {
           n += 1;
-          const host = n % DISTINCT_IPS;
-          request.body = JSON.stringify({
-            email_address: `user.${n}+tag@${domainOf(n)}`,
-            ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`,
-            show_results: true,
-          });
+          request.body = verifyBody(n, domainOf(n));
           return request;
         },
       },
     ],
   };
+}
+
+/** POST /v1/intelligence with the demo policy's verdict, a distinct address per request, no fingerprint. */
+function intelligenceLoad(service: Started): autocannon.Options {
+  let n = 0;
+  return {
+    url: `${service.base}/v1/intelligence`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': service.privateKey },
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          n += 1;
+          request.body = JSON.stringify({ email_address: `user.${n}+tag@example.com` });
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+/** Verify at a fixed rate, open loop (bench/open-loop.ts): latency from each request's due time. */
+async function fixedRate(service: Started, offset: number): Promise<OpenLoopFigures> {
+  process.stdout.write(`POST /v1/public/verify at a fixed ${RATE}/s, open loop: ${SECONDS} s … `);
+  const figures = await openLoop({
+    url: `${service.base}/v1/public/verify`,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
+    body: (n) => verifyBody(offset + n, 'example.com'),
+    rate: RATE,
+    seconds: SECONDS,
+    connections: OPEN_LOOP_CONNECTIONS,
+  });
+  console.log(
+    `${figures.achieved_per_second}/s answered, p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms, max ${figures.max_ms} ms` +
+      `${figures.sent_late ? `, ${figures.sent_late} sent late` : ''}${figures.non_2xx ? `, ${figures.non_2xx} non-2xx` : ''}${figures.errors ? `, ${figures.errors} errors` : ''}`,
+  );
+  return figures;
 }
 
 async function stop(service: Started): Promise<void> {
@@ -164,6 +213,130 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   }
 }
 
+/**
+ * BENCH_ONLY=profile: the service under a verify load (default policy, IPv4, show_results) with
+ * `node --cpu-prof`; prints the profile's self time by module and merges the top entries into
+ * bench/results.json under `profile_verify` (`profile_verify_baseline` for the service of BENCH_BASELINE, a built
+ * checkout of another revision). The profile stays in BENCH_PROFILE_DIR (default a temporary folder).
+ */
+async function profileOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
+  const baseline = process.env.BENCH_BASELINE;
+  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], baseline ?? packageRoot);
+  try {
+    const verify = verifyLoad(service, () => 'example.com');
+    await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
+    const figures = await load('POST /v1/public/verify under the profiler (default policy, IPv4)', verify);
+    await stop(service);
+    const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+    if (!file) throw new Error(`no CPU profile was written to ${profileDir}`);
+    // Start-up and the warm-up are left out: the profile of the load alone.
+    const requests = figures.requests_per_second * SECONDS;
+    const top = summariseProfile(join(profileDir, file), service.startMs + 2_500, requests).slice(0, 15);
+    const busy = summariseProfile(join(profileDir, file), service.startMs + 2_500, requests).reduce((sum, s) => sum + (s.us_per_request ?? 0), 0);
+    console.log(`self time by module (busy samples; ${busy} µs of CPU per request in all), ${join(profileDir, file)}:`);
+    for (const share of top) console.log(`  ${share.module.padEnd(36)} ${String(share.percent).padStart(5)} %  ${String(share.us_per_request).padStart(5)} µs`);
+    const resultsFile = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as Record<string, unknown>;
+    const profile = {
+      date: new Date().toISOString(),
+      ...(baseline ? { baseline } : {}),
+      seconds: SECONDS,
+      verify: figures,
+      cpu_us_per_request: busy,
+      self_time_by_module: top,
+    };
+    writeFileSync(resultsFile, `${JSON.stringify({ ...results, [baseline ? 'profile_verify_baseline' : 'profile_verify']: profile }, null, 2)}\n`);
+  } finally {
+    if (service.child.exitCode === null) await stop(service);
+    if (!process.env.BENCH_PROFILE_DIR) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** BENCH_ONLY=open-loop: only verify at a fixed rate (BENCH_RATE, default 1,000/s), merged into bench/results.json. */
+async function openLoopOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const service = await startService(join(dir, 'bench.sqlite'));
+  try {
+    await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
+    const fixed = await fixedRate(service, 10_000_000);
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...results, verify_fixed_rate: { date: new Date().toISOString(), ...fixed } }, null, 2)}\n`);
+  } finally {
+    await stop(service);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * BENCH_ONLY=compare BENCH_BASELINE=<a built checkout of another revision>: that revision's service and this
+ * one's, side by side, each loaded in turn (ip, verify, intelligence) for BENCH_ROUNDS rounds (default 3), so that
+ * both see the same machine; prints each round and the medians, and the ratio of this verify to the baseline's;
+ * then verify at the fixed rate (BENCH_RATE) on each.
+ */
+async function compareOnly(): Promise<void> {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!baseline) throw new Error('BENCH_ONLY=compare needs BENCH_BASELINE, the path of a built checkout to compare with');
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  const sides = [
+    { name: 'baseline', service: await startService(join(dir, 'baseline.sqlite'), {}, [], baseline) },
+    { name: 'this', service: await startService(join(dir, 'this.sqlite')) },
+  ];
+  try {
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+    const verifyRps: number[][] = [[], []];
+    const ratios: number[][] = [[], []];
+    const intelligenceRps: number[][] = [[], []];
+    for (const { service } of sides) await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
+    for (let round = 0; round < rounds; round++) {
+      for (const [k, { name, service }] of sides.entries()) {
+        const ip = await load(`${name}: POST /v1/public/ip`, {
+          url: `${service.base}/v1/public/ip`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+        });
+        const verify = await load(
+          `${name}: POST /v1/public/verify`,
+          verifyLoad(service, () => 'example.com'),
+        );
+        const intel = await load(`${name}: POST /v1/intelligence`, intelligenceLoad(service));
+        verifyRps[k]?.push(verify.requests_per_second);
+        ratios[k]?.push(verify.requests_per_second / ip.requests_per_second);
+        intelligenceRps[k]?.push(intel.requests_per_second);
+      }
+    }
+    const median = (values: number[] = []) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const [before, after] = [median(verifyRps[0]), median(verifyRps[1])];
+    console.log(`verify req/s, median of ${rounds} rounds: baseline ${before}, this ${after} (×${(after / before).toFixed(2)})`);
+    console.log(`verify/ip ratio, median: baseline ${median(ratios[0]).toFixed(3)}, this ${median(ratios[1]).toFixed(3)}`);
+    const [intelBefore, intelAfter] = [median(intelligenceRps[0]), median(intelligenceRps[1])];
+    console.log(`intelligence req/s, median: baseline ${intelBefore}, this ${intelAfter} (×${(intelAfter / intelBefore).toFixed(2)})`);
+    const fixed: OpenLoopFigures[] = [];
+    for (const { name, service } of sides) {
+      process.stdout.write(`${name}: `);
+      fixed.push(await fixedRate(service, 20_000_000));
+    }
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const compare = {
+      date: new Date().toISOString(),
+      baseline,
+      rounds,
+      seconds: SECONDS,
+      verify_rps: { baseline: before, this: after, ratio: Number((after / before).toFixed(2)) },
+      verify_to_ip: { baseline: Number(median(ratios[0]).toFixed(3)), this: Number(median(ratios[1]).toFixed(3)) },
+      intelligence_rps: { baseline: intelBefore, this: intelAfter, ratio: Number((intelAfter / intelBefore).toFixed(2)) },
+      verify_fixed_rate: { baseline: fixed[0], this: fixed[1] },
+    };
+    writeFileSync(file, `${JSON.stringify({ ...results, compare }, null, 2)}\n`);
+  } finally {
+    for (const { service } of sides) if (service.child.exitCode === null) await stop(service);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
 async function velocityOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -180,6 +353,9 @@ async function velocityOnly(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
+  if (process.env.BENCH_ONLY === 'profile') return profileOnly();
+  if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
+  if (process.env.BENCH_ONLY === 'compare') return compareOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const service = await startService(join(dir, 'bench.sqlite'));
   try {
@@ -191,11 +367,15 @@ async function main(): Promise<void> {
 
     const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
     const verifyFigures = await load('POST /v1/public/verify (default policy, network off, IPv4, event stored)', verify);
+    const intelligenceFigures = await load('POST /v1/intelligence (default policy verdict, no fingerprint, event stored)', intelligenceLoad(service));
+    const fixed = await fixedRate(service, 10_000_000);
     const rssAfterLoad = residentMb(service.child.pid!);
     console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
     await stop(service);
     const ratio = Number((verifyFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
-    console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5)`);
+    const intelligenceRatio = Number((intelligenceFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
+    console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5); p99 at ${RATE}/s: ${fixed.p99_ms} ms (target ≤ 10)`);
+    console.log(`intelligence/ip throughput ratio: ${intelligenceRatio} (target ≥ 0.3)`);
     const network = await networkRuns(dir, verifyFigures);
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
@@ -211,14 +391,19 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       database: 'sqlite (temporary file)',
       startup: { ms_to_listening: service.startMs, rss_mb_at_start: rssAtStart, rss_mb_after_load: rssAfterLoad },
-      endpoints: { ip: ipFigures, verify: verifyFigures },
+      endpoints: { ip: ipFigures, verify: verifyFigures, intelligence: intelligenceFigures },
       ratio_verify_to_ip: ratio,
-      target: { verify_to_ip_at_least: 0.3, goal: 0.5 },
+      ratio_intelligence_to_ip: intelligenceRatio,
+      verify_fixed_rate: fixed,
+      target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,
       ip_lookup: ipLookup,
       velocity,
     };
-    writeFileSync(join(packageRoot, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    // Figures this run does not measure (evaluate, profile_verify, compare: their own commands) are kept.
+    const file = join(packageRoot, 'bench/results.json');
+    const earlier = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, `${JSON.stringify({ ...earlier, ...results }, null, 2)}\n`);
     console.log('written to bench/results.json');
   } finally {
     if (service.child.exitCode === null) await stop(service);

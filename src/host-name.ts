@@ -2,6 +2,7 @@
 // Unicode forms, what counts as a host name, and a domain's parents. Plugins and the network layer
 // both use it; it imports nothing of the project.
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import { toASCII, toUnicode } from 'tr46';
 
 /**
@@ -121,10 +122,29 @@ function asciiLabel(label: string): string | null {
 }
 
 /**
+ * Names (domains or labels) whose IDNA forms are remembered: most traffic repeats a few thousand domains,
+ * and UTS #46 processing was most of a plugin run. Both forms are pure functions of the name.
+ */
+const MEMO_NAMES = 10_000;
+/** Stands for null in the memo (an LRU cache holds no null). */
+const REFUSED = '\u0000refused';
+const asciiForms = new LRUCache<string, string>({ max: MEMO_NAMES });
+const unicodeForms = new LRUCache<string, Readonly<{ domain: string; error: boolean }>>({ max: MEMO_NAMES });
+
+/**
  * UTS #46 ToASCII of a domain (or label) checked the way python-email-validator checks it (nontransitional
  * processing, then IDNA 2008 validity): null when some label is refused. One root dot is kept.
  */
 export function toAsciiForm(domain: string): string | null {
+  let form = asciiForms.get(domain);
+  if (form === undefined) {
+    form = computeAsciiForm(domain) ?? REFUSED;
+    asciiForms.set(domain, form);
+  }
+  return form === REFUSED ? null : form;
+}
+
+function computeAsciiForm(domain: string): string | null {
   const rooted = domain.endsWith('.') && domain.length > 1;
   const labels = (rooted ? domain.slice(0, -1) : domain).split('.');
   const out: string[] = [];
@@ -145,10 +165,15 @@ export function asciiDomain(domain: string): string | null {
 }
 
 /** The Unicode form of a domain (xn-- labels decoded); `error` when some label does not decode or is not valid IDNA. */
-export function unicodeDomain(domain: string): { domain: string; error: boolean } {
-  const decoded = domain.split('.').map((label) => toUnicode(label, IDNA_OPTIONS));
-  const error = decoded.some((label) => label.error) || toAsciiForm(domain) === null;
-  return { domain: decoded.map((label) => label.domain).join('.'), error };
+export function unicodeDomain(domain: string): Readonly<{ domain: string; error: boolean }> {
+  let form = unicodeForms.get(domain);
+  if (!form) {
+    const decoded = domain.split('.').map((label) => toUnicode(label, IDNA_OPTIONS));
+    const error = decoded.some((label) => label.error) || toAsciiForm(domain) === null;
+    form = Object.freeze({ domain: decoded.map((label) => label.domain).join('.'), error });
+    unicodeForms.set(domain, form);
+  }
+  return form;
 }
 
 /**

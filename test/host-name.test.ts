@@ -78,6 +78,19 @@ describe('the ASCII and Unicode forms of a domain', () => {
     expect(unicodeDomain('xn--bcher-kva.example')).toEqual({ domain: 'bücher.example', error: false });
     expect(unicodeDomain('xn--zz.example').error).toBe(true);
   });
+  it('gives the same forms from its memo as on first sight, refusals included, also once the memo has turned over', () => {
+    const names = ['bücher.example', 'xn--b-nca.example', 'a\u200db.example', 'example.com', 'xn--zz.example'];
+    const first = names.map((name) => [toAsciiForm(name), unicodeDomain(name)]);
+    expect(first.map(([ascii]) => ascii)).toEqual(['xn--bcher-kva.example', null, null, 'example.com', null]);
+    expect(names.map((name) => [toAsciiForm(name), unicodeDomain(name)])).toEqual(first);
+    for (let i = 0; i < 10_050; i++) toAsciiForm(`n${i}.example`);
+    expect(names.map((name) => [toAsciiForm(name), unicodeDomain(name)])).toEqual(first);
+  });
+  it('hands out a remembered Unicode form that cannot be changed by a caller', () => {
+    const form = unicodeDomain('xn--bcher-kva.example');
+    expect(() => Object.assign(form, { error: true })).toThrow(TypeError);
+    expect(unicodeDomain('xn--bcher-kva.example')).toEqual({ domain: 'bücher.example', error: false });
+  });
 });
 
 describe("a domain's parents", () => {

@@ -77,6 +77,9 @@ for (const w of DEVICE_WINDOWS) {
 const facts: Record<string, FactSpec> = { ...ipFacts, ...deviceFactSpecs };
 
 const nullOf = (specs: Record<string, FactSpec>): FactValues => Object.fromEntries(Object.keys(specs).map((name) => [name, null]));
+/** Built once: every request without an IP or a device spreads them into its facts. */
+const NO_IP_FACTS = Object.freeze(nullOf(ipFacts));
+const NO_DEVICE_FACTS = Object.freeze(nullOf(deviceFactSpecs));
 
 function ipDuplication(options: CheckOptions): Condition {
   const window = WINDOWS.find((w) => w.name === options.window)?.name;
@@ -117,7 +120,7 @@ const plugin: Plugin = {
     const v4 = typeof ipv4 === 'string' && ipv4 !== '' ? ipv4 : null;
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     const dev = typeof device === 'string' && device !== '' ? device : null;
-    if (typeof email !== 'string') return nullOf(facts);
+    if (typeof email !== 'string') return { ...NO_IP_FACTS, ...NO_DEVICE_FACTS };
     const now = ctx.now();
     // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
     const [byIp, byDevice] = await Promise.all([
@@ -125,8 +128,8 @@ const plugin: Plugin = {
       dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
     ]);
     return {
-      ...(byIp ? velocityFacts(email, now, byIp) : nullOf(ipFacts)),
-      ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : nullOf(deviceFactSpecs)),
+      ...(byIp ? velocityFacts(email, now, byIp) : NO_IP_FACTS),
+      ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
     };
   },
 };

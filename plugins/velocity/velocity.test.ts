@@ -374,6 +374,23 @@ describe('velocity plugin against the store', () => {
     expect(createdTime(0)).toBe('1970-01-01T00:00:00.000+00:00');
   });
 
+  it.each([
+    ['the last millisecond of a day', Date.UTC(2026, 10, 22, 23, 59, 59, 999), '2026-11-22T23:59:59.999+00:00'],
+    ['the first of the next', Date.UTC(2026, 10, 23), '2026-11-23T00:00:00.000+00:00'],
+    ['a leap day', Date.UTC(2028, 1, 29, 12, 0, 0, 7), '2028-02-29T12:00:00.007+00:00'],
+    ['before 1970', Date.UTC(1969, 11, 31, 23, 59, 59, 1), '1969-12-31T23:59:59.001+00:00'],
+    ['the last four-digit year', Date.UTC(9999, 11, 31, 23, 59, 59, 999), '9999-12-31T23:59:59.999+00:00'],
+    ['a five-digit year (the long form)', Date.UTC(10000, 0, 1), '+010000-01-01T00:00:00.000+00:00'],
+  ])('renders %s as Date#toISOString does', (_name, ms, text) => {
+    expect(createdTime(ms)).toBe(text);
+  });
+
+  it('agrees with Date#toISOString on times spread over a century', () => {
+    for (let ms = Date.UTC(1950, 0, 1); ms < Date.UTC(2050, 0, 1); ms += 320_001_237) {
+      expect(createdTime(ms)).toBe(`${new Date(ms).toISOString().slice(0, -1)}+00:00`);
+    }
+  });
+
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {
     const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
     const failing: VelocityReader = { byIp: fail, byDevice: fail };

@@ -23,9 +23,29 @@ export const DISTINCT_SCAN_LIMIT = 100;
 export const countFact = (w: WindowName) => `emails_in_ip_last_${w}`;
 export const distinctFact = (w: WindowName) => `distinct_emails_in_ip_last_${w}`;
 
-/** ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00. */
+const DAY_MS = 86_400_000;
+/** 0001-01-01 and 10000-01-01: within these a date has four year digits, and the fast form applies. */
+const FIRST_FAST_MS = -62_135_596_800_000;
+const LAST_FAST_MS = 253_402_300_800_000;
+/** "YYYY-MM-DDT" per day number: a request formats up to 20 times of a few days; cleared when it grows. */
+const dayPrefixes = new Map<number, string>();
+const MAX_DAYS = 512;
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+/** ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00 (the date part is formatted once per day). */
 export function createdTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
+  if (!(Number.isInteger(ms) && ms >= FIRST_FAST_MS && ms < LAST_FAST_MS)) return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= MAX_DAYS) dayPrefixes.clear();
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
+  }
+  const inDay = ms - day * DAY_MS;
+  const time = `${pad(Math.floor(inDay / 3_600_000), 2)}:${pad(Math.floor(inDay / 60_000) % 60, 2)}:${pad(Math.floor(inDay / 1000) % 60, 2)}.${pad(inDay % 1000, 3)}`;
+  return `${prefix}${time}+00:00`;
 }
 
 /** Times from which each window counts (inclusive), in WINDOWS order. */

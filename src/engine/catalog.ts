@@ -1,7 +1,7 @@
 // The registry indexed: which plugin emits which fact and offers which check, and which facts each
 // plugin may read. Building it checks the contract's promises that hold for the whole registry:
 // ids, facts and checks are unique, every need is registered and the needs have no cycle.
-import type { FactExposure, FactSpec, Plugin } from './plugin.js';
+import type { FactExposure, FactSpec, FactValues, Plugin } from './plugin.js';
 
 export class RegistryError extends Error {
   override name = 'RegistryError';
@@ -42,6 +42,12 @@ export class FactCatalog {
       }
     }
     for (const plugin of registry) this.assertNoCycle(plugin, []);
+  }
+
+  /** Whether some fact of `plugin` says something in `values` (see isKnown): the plugin applied to the request. */
+  anyKnown(plugin: Plugin, values: FactValues): boolean {
+    for (const name in plugin.facts) if (this.isKnown(name, values[name])) return true;
+    return false;
   }
 
   /** Whether a value of fact `name` says something: neither null nor one of the fact's unknownValues ("could not tell"). */

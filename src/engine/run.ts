@@ -1,10 +1,16 @@
-// The per-request runner: every fact of every plugin is a json-rules-engine dynamic fact. A plugin runs
-// the first time one of its facts is asked for, once per request, so a request pays only for the checks
-// its rules or its caller ask about. This module and src/policy are the only ones that know
-// json-rules-engine; what leaves here is plain data (the rules that fired, the plugins that ran).
-import { Almanac, Engine, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
+// The per-request runner: every fact of every plugin is answered by the run's almanac, which asks the
+// request's state. A plugin runs the first time one of its facts is asked for, once per request, so a
+// request pays only for the checks its rules or its caller ask about. This module and src/policy are the
+// only ones that know json-rules-engine; what leaves here is plain data (the rules that fired, the plugins
+// that ran).
+//
+// Cost: an engine is built once per rule set and reused (pooled); nothing is registered on it per request.
+// Facts are not registered on the engine at all (it would add every one to each run's almanac): the
+// almanac below resolves them, and the compiler gives each condition the priority its fact would have had.
+import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
 const unknown = { status: 'unknown', reason: 'network checks are off' } as const;
@@ -20,8 +26,14 @@ const EMPTY_LIST: ReadonlySet<string> = new Set();
 /** A project with no lists of its own. */
 export const NO_PROJECT_LISTS: ProjectListReader = { entries: async () => EMPTY_LIST };
 
-const CHEAP_FACT_PRIORITY = 50;
-const IO_FACT_PRIORITY = 1;
+/** Condition priorities (higher first within an `all`/`any`): a cheap fact decides before a fact that needs I/O. */
+export const CHEAP_FACT_PRIORITY = 50;
+export const IO_FACT_PRIORITY = 1;
+
+/** The priority of conditions on `fact`: the compiler sets it on each condition (see rules.ts). */
+export function factPriority(catalog: FactCatalog, fact: string): number {
+  return catalog.owner.get(fact)?.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
+}
 
 export interface RunServices {
   velocity: VelocityReader;
@@ -108,34 +120,21 @@ class RequestRun {
   }
 
   private async runPlugin(plugin: Plugin): Promise<FactValues> {
-    const { request } = this;
-    const readable = this.catalog.readableBy(plugin);
-    const ctx: PluginContext = {
-      input: request.input,
-      fact: <T>(name: string) => {
-        if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
-        return this.fact(name) as Promise<T | null>;
-      },
-      options: (check) => request.options[check] ?? plugin.checks[check]?.defaults ?? {},
-      velocity: request.services.velocity,
-      network: request.services.network ?? OFFLINE,
-      projectList: (list) => {
-        if (!plugin.projectLists?.includes(list))
-          return Promise.reject(new UndeclaredNeedError(`plugin ${plugin.id} read project list ${list}, which it does not declare in projectLists`));
-        return (request.services.lists ?? NO_PROJECT_LISTS).entries(list);
-      },
-      now: () => request.services.now(),
-    };
     let values: FactValues;
     try {
-      values = await plugin.run(ctx);
+      values = await plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
     } catch (error) {
-      request.services.onPluginError?.(plugin.id, error);
+      this.request.services.onPluginError?.(plugin.id, error);
       values = {};
     }
     this.ran.push(plugin.id);
-    if (Object.keys(plugin.facts).some((name) => this.catalog.isKnown(name, values[name]))) this.applied.push(plugin.id);
+    if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;
+  }
+
+  /** What a plugin reading `name` through ctx.fact gets: the value, or an error when `needs` does not allow it. */
+  factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
+    return readable.has(name) ? this.fact(name) : Promise.reject(this.undeclared(plugin, name));
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -146,14 +145,61 @@ class RequestRun {
   }
 }
 
+/** A plugin's context for one request (a class: no closures to build for each of the ~25 plugins a run calls). */
+class RunContext implements PluginContext {
+  readonly input: RequestInput;
+  readonly velocity: VelocityReader;
+  readonly network: NetworkAccess;
+
+  constructor(
+    private readonly run: RequestRun,
+    private readonly plugin: Plugin,
+    private readonly readable: ReadonlySet<string>,
+  ) {
+    const { request } = run;
+    this.input = request.input;
+    this.velocity = request.services.velocity;
+    this.network = request.services.network ?? OFFLINE;
+  }
+
+  fact<T>(name: string): Promise<T | null> {
+    return this.run.factFor(this.plugin, this.readable, name) as Promise<T | null>;
+  }
+
+  options(check: string): CheckOptions {
+    return this.run.request.options[check] ?? this.plugin.checks[check]?.defaults ?? {};
+  }
+
+  projectList(list: string): Promise<ReadonlySet<string>> {
+    if (!this.plugin.projectLists?.includes(list)) {
+      return Promise.reject(new UndeclaredNeedError(`plugin ${this.plugin.id} read project list ${list}, which it does not declare in projectLists`));
+    }
+    return (this.run.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
+  }
+
+  now(): number {
+    return this.run.request.services.now();
+  }
+}
+
+/** One run's almanac: every fact the rules read is the request's, computed by RequestRun. */
+class RunAlmanac extends Almanac {
+  constructor(readonly run: RequestRun) {
+    super({ allowUndefinedFacts: false });
+  }
+
+  // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
+  override factValue<T>(factId: string): Promise<T> {
+    return this.run.fact(factId) as Promise<T>;
+  }
+}
+
 /**
  * Runs one compiled rule set against requests. Engines are pooled: json-rules-engine keeps its run
  * status on the engine, so two concurrent runs must never share one.
  */
 export class PolicyRunner {
   private readonly idle: Engine[] = [];
-  /** Each run's state, found from the almanac json-rules-engine hands to facts and events. */
-  private readonly runs = new WeakMap<Almanac, RequestRun>();
 
   constructor(
     private readonly catalog: FactCatalog,
@@ -165,18 +211,19 @@ export class PolicyRunner {
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
-    const engine = this.idle.pop() ?? this.createEngine();
     const state = new RequestRun(request, this.catalog);
-    const almanac = new Almanac({ allowUndefinedFacts: false });
-    this.runs.set(almanac, state);
+    const outcome: RunOutcome = {
+      fired: [],
+      pluginsRan: state.ran,
+      pluginsApplied: state.applied,
+      fact: (name) => state.fact(name),
+    };
+    if (this.rules.length === 0) return outcome;
+    const engine = this.idle.pop() ?? this.createEngine();
     try {
-      const result = await engine.run({}, { almanac });
-      return {
-        fired: result.results.map(firedRule),
-        pluginsRan: state.ran,
-        pluginsApplied: state.applied,
-        fact: (name) => state.fact(name),
-      };
+      const result = await engine.run({}, { almanac: new RunAlmanac(state) });
+      outcome.fired = result.results.map(firedRule);
+      return outcome;
     } finally {
       this.idle.push(engine);
     }
@@ -185,23 +232,10 @@ export class PolicyRunner {
   private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
-    for (const plugin of this.catalog.plugins.values()) {
-      const priority = plugin.io ? IO_FACT_PRIORITY : CHEAP_FACT_PRIORITY;
-      for (const name of Object.keys(plugin.facts)) {
-        // Not cached by the engine (it would hash every read's parameters): RequestRun computes each plugin once.
-        engine.addFact(new Fact(name, (_params, almanac) => this.stateOf(almanac).fact(name), { cache: false, priority }));
-      }
-    }
     engine.on('success', (_event, almanac, result) => {
-      if (this.stateOf(almanac).request.halts?.(result.name)) engine.stop();
+      if ((almanac as RunAlmanac).run.request.halts?.(result.name)) engine.stop();
     });
     return engine;
-  }
-
-  private stateOf(almanac: Almanac): RequestRun {
-    const state = this.runs.get(almanac);
-    if (!state) throw new Error('a fact was asked for outside a run of this runner');
-    return state;
   }
 }
 

@@ -2,7 +2,7 @@
 // custom_policy) compiled to rules over an allow-listed set of fields, each the name of a fact.
 import { createHash } from 'node:crypto';
 import type { FactCatalog } from '../engine/catalog.js';
-import { type FiredRule, PolicyRunner } from '../engine/run.js';
+import { type FiredRule, factPriority, PolicyRunner } from '../engine/run.js';
 import type { VerdictAction } from '../vocabulary.js';
 import { type EngineRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
@@ -78,7 +78,7 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
   const parents = spec.parent_rules ?? [];
   const stopOnBlock = spec.stop_on_block === true;
   // With stop_on_block, rules run one at a time in order (falling priorities), so the first block stops the rest.
-  const rules = parents.map((parent, i) => parentRule(parent, i, stopOnBlock ? parents.length - i : 1));
+  const rules = parents.map((parent, i) => parentRule(parent, i, stopOnBlock ? parents.length - i : 1, catalog));
   return {
     revision: createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16),
     ruleCount: rules.length,
@@ -106,7 +106,7 @@ function ruleName(index: number): string {
 }
 
 /** A rule over one field; an unknown fact (null) never matches, whatever the operator. */
-function parentRule(parent: ParentRule, index: number, priority: number): EngineRule {
+function parentRule(parent: ParentRule, index: number, priority: number, catalog: FactCatalog): EngineRule {
   const fact = VERDICT_FIELDS[parent.field] as string;
   const operator = parent.operator === '==' ? 'equal' : 'notEqual';
   return ruleOf(
@@ -117,6 +117,7 @@ function parentRule(parent: ParentRule, index: number, priority: number): Engine
         { fact, operator, value: parent.target.bool },
       ],
     },
+    (name) => factPriority(catalog, name),
     priority,
   );
 }

@@ -1,19 +1,19 @@
-// The one compiler from a policy to rules. Nothing is compiled for a disabled check. The enabled checks of
-// one plugin share one rule, `any` of their conditions, each child evaluated and carrying its own verdict:
-// json-rules-engine spends most of a run on per-rule work, so 23 checks in 8 rules cost about half of 23
-// rules. A free rule and an on_unknown rule are one rule each. What each rule decides (its verdicts) is kept
-// here beside the rules, not in them.
+// The one compiler from a policy to rules. Nothing is compiled for a disabled check. The whole policy is one
+// engine rule, `any` of one condition per enabled check, per on_unknown other than ignore and per free rule,
+// each child evaluated and carrying its own verdict: json-rules-engine spends most of a run on per-rule work
+// (a result object, events, promise chains), and every rule ran on every request anyway. What each child
+// decides (its verdict) is kept here beside the rule, not in it.
 
 import type { FactCatalog } from '../engine/catalog.js';
 import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugin.js';
-import { PolicyRunner } from '../engine/run.js';
+import { factPriority, PolicyRunner } from '../engine/run.js';
 import { describeSchemaErrors, validatorFor } from '../schemas.js';
 import type { Action, Mode, OnUnknown } from '../vocabulary.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { conditionProblems } from './condition-types.js';
 import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
 import type { LoadedPolicy } from './load.js';
-import { anyOfRule, type EngineRule, ruleOf } from './rules.js';
+import { anyOfRule } from './rules.js';
 import type { CheckConfig, PolicyTest } from './types.js';
 
 export interface EnabledCheck {
@@ -52,9 +52,10 @@ export interface CompiledPolicy {
   /** Plugins with at least one enabled check, in registry order. */
   enabledPlugins: readonly Plugin[];
   options: Readonly<Record<string, CheckOptions>>;
+  /** Conditions the policy decides by: one per enabled check, per on_unknown other than ignore, per free rule. */
   ruleCount: number;
   runner: PolicyRunner;
-  /** Rule name → the verdicts it carries (one, or one per child of a plugin's rule). */
+  /** Engine rule name → the verdicts it carries, one per child of its `any`. */
   verdicts: ReadonlyMap<string, readonly Verdict[]>;
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
@@ -68,14 +69,17 @@ interface CompiledCheck extends EnabledCheck {
   order: number;
 }
 
-/** Rules in the making, each with the verdicts it carries. */
-class RuleSet {
-  readonly rules: EngineRule[] = [];
-  readonly verdicts = new Map<string, readonly Verdict[]>();
+/** The name of the policy's one engine rule. */
+const POLICY_RULE = 'policy';
 
-  add(rule: EngineRule, verdicts: readonly Verdict[]): void {
-    this.rules.push(rule);
-    this.verdicts.set(rule.name, verdicts);
+/** The policy's rule in the making: its conditions, each with the verdict it carries when it holds. */
+class PolicyConditions {
+  readonly conditions: Condition[] = [];
+  readonly verdicts: Verdict[] = [];
+
+  add(condition: Condition, verdict: Verdict): void {
+    this.conditions.push(condition);
+    this.verdicts.push(verdict);
   }
 }
 
@@ -83,9 +87,10 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
   const doc = loaded.document;
   const problems: PolicyProblem[] = [];
   const checks = compileChecks(loaded, catalog, problems);
-  const rules = new RuleSet();
+  const rules = new PolicyConditions();
   addCheckRules(rules, checks, catalog);
   addFreeRules(rules, loaded, catalog, problems, checks.length);
+  const engineRules = rules.conditions.length > 0 ? [anyOfRule(POLICY_RULE, rules.conditions, (fact) => factPriority(catalog, fact))] : [];
   const intelligence = doc.intelligence ?? {};
   for (const p of verdictProblems(intelligence, catalog)) problems.push(loaded.problem(['intelligence', ...p.path], p.message));
   if (problems.length > 0) throw new PolicyError(sortProblems(problems));
@@ -99,9 +104,9 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     catalog,
     enabledPlugins: [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p)),
     options: Object.fromEntries(checks.map((c) => [c.name, c.options])),
-    ruleCount: rules.rules.length,
-    runner: new PolicyRunner(catalog, rules.rules),
-    verdicts: rules.verdicts,
+    ruleCount: rules.conditions.length,
+    runner: new PolicyRunner(catalog, engineRules),
+    verdicts: new Map([[POLICY_RULE, rules.verdicts]]),
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };
@@ -144,28 +149,19 @@ function enabledCheck(name: string, plugin: Plugin, spec: CheckSpec, config: Che
   };
 }
 
-/** One rule per plugin for its enabled checks, and one per check whose on_unknown is not ignore. */
-function addCheckRules(rules: RuleSet, checks: readonly CompiledCheck[], catalog: FactCatalog): void {
-  const byPlugin = new Map<string, CompiledCheck[]>();
-  for (const check of checks) byPlugin.set(check.plugin.id, [...(byPlugin.get(check.plugin.id) ?? []), check]);
+/**
+ * A condition per check whose on_unknown is not ignore, then the enabled checks grouped by plugin (the order
+ * in which the engine asks for facts, so the order plugins run in).
+ */
+function addCheckRules(rules: PolicyConditions, checks: readonly CompiledCheck[], catalog: FactCatalog): void {
   for (const check of checks) {
     if (check.onUnknown === 'ignore') continue;
     const unknown = check.reads.map((fact) => ({ fact, operator: 'in' as const, value: [null, ...unknownValuesOf(catalog, fact)] }));
-    rules.add(ruleOf(`unknown:${check.name}`, { any: unknown }), [{ source: 'unknown', name: check.name, action: check.onUnknown, order: check.order }]);
+    rules.add({ any: unknown }, { source: 'unknown', name: check.name, action: check.onUnknown, order: check.order });
   }
-  for (const [pluginId, group] of byPlugin) {
-    const verdicts = group.map(checkVerdict);
-    const [only] = group;
-    if (group.length === 1 && only) rules.add(ruleOf(`check:${only.name}`, only.condition), verdicts);
-    else
-      rules.add(
-        anyOfRule(
-          `checks:${pluginId}`,
-          group.map((c) => c.condition),
-        ),
-        verdicts,
-      );
-  }
+  const byPlugin = new Map<string, CompiledCheck[]>();
+  for (const check of checks) byPlugin.set(check.plugin.id, [...(byPlugin.get(check.plugin.id) ?? []), check]);
+  for (const group of byPlugin.values()) for (const check of group) rules.add(check.condition, checkVerdict(check));
 }
 
 function checkVerdict(check: CompiledCheck): Verdict {
@@ -173,7 +169,7 @@ function checkVerdict(check: CompiledCheck): Verdict {
 }
 
 /** The policy's free rules, after its checks in order. */
-function addFreeRules(rules: RuleSet, loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[], checkCount: number): void {
+function addFreeRules(rules: PolicyConditions, loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[], checkCount: number): void {
   const free = loaded.document.rules ?? [];
   for (const [i, rule] of free.entries()) {
     const here = ['rules', i];
@@ -183,7 +179,7 @@ function addFreeRules(rules: RuleSet, loaded: LoadedPolicy, catalog: FactCatalog
     }
     const code = rule.error ?? rule.warning;
     const verdict: Verdict = { source: 'rule', name: rule.name, action: rule.action, order: checkCount + i + 1 };
-    rules.add(ruleOf(`rule:${rule.name}`, rule.conditions), [code ? { ...verdict, code, kind: rule.error ? 'error' : 'warning' } : verdict]);
+    rules.add(rule.conditions, code ? { ...verdict, code, kind: rule.error ? 'error' : 'warning' } : verdict);
   }
 }
 

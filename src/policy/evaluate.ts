@@ -38,13 +38,19 @@ export async function evaluateVerdict(
 }
 
 function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D): Evaluation<D> {
+  let ran: Promise<EnabledCheck[]> | undefined;
+  // Worked out once, when steps or checked types are first asked for (show_results and show_steps both need it).
+  const checks = () => {
+    ran ??= checksThatRan(policy, outcome);
+    return ran;
+  };
   return {
     decision,
     fact: outcome.fact,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
-    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checksThatRan(policy, outcome)),
-    checkedTypes: async () => [...new Set((await checksThatRan(policy, outcome)).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
+    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checks()),
+    checkedTypes: async () => [...new Set((await checks()).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
   };
 }
 
@@ -55,17 +61,20 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
  */
 async function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<EnabledCheck[]> {
   const applied = new Set(outcome.pluginsApplied);
-  const ran: EnabledCheck[] = [];
-  for (const check of policy.checks) {
-    if (!applied.has(check.plugin.id)) continue;
-    for (const name of check.reads) {
-      if (policy.catalog.isKnown(name, await outcome.fact(name))) {
-        ran.push(check);
-        break;
-      }
-    }
+  const candidates = policy.checks.filter((check) => applied.has(check.plugin.id) && check.reads.length > 0);
+  const ran = new Set<EnabledCheck>();
+  // Each check's facts in order until one is known, every check's next fact asked for at once: one wait per
+  // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
+  let pending = candidates.map((check) => ({ check, next: 0 }));
+  while (pending.length > 0) {
+    const values = await Promise.all(pending.map(({ check, next }) => outcome.fact(check.reads[next] as string)));
+    pending = pending.filter((p, i) => {
+      if (policy.catalog.isKnown(p.check.reads[p.next] as string, values[i])) ran.add(p.check);
+      else if (++p.next < p.check.reads.length) return true;
+      return false;
+    });
   }
-  return ran;
+  return candidates.filter((check) => ran.has(check));
 }
 
 /**

@@ -9,27 +9,33 @@ type NestedCondition = Extract<TopLevelCondition, { all: unknown }>['all'][numbe
 
 export type EngineRule = RuleProperties & { name: string };
 
+/**
+ * The priority of a condition on a fact (higher first within an `all`/`any`, so cheap facts decide before
+ * facts that need I/O). Set on every condition here, as the engine holds no fact definitions.
+ */
+export type FactPriority = (fact: string) => number;
+
 /** A rule that fires when `condition` holds; a higher priority is evaluated first. */
-export function ruleOf(name: string, condition: Condition, priority?: number): EngineRule {
-  return { name, conditions: topLevel(condition), event: { type: name }, ...(priority === undefined ? {} : { priority }) };
+export function ruleOf(name: string, condition: Condition, priorityOf: FactPriority, priority?: number): EngineRule {
+  return { name, conditions: topLevel(condition, priorityOf), event: { type: name }, ...(priority === undefined ? {} : { priority }) };
 }
 
 /**
  * A rule that fires when any of `conditions` holds, every one of them evaluated (same priority) so the
  * run tells which held: the engine reports them, in order, as the fired rule's `children`.
  */
-export function anyOfRule(name: string, conditions: readonly Condition[]): EngineRule {
-  return { name, conditions: { any: conditions.map((c) => ({ ...nested(c), priority: 1 })) } as TopLevelCondition, event: { type: name } };
+export function anyOfRule(name: string, conditions: readonly Condition[], priorityOf: FactPriority): EngineRule {
+  return { name, conditions: { any: conditions.map((c) => ({ ...nested(c, priorityOf), priority: 1 })) } as TopLevelCondition, event: { type: name } };
 }
 
 /** A rule's conditions must be all, any or not: a lone fact test is wrapped in an `all`. */
-function topLevel(condition: Condition): TopLevelCondition {
-  return 'fact' in condition ? { all: [nested(condition)] } : (nested(condition) as TopLevelCondition);
+function topLevel(condition: Condition, priorityOf: FactPriority): TopLevelCondition {
+  return 'fact' in condition ? { all: [nested(condition, priorityOf)] } : (nested(condition, priorityOf) as TopLevelCondition);
 }
 
-function nested(condition: Condition): NestedCondition {
-  if ('all' in condition) return { all: condition.all.map(nested) };
-  if ('any' in condition) return { any: condition.any.map(nested) };
-  if ('not' in condition) return { not: nested(condition.not) };
-  return { fact: condition.fact, operator: condition.operator, value: condition.value };
+function nested(condition: Condition, priorityOf: FactPriority): NestedCondition {
+  if ('all' in condition) return { all: condition.all.map((c) => nested(c, priorityOf)) };
+  if ('any' in condition) return { any: condition.any.map((c) => nested(c, priorityOf)) };
+  if ('not' in condition) return { not: nested(condition.not, priorityOf) };
+  return { fact: condition.fact, operator: condition.operator, value: condition.value, priority: priorityOf(condition.fact) };
 }

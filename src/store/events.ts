@@ -7,7 +7,16 @@ import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import { COUNTED_COLUMNS, type CounterKind, countsStatement, pruneCountersBatch, rowsOf, subtractEvents, TOTAL_BUCKET } from './velocity-counters.js';
+import {
+  COUNTED_COLUMNS,
+  type CounterKind,
+  countsStatement,
+  limitClause,
+  pruneCountersBatch,
+  rowsOf,
+  subtractEvents,
+  TOTAL_BUCKET,
+} from './velocity-counters.js';
 import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectVelocity } from './velocity-queries.js';
 
 export type { Reads } from './velocity-queries.js';
@@ -151,8 +160,8 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events
       return writer.write(row);
     },
     velocityReader: (projectId) => velocityReader(reads, projectId),
-    byEmail: (projectId, baseEmail, limit) => byEmail(knex, reads, projectId, baseEmail, limit),
-    byIpHistory: (projectId, ip, limit) => byIpHistory(knex, reads, projectId, ip, limit),
+    byEmail: (projectId, baseEmail, limit) => byEmail(reads, projectId, baseEmail, limit),
+    byIpHistory: (projectId, ip, limit) => byIpHistory(reads, projectId, ip, limit),
     pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize),
     flush: () => writer.flush(),
   };
@@ -185,23 +194,26 @@ async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subje
   return toNumber(row?.validations);
 }
 
-async function byEmail(knex: Knex, reads: Reads, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
+// The newest events of an address or an IP, through the (project_id, base_email | ipv4 | ipv6, created_at)
+// indexes: bounded by their limit, so they go through `reads` (on an embedded file, its own connection).
+const eventsOfEmail = (limit: number) =>
+  `select email, base_email, created_at from events where project_id = ? and base_email = ? order by created_at desc ${limitClause(limit)}`;
+const eventsOfIp = (column: 'ipv4' | 'ipv6', limit: number) =>
+  `select id, ipv4, ipv6, created_at from events where project_id = ? and ${column} = ? order by created_at desc ${limitClause(limit)}`;
+
+async function byEmail(reads: Reads, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
   const [rows, count] = await Promise.all([
-    knex('events')
-      .where({ project_id: projectId, base_email: baseEmail })
-      .select('email', 'base_email', 'created_at')
-      .orderBy('created_at', 'desc')
-      .limit(clampLimit(limit)) as Promise<Array<{ email: string; base_email: string; created_at: unknown }>>,
+    reads.all({ sql: eventsOfEmail(clampLimit(limit)), bindings: [projectId, baseEmail] }),
     totalOf(reads, projectId, 'email', baseEmail),
   ]);
   return {
-    items: rows.map((r) => ({ email: r.email, baseEmail: r.base_email, at: toNumber(r.created_at) })),
+    items: rows.map((r) => ({ email: String(r.email), baseEmail: String(r.base_email), at: toNumber(r.created_at) })),
     count,
   };
 }
 
 /** Newest validations of each address through its (project_id, ip, created_at) index, merged. */
-async function byIpHistory(knex: Knex, reads: Reads, projectId: string, ip: { ipv4: string | null; ipv6: string | null }, limit: number): Promise<IpHistory> {
+async function byIpHistory(reads: Reads, projectId: string, ip: { ipv4: string | null; ipv6: string | null }, limit: number): Promise<IpHistory> {
   const n = clampLimit(limit);
   const subjects = (
     [
@@ -212,11 +224,9 @@ async function byIpHistory(knex: Knex, reads: Reads, projectId: string, ip: { ip
   const found = await Promise.all(
     subjects.map(async ([kind, subject]) => {
       const [rows, count] = await Promise.all([
-        knex('events')
-          .where({ project_id: projectId, [kind]: subject })
-          .select('id', 'ipv4', 'ipv6', 'created_at')
-          .orderBy('created_at', 'desc')
-          .limit(n) as Promise<Array<{ id: unknown; ipv4: string | null; ipv6: string | null; created_at: unknown }>>,
+        reads.all({ sql: eventsOfIp(kind, n), bindings: [projectId, subject] }) as Promise<
+          Array<{ id: unknown; ipv4: string | null; ipv6: string | null; created_at: unknown }>
+        >,
         totalOf(reads, projectId, kind, subject),
       ]);
       return { rows, count };

@@ -160,19 +160,28 @@ export async function writeCounters(trx: Knex.Transaction, rows: readonly EventR
 
 // ---- reads: each statement returns at most MAX_WINDOW_BUCKETS + 1 or `limit` rows ----
 
+/**
+ * A row limit written into the statement, not bound: SQLite plans with a LIMIT's value, so a bound one
+ * makes it parse and plan the statement again on every run (twice the cost of these reads). Few distinct
+ * limits are used, so few statements are kept prepared.
+ */
+export function limitClause(limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a row limit must be a whole number of at least 0, not ${limit}`);
+  return `limit ${limit}`;
+}
+
+const COUNTS_SQL = `select bucket, validations, addresses from velocity_counts where project_id = ? and kind = ? and subject = ? and bucket >= ? order by bucket desc ${limitClause(MAX_WINDOW_BUCKETS + 1)}`;
+
 /** The total row and the minute rows from `fromBucket` on, newest first, at most MAX_WINDOW_BUCKETS of them. */
 export function countsStatement(projectId: string, kind: CounterKind, subject: string, fromBucket: number): Statement {
-  return {
-    sql: 'select bucket, validations, addresses from velocity_counts where project_id = ? and kind = ? and subject = ? and bucket >= ? order by bucket desc limit ?',
-    bindings: [projectId, kind, subject, fromBucket, MAX_WINDOW_BUCKETS + 1],
-  };
+  return { sql: COUNTS_SQL, bindings: [projectId, kind, subject, fromBucket] };
 }
 
 /** The subject's most recently seen addresses, newest first. */
 export function addressesStatement(projectId: string, kind: CounterKind, subject: string, limit: number): Statement {
   return {
-    sql: 'select address, last_seen from velocity_addresses where project_id = ? and kind = ? and subject = ? order by last_seen desc limit ?',
-    bindings: [projectId, kind, subject, limit],
+    sql: `select address, last_seen from velocity_addresses where project_id = ? and kind = ? and subject = ? order by last_seen desc ${limitClause(limit)}`,
+    bindings: [projectId, kind, subject],
   };
 }
 

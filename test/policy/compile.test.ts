@@ -30,17 +30,19 @@ async function decideFor(yaml: string, email: string) {
 }
 
 describe('compiling a policy', () => {
-  it('compiles one rule per enabled check and nothing for disabled ones', () => {
+  it('compiles one condition per enabled check and nothing for disabled ones', () => {
     const policy = compile('version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_dot: { enabled: false }\n');
     expect(policy.ruleCount).toBe(1);
+    expect(policy.runner.ruleCount).toBe(1);
     expect(policy.checks.map((c) => c.name)).toEqual(['local_plus']);
     expect(policy.enabledPlugins.map((p) => p.id)).toEqual(['local-part']);
   });
 
-  it("shares one rule among a plugin's enabled checks, each still deciding on its own", async () => {
+  it('evaluates every enabled check in one engine rule, each still deciding on its own', async () => {
     const yaml =
       'version: "1"\nchecks:\n  local_plus: { mode: hard }\n  local_hyphen: { mode: soft, action: challenge }\n  local_numeric: { mode: hard, action: quarantine }\n  tld: {}\n';
-    expect(compile(yaml).ruleCount).toBe(2);
+    expect(compile(yaml).ruleCount).toBe(4);
+    expect(compile(yaml).runner.ruleCount).toBe(1);
     expect((await decideFor(yaml, '12-34@example.com')).decision).toMatchObject({ action: 'challenge', errors: [], warnings: ['local_contains_hyphen'] });
     expect((await decideFor(yaml, '1234@example.com')).decision).toMatchObject({ action: 'quarantine', errors: ['local_is_numeric'], warnings: [] });
     expect((await decideFor(yaml, 'a+b-c@example.notatld')).decision).toMatchObject({

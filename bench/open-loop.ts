@@ -1,0 +1,115 @@
+// An open-loop load at a fixed rate (issue 12): request i is due at start + i / rate whatever happened to
+// the ones before it, and its latency runs from its due time to its response, so a request sent late (the
+// driver or the service fell behind) counts against the service. autocannon's `-R` sends each connection's
+// quota back to back and measures from the send, which hides the tail. The driver sends from a timer that
+// wakes about every millisecond and sends every request then due, over keep-alive connections (at most
+// `connections`; a request waiting for one waits on the clock).
+import { Agent, request } from 'node:http';
+
+export interface OpenLoopOptions {
+  url: string;
+  headers: Record<string, string>;
+  /** Body of request n (0-based). */
+  body(n: number): string;
+  /** Requests per second. */
+  rate: number;
+  seconds: number;
+  connections: number;
+}
+
+export interface OpenLoopFigures {
+  rate: number;
+  seconds: number;
+  sent: number;
+  /** Responses per second actually received over the run. */
+  achieved_per_second: number;
+  p50_ms: number;
+  p90_ms: number;
+  p99_ms: number;
+  max_ms: number;
+  non_2xx: number;
+  errors: number;
+  /** Requests sent more than 1 ms after their due time (the driver or its connections fell behind). */
+  sent_late: number;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const at = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round((sorted[Math.max(0, at)] as number) * 100) / 100;
+}
+
+export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const target = new URL(options.url);
+  const total = Math.round(options.rate * options.seconds);
+  const interval = 1000 / options.rate;
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let late = 0;
+  let sent = 0;
+  let settled = 0;
+  const started = performance.now();
+
+  await new Promise<void>((done) => {
+    const finish = () => {
+      settled += 1;
+      if (settled === total) done();
+    };
+    const send = (n: number, due: number) => {
+      const body = options.body(n);
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: { ...options.headers, 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) non2xx += 1;
+            finish();
+          });
+        },
+      );
+      req.on('socket', () => {
+        if (performance.now() - due > 1) late += 1;
+      });
+      req.on('error', () => {
+        errors += 1;
+        finish();
+      });
+      req.end(body);
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && started + sent * interval <= now) {
+        send(sent, started + sent * interval);
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
+    };
+    tick();
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  const sorted = latencies.sort((a, b) => a - b);
+  return {
+    rate: options.rate,
+    seconds: options.seconds,
+    sent: total,
+    achieved_per_second: Math.round(sorted.length / elapsed),
+    p50_ms: percentile(sorted, 50),
+    p90_ms: percentile(sorted, 90),
+    p99_ms: percentile(sorted, 99),
+    max_ms: percentile(sorted, 100),
+    non_2xx: non2xx,
+    errors,
+    sent_late: late,
+  };
+}
