@@ -76,11 +76,14 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
  * The address's domain as an ASCII host name (its punycode form for an IDN), lower-cased, without a root
  * dot: the one way a plugin gets the name to look up in a list or ask the network about. Null when there
  * is none: no domain, an address literal, or not a host name under `rule` (default `any`: ASCII without
- * empty labels; `dns` for a name the resolver can be asked about). Reads structure's and idn's facts.
+ * empty labels; `dns` for a name the resolver can be asked about); trailing spaces are not part of it.
+ * Reads structure's and idn's facts.
  */
 export async function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
   const domain = await ctx.fact<string>('domain');
   const literal = await ctx.fact<string>('domain_literal');
   if (typeof domain !== 'string' || literal !== null) return null;
-  return hostName((await ctx.fact<string>('punycode_value')) ?? domain, rule);
+  // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
+  // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
+  return hostName(((await ctx.fact<string>('punycode_value')) ?? domain).trimEnd(), rule);
 }
