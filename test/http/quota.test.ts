@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CreatedProject } from '../../src/cli/projects.js';
+import { nextMonthStart } from '../../src/service/quota.js';
+import { monthOf } from '../../src/store/usage.js';
 import { apiKey, bearer, post, startService, type TestServer } from '../support/server.js';
 import { expectPlainError, expectStatusError } from './contract.js';
 
@@ -35,13 +37,30 @@ async function cli(databaseUrl: string, ...args: string[]): Promise<{ code: numb
   }
 }
 
-describe('monthly quota in one service (no Redis), with a clock the test moves', () => {
+it.each([
+  { at: '2026-11-30T23:59:59.999Z', month: '2026-11', renews: '2026-12-01T00:00:00.000Z' },
+  { at: '2026-12-01T00:00:00.000Z', month: '2026-12', renews: '2027-01-01T00:00:00.000Z' },
+  { at: '2027-12-31T23:59:59.999Z', month: '2027-12', renews: '2028-01-01T00:00:00.000Z' },
+  { at: '2028-02-29T12:00:00.000Z', month: '2028-02', renews: '2028-03-01T00:00:00.000Z' },
+])('counts a call at $at in $month, renewed at $renews (calendar months, UTC)', ({ at, month, renews }) => {
+  expect(monthOf(Date.parse(at))).toBe(month);
+  expect(new Date(nextMonthStart(Date.parse(at))).toISOString()).toBe(renews);
+});
+
+const counted = [
+  { where: 'in memory (no Redis)', env: (): Record<string, string> => ({}) },
+  { where: 'in Redis', env: (): Record<string, string> => ({ REDIS_URL, REDIS_PREFIX: `email-trust-test:${randomUUID()}:` }) },
+  // Nothing listens on port 1: every count falls back to this process's.
+  { where: 'in memory while Redis does not answer', env: (): Record<string, string> => ({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_TIMEOUT_MS: '50' }) },
+];
+
+describe.each(counted)('monthly quota of one service counted $where, with a clock the test moves', ({ env }) => {
   let server: TestServer;
   // 2026-11-30 23:59:00 UTC: the last minute of November.
   let clock = Date.UTC(2026, 10, 30, 23, 59, 0);
   let databaseUrl: string;
   beforeAll(async () => {
-    server = await startService({ compose: { now: () => clock } });
+    server = await startService({ env: env(), compose: { now: () => clock } });
     databaseUrl = server.service.config.databaseUrl;
   });
   afterAll(() => server.close());
