@@ -6,8 +6,8 @@
 // With REDIS_URL the count that decides is Redis's (INCR of one key per project and month, expiring after
 // the next month began), exact across every instance; a key Redis does not hold yet (a new month, or Redis
 // restarted empty) starts from the database's count. Without Redis, or while Redis does not answer, each
-// process decides from the database's count at its last flush plus its own calls since: exact for one
-// process, and across instances short by at most the others' calls of the last FLUSH_MS.
+// process decides from the database's count (read again after every flush) plus its own calls since:
+// exact for one process, and across instances short by at most the others' calls of the last FLUSH_MS.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Project } from '../store/projects.js';
@@ -137,6 +137,8 @@ export function createQuota(options: QuotaOptions): Quota {
         }
       }
       if (tally.pending === 0 && tally.flushing === 0 && tally.month !== monthOf(now())) tallies.delete(key);
+      // Nothing to add: the next call reads the count again, with the other instances' calls flushed since.
+      else if (tally.pending === 0 && tally.flushing === 0 && tally.reading === null) tally.stored = null;
     }
   }
 
