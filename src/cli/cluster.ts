@@ -24,10 +24,18 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   // Created once, before the workers: it answers their RateLimiterCluster requests.
   if (!config.redis) new RateLimiterClusterMaster();
   let stopping = false;
+  let started = false;
   const fork = (): Worker => cluster.fork();
   for (let i = 0; i < config.workers; i += 1) fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
+    if (!started) {
+      // A worker that cannot start (port taken, bad configuration: it said why) would fail again: stop.
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      void store.close().finally(() => process.exit(code || 1));
+      return;
+    }
     log.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
     setTimeout(() => {
       if (!stopping) fork();
@@ -35,6 +43,7 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   });
 
   const [, address] = (await once(cluster, 'listening')) as [Worker, { address: string | null; port: number }];
+  started = true;
   const base = `http://${hostAndPort(config.host, address.port)}`;
   log.info({ base, workers: config.workers, limits: config.redis ? 'redis' : 'cluster primary' }, 'email-trust is listening');
   const demo = await ensureDemoProject(store);

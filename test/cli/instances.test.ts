@@ -8,10 +8,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
+import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/store/database.js';
 import { createPostgresSchema } from '../support/databases.js';
 
@@ -85,6 +88,18 @@ function postOnce(base: string, path: string, body: unknown, headers: Record<str
     req.end(JSON.stringify(body));
   });
 }
+
+it.each([
+  { WORKERS: undefined, workers: 1 },
+  { WORKERS: '3', workers: 3 },
+  { WORKERS: 'auto', workers: availableParallelism() },
+])('WORKERS=$WORKERS runs $workers process(es)', ({ WORKERS, workers }) => {
+  expect(loadConfig(WORKERS === undefined ? {} : { WORKERS }).workers).toBe(workers);
+});
+
+it.each(['0', 'many', '-1', '257'])('refuses WORKERS=%s, naming it', (WORKERS) => {
+  expect(() => loadConfig({ WORKERS })).toThrow(/^WORKERS: /);
+});
 
 describe('two serve processes on one PostgreSQL and one Redis', () => {
   let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
@@ -192,3 +207,26 @@ describe('WORKERS=2 without Redis', () => {
     expect(await stop(running)).toBe(0);
   });
 });
+
+it('WORKERS=2 on a port already taken: exits 2 naming the address, workers and all', async () => {
+  const holder = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => holder.once('listening', resolve));
+  const { port } = holder.address() as AddressInfo;
+  try {
+    const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WORKERS: '2', DATABASE_URL: 'sqlite::memory:' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(proc);
+    let stderr = '';
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const [code] = (await new Promise((resolve) => proc.once('exit', (...args) => resolve(args)))) as [number | null];
+    expect(code).toBe(2);
+    expect(stderr).toContain(`PORT: 127.0.0.1:${port} is already in use`);
+  } finally {
+    holder.close();
+  }
+}, 30_000);

@@ -57,7 +57,10 @@ async function listen(service: Service): Promise<Server> {
     await once(server, 'listening');
     return server;
   } catch (error) {
+    // A cluster worker's server may report the failure twice; and its channel to the primary would keep it alive.
+    server.on('error', () => undefined);
     await service.close();
+    cluster.worker?.disconnect();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new ConfigError('PORT', `${hostAndPort(host, port)} is already in use by another process; stop that process or start with another PORT`);
     }
