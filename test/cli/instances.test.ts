@@ -223,7 +223,7 @@ it('WORKERS=2 on a port already taken: exits 2 naming the address, workers and a
     proc.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    const [code] = (await new Promise((resolve) => proc.once('exit', (...args) => resolve(args)))) as [number | null];
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (exitCode) => resolve(exitCode)));
     expect(code).toBe(2);
     expect(stderr).toContain(`PORT: 127.0.0.1:${port} is already in use`);
   } finally {
