@@ -1,5 +1,6 @@
 // Configuration from environment variables, validated at start: a bad value names its variable.
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseDnsServers } from './network/dns-names.js';
@@ -25,6 +26,10 @@ export interface Config {
   /** Events older than this are deleted in the background (velocity history). */
   velocityRetentionDays: number;
   server: ServerLimits;
+  /** Where rate limits and quota counts are shared by every instance (REDIS_URL); null: in this process (or the cluster's primary). */
+  redis: { url: string; prefix: string; timeoutMs: number } | null;
+  /** Processes `serve` runs, sharing one port (node:cluster); 1 runs the service in the process itself. */
+  workers: number;
 }
 
 /** How long a client may take and how many connections it may hold (src/http/server.ts). */
@@ -101,6 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
     fingerprintTtlSeconds: integer(env, 'FINGERPRINT_TTL_SECONDS', 86_400, 60, 31_536_000),
     velocityRetentionDays: integer(env, 'VELOCITY_RETENTION_DAYS', 30, 1, 3650),
     server: serverLimits(env),
+    redis: redisSettings(env),
+    workers: workers(env),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),
@@ -125,6 +132,24 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `${value} is outside ${min}..${max}`);
   return value;
+}
+
+function redisSettings(env: Env): Config['redis'] {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return null;
+  if (!/^rediss?:\/\//.test(url)) throw new ConfigError('REDIS_URL', `"${url}" is not a redis:// or rediss:// URL`);
+  return {
+    url,
+    prefix: env.REDIS_PREFIX?.trim() || 'email-trust:',
+    timeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 250, 10, 60_000),
+  };
+}
+
+/** WORKERS: a number of processes, or `auto` for one per core. */
+function workers(env: Env): number {
+  const raw = env.WORKERS?.trim();
+  if (raw === 'auto') return Math.max(1, availableParallelism());
+  return integer(env, 'WORKERS', 1, 1, 256);
 }
 
 function serverLimits(env: Env): ServerLimits {

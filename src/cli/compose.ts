@@ -11,8 +11,11 @@ import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
+import { createLimits, type Limits } from '../service/limits.js';
 import { createOperations } from '../service/operations.js';
+import { createQuota, type Quota } from '../service/quota.js';
 import { openDatabase, type Store } from '../store/database.js';
+import { closeRedis, connectRedis, redisReady } from '../store/redis.js';
 import { createLogger } from './logger.js';
 
 export { createLogger } from './logger.js';
@@ -24,6 +27,9 @@ export interface Service {
   policies: PolicyBook;
   catalog: FactCatalog;
   app: Koa;
+  /** Rate limits (shared through Redis when REDIS_URL is set); onLimitEvent/counters for metrics. */
+  limits: Limits;
+  quota: Quota;
   close(): Promise<void>;
 }
 
@@ -50,10 +56,32 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations });
+  const redis = config.redis ? connectRedis(config.redis, log) : null;
+  // A start waits a moment for Redis, so the first requests are already counted there; without it the
+  // service starts anyway, its limits in memory until Redis answers.
+  const redisDownAtStart = redis !== null && config.redis !== null && !(await redisReady(redis, Math.max(1000, config.redis.timeoutMs * 4)));
+  if (redisDownAtStart && config.redis) {
+    log.warn({ redis: redactedUrl(config.redis.url) }, 'Redis does not answer at start: rate limits and quota are counted by this process alone until it does');
+  }
+  const limits = createLimits({ redis, prefix: config.redis?.prefix ?? 'email-trust:', log, timeoutMs: 1000, redisDownAtStart });
+  const quota = createQuota({ usage: store.usage, limits, log, now });
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota });
   const close = async () => {
     await network.close();
+    await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
+    if (redis) await closeRedis(redis);
     await store.close();
   };
-  return { config, log, store, policies, catalog, app, close };
+  return { config, log, store, policies, catalog, app, limits, quota, close };
+}
+
+/** A Redis URL without its password, for logs. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'redis';
+  }
 }

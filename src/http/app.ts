@@ -8,7 +8,9 @@ import type { BrowserOrigins } from '../service/browser-origins.js';
 import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
+import type { Limits } from '../service/limits.js';
 import type { Operations } from '../service/operations.js';
+import type { Quota } from '../service/quota.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
 import { browserScript } from './browser-script.js';
@@ -17,6 +19,7 @@ import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
+import { admitQuota } from './middleware/quota.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
@@ -28,6 +31,10 @@ export interface AppDeps {
   /** Which browser origins may call POST /v1/fingerprint. */
   origins: BrowserOrigins;
   operations: Operations;
+  /** Rate limits, shared by every instance when Redis is configured. */
+  limits: Limits;
+  /** Monthly quota per project. */
+  quota: Quota;
 }
 
 interface State {
@@ -48,24 +55,34 @@ export function createApp(deps: AppDeps): Koa {
   const byKey = (ctx: Koa.Context) => String(ctx.state.keyId);
   const byClient = (ctx: Koa.Context) => String(ctx.state.client.ipv4_address ?? ctx.state.client.ipv6_address);
 
-  router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(limits.verify, byKey), async (ctx) => {
-    ctx.body = await deps.operations.verify(ctx.state.project, validBody<VerifyRequest>(ctx, 'verify-request'));
+  router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(deps.limits, 'verify', limits.verify, byKey), async (ctx) => {
+    const request = validBody<VerifyRequest>(ctx, 'verify-request');
+    await admitQuota(ctx, deps.quota, ctx.state.project);
+    ctx.body = await deps.operations.verify(ctx.state.project, request);
   });
-  router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(limits.intelligence, byKey), async (ctx) => {
-    ctx.body = await deps.operations.intelligence(ctx.state.project, validBody<IntelligenceRequest>(ctx, 'intelligence-request'));
+  router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(deps.limits, 'intelligence', limits.intelligence, byKey), async (ctx) => {
+    const request = validBody<IntelligenceRequest>(ctx, 'intelligence-request');
+    await admitQuota(ctx, deps.quota, ctx.state.project);
+    ctx.body = await deps.operations.intelligence(ctx.state.project, request);
   });
   router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
-  router.post('/v1/fingerprint', fingerprintCors(deps.origins), requireKey(deps, 'public_key'), rateLimit(limits.fingerprint, byKey), async (ctx) => {
-    const request = validBody<FingerprintRequest>(ctx, 'fingerprint-request');
-    ctx.body = await deps.operations.fingerprint(ctx.state.project, {
-      address: ctx.state.client,
-      userAgent: ctx.get('user-agent'),
-      acceptLanguage: ctx.get('accept-language'),
-      client: request.device,
-    });
-  });
+  router.post(
+    '/v1/fingerprint',
+    fingerprintCors(deps.origins),
+    requireKey(deps, 'public_key'),
+    rateLimit(deps.limits, 'fingerprint', limits.fingerprint, byKey),
+    async (ctx) => {
+      const request = validBody<FingerprintRequest>(ctx, 'fingerprint-request');
+      ctx.body = await deps.operations.fingerprint(ctx.state.project, {
+        address: ctx.state.client,
+        userAgent: ctx.get('user-agent'),
+        acceptLanguage: ctx.get('accept-language'),
+        client: request.device,
+      });
+    },
+  );
   router.get('/v1/fingerprint.js', browserScript());
-  router.post('/v1/public/ip', rateLimit(limits.ip, byClient), (ctx) => {
+  router.post('/v1/public/ip', rateLimit(deps.limits, 'ip', limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });
 

@@ -151,6 +151,7 @@ export function createKeys(knex: Knex): Keys {
           'p.policy_source',
           'p.allowed_origins',
           'p.lists_revision',
+          'p.monthly_quota',
           'p.created_at',
         )
         .where('k.hash', hash)

@@ -15,6 +15,8 @@ export interface Project {
   allowedOrigins: string[];
   /** Raised by every change to the project's own domain lists (project-lists.ts): a service reloads them when it moves. */
   listsRevision: number;
+  /** Verify and intelligence calls allowed per calendar month (UTC); null for no quota (the default). */
+  monthlyQuota: number | null;
   createdAt: number;
 }
 
@@ -25,7 +27,7 @@ export interface NewProject {
   policySource?: string | null;
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource' | 'allowedOrigins'>>;
+export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource' | 'allowedOrigins' | 'monthlyQuota'>>;
 
 export class ProjectNameTakenError extends Error {
   constructor(readonly projectName: string) {
@@ -59,6 +61,7 @@ interface ProjectRow {
   policy_source: string | null;
   allowed_origins: string | null;
   lists_revision: unknown;
+  monthly_quota: unknown;
   created_at: unknown;
 }
 
@@ -71,11 +74,12 @@ export function projectFromRow(row: ProjectRow): Project {
     policySource: row.policy_source ?? null,
     allowedOrigins: originsFromColumn(row.allowed_origins),
     listsRevision: toNumber(row.lists_revision ?? 0),
+    monthlyQuota: row.monthly_quota === null || row.monthly_quota === undefined ? null : toNumber(row.monthly_quota),
     createdAt: toNumber(row.created_at),
   };
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'lists_revision', 'created_at'];
+const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'lists_revision', 'monthly_quota', 'created_at'];
 
 const ORIGINS_TTL_MS = 5_000;
 
@@ -123,6 +127,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
         policySource: project.policySource ?? null,
         allowedOrigins: [],
         listsRevision: 0,
+        monthlyQuota: null,
         createdAt: now,
       };
       try {
@@ -161,6 +166,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
       if (changes.policy !== undefined) patch.policy = changes.policy;
       if (changes.policySource !== undefined) patch.policy_source = changes.policySource;
       if (changes.allowedOrigins !== undefined) patch.allowed_origins = changes.allowedOrigins.length > 0 ? JSON.stringify(changes.allowedOrigins) : null;
+      if (changes.monthlyQuota !== undefined) patch.monthly_quota = changes.monthlyQuota;
       if (Object.keys(patch).length > 0) {
         await table().where({ id }).update(patch);
         origins = null;

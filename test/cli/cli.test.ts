@@ -154,6 +154,7 @@ describe('project list', () => {
       policy: 'default',
       policy_from_file: false,
       allowed_origins: [],
+      monthly_quota: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect(byName.get('human')).toMatchObject({ sandbox: true });

@@ -103,6 +103,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0005-project-origins',
       '0006-events-bigint-id',
       '0007-project-lists',
+      '0008-project-quota',
     ]);
   });
 

@@ -20,6 +20,7 @@ describe.each(testDatabases)('projects on $name', (db) => {
       policySource: null,
       allowedOrigins: [],
       listsRevision: 0,
+      monthlyQuota: null,
       createdAt: 1_700_000_000_123,
     });
     const row = await store.knex('projects').where({ id: project.id }).first();

@@ -16,6 +16,7 @@ import { UsageError } from '../errors.js';
 import { createProjectWithKeys, findProject, printCreated, projectSummary } from '../projects.js';
 import { withStore } from '../with-store.js';
 import { addProjectListCommands } from './project-lists.js';
+import { addProjectQuotaCommands } from './project-quota.js';
 
 export function addProjectCommands(program: Command): void {
   const project = program.command('project').description('manage projects');
@@ -45,6 +46,7 @@ export function addProjectCommands(program: Command): void {
     .option('--none', 'clear the list: no browser page may call /v1/fingerprint with the public key', false)
     .option('--json', 'print one JSON object on stdout', false)
     .action(setOrigins);
+  addProjectQuotaCommands(project);
   addProjectListCommands(project);
 }
 
@@ -91,7 +93,8 @@ async function listProjects(opts: { json: boolean }): Promise<void> {
 
 function projectLine(p: Project): string {
   const origins = p.allowedOrigins.length > 0 ? `  origins=${p.allowedOrigins.join(',')}` : '';
-  return `${p.id}  ${p.name}${p.sandbox ? '  (sandbox)' : ''}  policy=${p.policy}${p.policySource ? ' (from file)' : ''}${origins}`;
+  const quota = p.monthlyQuota === null ? '' : `  quota=${p.monthlyQuota}/month`;
+  return `${p.id}  ${p.name}${p.sandbox ? '  (sandbox)' : ''}  policy=${p.policy}${p.policySource ? ' (from file)' : ''}${origins}${quota}`;
 }
 
 async function updateProject(nameOrId: string, opts: { policy: string; json: boolean }): Promise<void> {
@@ -137,6 +140,7 @@ function projectJson(p: Project) {
     policy: p.policy,
     policy_from_file: p.policySource !== null,
     allowed_origins: p.allowedOrigins,
+    monthly_quota: p.monthlyQuota,
     created_at: new Date(p.createdAt).toISOString(),
   };
 }

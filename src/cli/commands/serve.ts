@@ -1,5 +1,6 @@
 // `email-trust serve`: binds the port first (a taken port stops the start before anything is made),
 // then creates the demo project of a fresh install and prints its keys, then serves until SIGINT or SIGTERM.
+import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createHttpServer } from '../../http/server.js';
 import { type Retention, startRetention } from '../../service/retention.js';
+import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
 
@@ -16,17 +18,22 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS)',
     )
     .action(serve);
 }
 
 async function serve(): Promise<void> {
   const config = loadConfig();
+  // WORKERS > 1: this process starts the workers (cluster.ts), each of which runs the rest of serve().
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, hostAndPort);
   const service = await composeService(config);
   const server = await listen(service);
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
-  service.log.info({ base, database: config.databaseUrl, policies: service.policies.names() }, 'email-trust is listening');
+  const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
+  service.log.info({ base, database: config.databaseUrl, policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  // A worker serves; its primary makes the demo project and runs the retention.
+  if (cluster.isWorker) return stopOnSignals(service, server, null);
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
     await service.close();
@@ -50,7 +57,10 @@ async function listen(service: Service): Promise<Server> {
     await once(server, 'listening');
     return server;
   } catch (error) {
+    // A cluster worker's server may report the failure twice; and its channel to the primary would keep it alive.
+    server.on('error', () => undefined);
     await service.close();
+    cluster.worker?.disconnect();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new ConfigError('PORT', `${hostAndPort(host, port)} is already in use by another process; stop that process or start with another PORT`);
     }
@@ -62,10 +72,10 @@ function hostAndPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-function stopOnSignals(service: Service, server: Server, retention: Retention): void {
+function stopOnSignals(service: Service, server: Server, retention: Retention | null): void {
   const stop = async (signal: NodeJS.Signals) => {
     service.log.info({ signal }, 'stopping: finishing requests in flight');
-    retention.stop();
+    retention?.stop();
     server.close();
     await service.close();
     process.exit(0);

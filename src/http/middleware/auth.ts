@@ -14,7 +14,7 @@ const limits = new WeakMap<AppDeps, FailedAuthLimit>();
 function limitOf(deps: AppDeps): FailedAuthLimit {
   let limit = limits.get(deps);
   if (!limit) {
-    limit = failedAuthLimit(deps.config.rateLimits.failedAuth);
+    limit = failedAuthLimit(deps.limits, deps.config.rateLimits.failedAuth);
     limits.set(deps, limit);
   }
   return limit;

@@ -2,10 +2,10 @@
 // are counted per client address (ctx.state.client, as TRUST_PROXY reads it; an IPv6 client by its /64,
 // which one host usually holds whole) in a one-minute window. Past RATE_LIMIT_FAILED_AUTH the client
 // gets 429 with Retry-After before any key is looked up, whatever key it sends, so a blocked client costs
-// no database work. Other clients, and their valid keys, are not affected.
+// no database work. The counters are shared by every instance (service/limits.ts). Other clients, and their valid keys, are not affected.
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limits } from '../../service/limits.js';
 
 const WINDOW_SECONDS = 60;
 const IPV6_PREFIX_HEXTETS = 4;
@@ -26,25 +26,21 @@ export function clientBucket(ctx: Context): string {
   return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
 }
 
-export function failedAuthLimit(perMinute: number): FailedAuthLimit {
+export function failedAuthLimit(limits: Limits, perMinute: number): FailedAuthLimit {
   if (perMinute <= 0) return { refuseIfBlocked: async () => {}, countFailure: async () => {} };
-  const limiter = new RateLimiterMemory({ points: perMinute, duration: WINDOW_SECONDS });
+  const limiter = limits.limiter('failed_auth', perMinute, WINDOW_SECONDS);
   const refuse = (ctx: Context, msBeforeNext: number): never => {
     ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
     ctx.throw(429, `too many failed authentications from this client: at most ${perMinute} per minute; retry later with a valid key`);
   };
   return {
     async refuseIfBlocked(ctx) {
-      const used = await limiter.get(clientBucket(ctx));
-      if (used !== null && used.consumedPoints >= perMinute) refuse(ctx, used.msBeforeNext);
+      const waitMs = await limiter.blockedFor(clientBucket(ctx));
+      if (waitMs !== null) refuse(ctx, waitMs);
     },
     async countFailure(ctx) {
-      try {
-        await limiter.consume(clientBucket(ctx));
-      } catch (caught) {
-        if (!(caught instanceof RateLimiterRes)) throw caught;
-        refuse(ctx, caught.msBeforeNext);
-      }
+      const waitMs = await limiter.take(clientBucket(ctx));
+      if (waitMs !== null) refuse(ctx, waitMs);
     },
   };
 }

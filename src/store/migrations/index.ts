@@ -8,6 +8,7 @@ import * as velocityCounters from './0004-velocity-counters.js';
 import * as projectOrigins from './0005-project-origins.js';
 import * as eventsBigintId from './0006-events-bigint-id.js';
 import * as projectLists from './0007-project-lists.js';
+import * as projectQuota from './0008-project-quota.js';
 
 interface Migration {
   name: string;
@@ -22,6 +23,7 @@ const migrations: readonly Migration[] = [
   { name: '0005-project-origins', module: projectOrigins },
   { name: '0006-events-bigint-id', module: eventsBigintId },
   { name: '0007-project-lists', module: projectLists },
+  { name: '0008-project-quota', module: projectQuota },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
