@@ -12,6 +12,7 @@ import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createOperations } from '../service/operations.js';
+import { ProbeFailure, Readiness } from '../service/readiness.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { createLogger } from './logger.js';
 
@@ -23,6 +24,8 @@ export interface Service {
   store: Store;
   policies: PolicyBook;
   catalog: FactCatalog;
+  /** GET /readyz's probes; add one per part that must be reachable (`readiness.add('redis', …)`). */
+  readiness: Readiness;
   app: Koa;
   close(): Promise<void>;
 }
@@ -50,10 +53,15 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations });
+  const readiness = new Readiness()
+    .add('database', () => store.knex.raw('select 1'))
+    .add('policies', () => {
+      if (policies.names().length === 0) throw new ProbeFailure('no policy is loaded');
+    });
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, readiness });
   const close = async () => {
     await network.close();
     await store.close();
   };
-  return { config, log, store, policies, catalog, app, close };
+  return { config, log, store, policies, catalog, readiness, app, close };
 }

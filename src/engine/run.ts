@@ -3,6 +3,7 @@
 // its rules or its caller ask about. This module and src/policy are the only ones that know
 // json-rules-engine; what leaves here is plain data (the rules that fired, the plugins that ran).
 import { Almanac, Engine, Fact, type RuleProperties, type RuleResult } from 'json-rules-engine';
+import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
 
@@ -127,12 +128,15 @@ class RequestRun {
       now: () => request.services.now(),
     };
     let values: FactValues;
+    const started = performance.now();
     try {
       values = await plugin.run(ctx);
     } catch (error) {
       request.services.onPluginError?.(plugin.id, error);
       values = {};
     }
+    // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
+    checkDuration.observe({ plugin: plugin.id }, secondsSince(started));
     this.ran.push(plugin.id);
     if (Object.keys(plugin.facts).some((name) => this.catalog.isKnown(name, values[name]))) this.applied.push(plugin.id);
     return values;

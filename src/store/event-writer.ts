@@ -7,6 +7,7 @@
 // requests (other projects' too) that happened to share its commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
 import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
@@ -66,6 +67,8 @@ export function createEventWriter(knex: Knex): EventWriter {
 
   // The event rows and the velocity counters they add to commit together, or not at all.
   async function insert(rows: EventRow[]): Promise<void> {
+    const started = performance.now();
+    eventBatchSize.observe(rows.length);
     await knex.transaction(async (trx) => {
       // Plain multi-row VALUES (knex would write SQLite's as UNION ALL selects, slower to build and run).
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
@@ -75,7 +78,13 @@ export function createEventWriter(knex: Knex): EventWriter {
         await trx.raw(`insert into events (${COLUMNS.join(', ')}) values ${valuesList(chunk.length, COLUMNS.length)}`, bindings as Knex.RawBinding[]);
       }
       await writeCounters(trx, rows);
-    });
+    }).then(
+      () => eventCommitDuration.observe({ outcome: 'committed' }, secondsSince(started)),
+      (error: unknown) => {
+        eventCommitDuration.observe({ outcome: 'failed' }, secondsSince(started));
+        throw error;
+      },
+    );
   }
 
   async function commitQueue(): Promise<void> {

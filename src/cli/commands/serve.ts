@@ -6,9 +6,11 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createHttpServer } from '../../http/server.js';
-import { type Retention, startRetention } from '../../service/retention.js';
+import { createMetricsServer } from '../../http/metrics.js';
+import { startRetention } from '../../service/retention.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
+import { stopOnSignals } from '../shutdown.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -16,7 +18,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS)',
     )
     .action(serve);
 }
@@ -39,7 +41,18 @@ async function serve(): Promise<void> {
     now: Date.now,
     log: service.log,
   });
-  stopOnSignals(service, server, retention);
+  const metricsServer = await listenMetrics(service);
+  stopOnSignals({ service, servers: [server, ...(metricsServer ? [metricsServer] : [])], timeoutMs: config.ops.shutdownTimeoutMs, beforeClose: () => retention.stop() });
+}
+
+/** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */
+async function listenMetrics(service: Service): Promise<Server | null> {
+  const { host, ops } = service.config;
+  if (ops.metricsPort === null) return null;
+  const server = createMetricsServer({ token: ops.metricsToken }).listen(ops.metricsPort, host);
+  await once(server, 'listening');
+  service.log.info({ metrics: `http://${hostAndPort(host, (server.address() as AddressInfo).port)}/metrics` }, 'metrics are served on their own port');
+  return server;
 }
 
 /** Listens on HOST:PORT; when that fails, closes the service first, so the process can end. */
@@ -60,16 +73,4 @@ async function listen(service: Service): Promise<Server> {
 
 function hostAndPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
-function stopOnSignals(service: Service, server: Server, retention: Retention): void {
-  const stop = async (signal: NodeJS.Signals) => {
-    service.log.info({ signal }, 'stopping: finishing requests in flight');
-    retention.stop();
-    server.close();
-    await service.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
