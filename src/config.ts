@@ -37,6 +37,8 @@ export interface OpsConfig {
   metricsToken: string | null;
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM/SIGINT wait for requests in flight before cutting them. */
   shutdownTimeoutMs: number;
+  /** ACCESS_LOG: one info line per request (off: none; the request id and metrics stay). */
+  accessLog: boolean;
 }
 
 /** How long a client may take and how many connections it may hold (src/http/server.ts). */
@@ -160,12 +162,15 @@ function serverLimits(env: Env): ServerLimits {
 
 function opsConfig(env: Env): OpsConfig {
   const token = env.METRICS_TOKEN?.trim() || null;
-  if (token !== null && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'is shorter than 16 characters; use a long random value (e.g. openssl rand -hex 32)');
-  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError('METRICS_TOKEN', 'must be printable ASCII without spaces (it is sent in an Authorization header)');
+  if (token !== null && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'is shorter than 16 characters; use a long random value (e.g. openssl rand -hex 32)');
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError('METRICS_TOKEN', 'must be printable ASCII without spaces (it is sent in an Authorization header)');
   return {
     metricsPort: env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null,
     metricsToken: token,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    accessLog: onOff(env, 'ACCESS_LOG', true),
   };
 }
 

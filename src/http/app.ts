@@ -4,12 +4,12 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Access } from '../service/access.js';
-import type { Readiness } from '../service/readiness.js';
 import type { BrowserOrigins } from '../service/browser-origins.js';
 import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Operations } from '../service/operations.js';
+import type { Readiness } from '../service/readiness.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
 import { browserScript } from './browser-script.js';
@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = ctx.state.client;
   });
 
-  app.use(requestLog(deps.log));
+  app.use(requestLog(deps.log, deps.config.ops.accessLog));
   app.use(responseHeaders());
   app.use(handleErrors(deps.log));
   app.use((ctx, next) => {

@@ -58,10 +58,15 @@ export function createMetricsServer(options: MetricsOptions): Server {
     }
     answer(req.headers.authorization, options).then(
       ({ status, type, body }) => {
-        res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...(status === 401 ? { 'WWW-Authenticate': 'Bearer realm="metrics"' } : {}) });
+        res.writeHead(status, {
+          'Content-Type': type,
+          'Cache-Control': 'no-store',
+          ...(status === 401 ? { 'WWW-Authenticate': 'Bearer realm="metrics"' } : {}),
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       },
-      () => res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'metrics could not be collected', code: 500 })),
+      () =>
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: 'metrics could not be collected', code: 500 })),
     );
   });
 }

@@ -89,7 +89,11 @@ it('stores the event of every verify answered 200 before SIGTERM ended the proce
     waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
     waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t) && /"metrics are served on their own port".*\n/.test(t)),
   ]);
-  const lines = () => log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = () =>
+    log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   const base = lines().find((line) => line.msg === 'email-trust is listening')?.base as string;
   const metricsUrl = lines().find((line) => line.msg === 'metrics are served on their own port')?.metrics as string;
   const token = /^\s+access_token\s+(etv_\S+)/m.exec(stdout)?.[1] as string;

@@ -128,7 +128,12 @@ describe('on PostgreSQL that accepts connections and never answers', () => {
 
   it('gives up on the database after the bounded wait and answers 503 naming it', async () => {
     const port = (silent.address() as { port: number }).port;
-    const hung = knexFactory({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${port}/test`, acquireConnectionTimeout: 60_000, pool: { min: 0, max: 1 } });
+    const hung = knexFactory({
+      client: 'pg',
+      connection: `postgres://postgres@127.0.0.1:${port}/test`,
+      acquireConnectionTimeout: 60_000,
+      pool: { min: 0, max: 1 },
+    });
     try {
       server.service.readiness.add('database', () => hung.raw('select 1'));
       const res = await get(server, '/readyz');

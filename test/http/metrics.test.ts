@@ -30,7 +30,7 @@ function parseExposition(text: string): Sample[] {
 }
 
 /** The value of the sample `name` whose labels include `labels`; 0 when there is none. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   return found.reduce((sum, s) => sum + s.value, 0);
 }
@@ -59,7 +59,7 @@ describe('on the main port, no token', () => {
     }
     expect((await post(server.url, '/v1/public/verify', { email_address: 'x@example.com' })).status).toBe(401);
     const after = await scrape();
-    const delta = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const delta = (name: string, labels: Record<string, string> = {}) => sampleValue(after, name, labels) - sampleValue(before, name, labels);
 
     expect(delta('email_trust_http_requests_total', route)).toBe(3);
     expect(delta('email_trust_http_requests_total', { ...route, status: '401' })).toBe(1);
@@ -79,8 +79,8 @@ describe('on the main port, no token', () => {
     expect((await post(server.url, '/v1/secret-path-abc', {})).status).toBe(404);
     const text = (await send('GET', server.url, '/metrics')).text;
     expect(text).not.toContain('secret-path-abc');
-    expect(valueOf(parseExposition(text), 'email_trust_http_requests_total', { route: 'unmatched', status: '404' })).toBe(
-      valueOf(before, 'email_trust_http_requests_total', { route: 'unmatched', status: '404' }) + 1,
+    expect(sampleValue(parseExposition(text), 'email_trust_http_requests_total', { route: 'unmatched', status: '404' })).toBe(
+      sampleValue(before, 'email_trust_http_requests_total', { route: 'unmatched', status: '404' }) + 1,
     );
   });
 
@@ -88,10 +88,10 @@ describe('on the main port, no token', () => {
     countRejection('rate_limit', 'verify');
     countRejection('quota', 'intelligence');
     const samples = await scrape();
-    expect(valueOf(samples, 'email_trust_process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    expect(valueOf(samples, 'email_trust_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
-    expect(valueOf(samples, 'email_trust_rejections_total', { kind: 'rate_limit', limit: 'verify' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'email_trust_rejections_total', { kind: 'quota', limit: 'intelligence' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(samples, 'email_trust_process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sampleValue(samples, 'email_trust_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(sampleValue(samples, 'email_trust_rejections_total', { kind: 'rate_limit', limit: 'verify' })).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(samples, 'email_trust_rejections_total', { kind: 'quota', limit: 'intelligence' })).toBeGreaterThanOrEqual(1);
   });
 });
 

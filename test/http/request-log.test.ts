@@ -103,3 +103,18 @@ describe('access log', () => {
     expect(JSON.stringify(captured.lines)).not.toMatch(/secret-path-abc|xyz|a@example\.com|etv_/);
   });
 });
+
+describe('ACCESS_LOG=off', () => {
+  it('writes no access log line, and still returns the request id', async () => {
+    const quiet = captureLog('info');
+    const other = await startService({ env: { ACCESS_LOG: 'off' }, compose: { log: quiet.log } });
+    try {
+      const res = await post(other.url, '/v1/public/ip', {});
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(UUID);
+      expect(quiet.lines.filter((line) => line.msg === 'request')).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});

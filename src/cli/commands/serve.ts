@@ -5,8 +5,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
-import { createHttpServer } from '../../http/server.js';
 import { createMetricsServer } from '../../http/metrics.js';
+import { createHttpServer } from '../../http/server.js';
 import { startRetention } from '../../service/retention.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
@@ -18,7 +18,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG)',
     )
     .action(serve);
 }
@@ -29,8 +29,14 @@ async function serve(): Promise<void> {
   const server = await listen(service);
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   service.log.info({ base, database: config.databaseUrl, policies: service.policies.names() }, 'email-trust is listening');
+  const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
+    server.close();
+    await service.close();
+    throw error;
+  });
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
+    metricsServer?.close();
     await service.close();
     throw error;
   });
@@ -41,8 +47,12 @@ async function serve(): Promise<void> {
     now: Date.now,
     log: service.log,
   });
-  const metricsServer = await listenMetrics(service);
-  stopOnSignals({ service, servers: [server, ...(metricsServer ? [metricsServer] : [])], timeoutMs: config.ops.shutdownTimeoutMs, beforeClose: () => retention.stop() });
+  stopOnSignals({
+    service,
+    servers: [server, ...(metricsServer ? [metricsServer] : [])],
+    timeoutMs: config.ops.shutdownTimeoutMs,
+    beforeClose: () => retention.stop(),
+  });
 }
 
 /** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */
@@ -50,7 +60,14 @@ async function listenMetrics(service: Service): Promise<Server | null> {
   const { host, ops } = service.config;
   if (ops.metricsPort === null) return null;
   const server = createMetricsServer({ token: ops.metricsToken }).listen(ops.metricsPort, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError('METRICS_PORT', `${hostAndPort(host, ops.metricsPort)} is already in use by another process; choose another METRICS_PORT`);
+    }
+    throw error;
+  }
   service.log.info({ metrics: `http://${hostAndPort(host, (server.address() as AddressInfo).port)}/metrics` }, 'metrics are served on their own port');
   return server;
 }

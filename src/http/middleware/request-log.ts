@@ -33,7 +33,7 @@ export function routeOf(ctx: Context): string {
   return typeof matched === 'string' ? matched : UNMATCHED_ROUTE;
 }
 
-export function requestLog(log: Logger): Middleware {
+export function requestLog(log: Logger, accessLog = true): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const incoming = ctx.get(REQUEST_ID_HEADER);
@@ -49,7 +49,7 @@ export function requestLog(log: Logger): Middleware {
       httpRequests.inc(labels);
       httpDuration.observe(labels, ms / 1000);
       countAction(ctx, route);
-      log.info({ id, method: labels.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (accessLog) log.info({ id, method: labels.method, route, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   };
 }
