@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import { ipLookupFigures } from './ip-lookup.js';
+import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
 import { velocityBench } from './velocity.js';
@@ -337,22 +338,23 @@ async function compareOnly(): Promise<void> {
   }
 }
 
-/** BENCH_ONLY=velocity runs only the velocity part and merges its figures into bench/results.json. */
-async function velocityOnly(): Promise<void> {
+/** BENCH_ONLY=velocity (or metrics) runs only that part and merges its figures into bench/results.json. */
+async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   try {
-    const velocity = await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir);
+    const harness = { startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS };
+    const figuresOfPart = part === 'velocity' ? await velocityBench(harness, dir) : await metricsBench(harness, dir);
     const file = join(packageRoot, 'bench/results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    writeFileSync(file, `${JSON.stringify({ ...results, velocity: { date: new Date().toISOString(), ...velocity } }, null, 2)}\n`);
-    console.log('velocity figures written to bench/results.json');
+    writeFileSync(file, `${JSON.stringify({ ...results, [part]: { date: new Date().toISOString(), ...figuresOfPart } }, null, 2)}\n`);
+    console.log(`${part} figures written to bench/results.json`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function main(): Promise<void> {
-  if (process.env.BENCH_ONLY === 'velocity') return velocityOnly();
+  if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
   if (process.env.BENCH_ONLY === 'compare') return compareOnly();

@@ -30,6 +30,20 @@ export interface Config {
   redis: { url: string; prefix: string; timeoutMs: number } | null;
   /** Processes `serve` runs, sharing one port (node:cluster); 1 runs the service in the process itself. */
   workers: number;
+  /** Operations: GET /metrics and shutdown (src/http/metrics.ts, cli/commands/serve.ts). */
+  ops: OpsConfig;
+}
+
+/** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
+export interface OpsConfig {
+  /** METRICS_PORT: /metrics on its own port (then not on the main one); null: on the main port. */
+  metricsPort: number | null;
+  /** METRICS_TOKEN: the Bearer token /metrics requires; null: none. */
+  metricsToken: string | null;
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM/SIGINT wait for requests in flight before cutting them. */
+  shutdownTimeoutMs: number;
+  /** ACCESS_LOG: one info line per request (off: none; the request id and metrics stay). */
+  accessLog: boolean;
 }
 
 /** How long a client may take and how many connections it may hold (src/http/server.ts). */
@@ -108,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     server: serverLimits(env),
     redis: redisSettings(env),
     workers: workers(env),
+    ops: opsConfig(env),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),
@@ -167,6 +182,20 @@ function serverLimits(env: Env): ServerLimits {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+  };
+}
+
+function opsConfig(env: Env): OpsConfig {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'is shorter than 16 characters; use a long random value (e.g. openssl rand -hex 32)');
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError('METRICS_TOKEN', 'must be printable ASCII without spaces (it is sent in an Authorization header)');
+  return {
+    metricsPort: env.METRICS_PORT?.trim() ? integer(env, 'METRICS_PORT', 0, 0, 65535) : null,
+    metricsToken: token,
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 0, 600_000),
+    accessLog: onOff(env, 'ACCESS_LOG', true),
   };
 }
 

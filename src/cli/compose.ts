@@ -7,6 +7,7 @@ import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
+import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
@@ -14,6 +15,7 @@ import { FingerprintSealer } from '../service/fingerprint.js';
 import { createLimits, type Limits } from '../service/limits.js';
 import { createOperations } from '../service/operations.js';
 import { createQuota, type Quota } from '../service/quota.js';
+import { ProbeFailure, Readiness } from '../service/readiness.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { closeRedis, connectRedis, redisReady } from '../store/redis.js';
 import { createLogger } from './logger.js';
@@ -26,6 +28,8 @@ export interface Service {
   store: Store;
   policies: PolicyBook;
   catalog: FactCatalog;
+  /** GET /readyz's probes; add one per part that must be reachable (`readiness.add('redis', …)`). */
+  readiness: Readiness;
   app: Koa;
   /** Rate limits (shared through Redis when REDIS_URL is set); onLimitEvent/counters for metrics. */
   limits: Limits;
@@ -65,14 +69,26 @@ export async function composeService(config: Config, options: ComposeOptions = {
   }
   const limits = createLimits({ redis, prefix: config.redis?.prefix ?? 'email-trust:', log, timeoutMs: 1000, redisDownAtStart });
   const quota = createQuota({ usage: store.usage, limits, log, now });
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota });
+  // Rejections and in-memory fallbacks of the limits and the quota, counted in /metrics.
+  limits.onLimitEvent((event) => {
+    if (event.type === 'rate_limited') countRejection(event.limit === 'failed_auth' ? 'failed_auth' : 'rate_limit', event.limit);
+    else if (event.type === 'fallback') countRejection('limiter_fallback', event.limit);
+    else countRejection('quota', 'monthly');
+  });
+  const readiness = new Readiness()
+    .add('database', () => store.knex.raw('select 1'))
+    .add('policies', () => {
+      if (policies.names().length === 0) throw new ProbeFailure('no policy is loaded');
+    });
+  if (redis) readiness.add('redis', () => redis.ping());
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota, readiness });
   const close = async () => {
     await network.close();
     await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
     if (redis) await closeRedis(redis);
     await store.close();
   };
-  return { config, log, store, policies, catalog, app, limits, quota, close };
+  return { config, log, store, policies, catalog, readiness, app, limits, quota, close };
 }
 
 /** A Redis URL without its password, for logs. */

@@ -8,6 +8,7 @@
 // Facts are not registered on the engine at all (it would add every one to each run's almanac): the
 // almanac below resolves them, and the compiler gives each condition the priority its fact would have had.
 import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
+import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
 import './rule-results.js';
@@ -121,12 +122,15 @@ class RequestRun {
 
   private async runPlugin(plugin: Plugin): Promise<FactValues> {
     let values: FactValues;
+    const started = performance.now();
     try {
       values = await plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
     } catch (error) {
       this.request.services.onPluginError?.(plugin.id, error);
       values = {};
     }
+    // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
+    checkDuration.observe({ plugin: plugin.id }, secondsSince(started));
     this.ran.push(plugin.id);
     if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;

@@ -11,9 +11,12 @@ import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Limits } from '../service/limits.js';
 import type { Operations } from '../service/operations.js';
 import type { Quota } from '../service/quota.js';
+import type { Readiness } from '../service/readiness.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
 import { browserScript } from './browser-script.js';
+import { addHealthRoutes } from './health.js';
+import { metricsRoute } from './metrics.js';
 import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
@@ -21,11 +24,12 @@ import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { admitQuota } from './middleware/quota.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { requestLog } from './middleware/request-log.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'trustProxy' | 'rateLimits'>;
+  config: Pick<Config, 'trustProxy' | 'rateLimits' | 'ops'>;
   log: Logger;
   access: Access;
   /** Which browser origins may call POST /v1/fingerprint. */
@@ -35,6 +39,8 @@ export interface AppDeps {
   limits: Limits;
   /** Monthly quota per project. */
   quota: Quota;
+  /** What GET /readyz asks. */
+  readiness: Readiness;
 }
 
 interface State {
@@ -42,6 +48,8 @@ interface State {
   keyId: string;
   /** The caller, read once per request from the socket and the X-Forwarded-For entries TRUST_PROXY trusts. */
   client: ClientAddress;
+  /** X-Request-Id (request-log.ts). */
+  requestId: string;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -82,10 +90,13 @@ export function createApp(deps: AppDeps): Koa {
     },
   );
   router.get('/v1/fingerprint.js', browserScript());
+  addHealthRoutes(router, deps.readiness);
+  if (deps.config.ops.metricsPort === null) router.get('/metrics', metricsRoute({ token: deps.config.ops.metricsToken }));
   router.post('/v1/public/ip', rateLimit(deps.limits, 'ip', limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });
 
+  app.use(requestLog(deps.log, deps.config.ops.accessLog));
   app.use(responseHeaders());
   app.use(handleErrors(deps.log));
   app.use((ctx, next) => {

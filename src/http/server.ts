@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { ServerLimits } from '../config.js';
 import { echoInput } from '../echoed-input.js';
 import { errorBody } from './middleware/errors.js';
+import { REQUEST_ID_HEADER } from './middleware/request-log.js';
 import { RESPONSE_HEADERS } from './middleware/response-headers.js';
 
 /** How often node:http looks for connections past their timeouts: at most this late (its default is 30 s). */
@@ -80,6 +81,7 @@ function answerAndClose(log: Logger, socket: Duplex & { bytesWritten?: number },
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),
       ...RESPONSE_HEADERS,
+      [REQUEST_ID_HEADER]: id,
       ...(allow ? { Allow: allow } : {}),
       Connection: 'close',
     }).map(([name, value]) => `${name}: ${value}\r\n`);

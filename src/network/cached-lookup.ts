@@ -6,6 +6,7 @@
 // fills the caches for the next request. Only `ask` (how to get an answer) differs.
 import { LRUCache } from 'lru-cache';
 import { untilAborted } from '../abort.js';
+import { lookups } from '../metrics.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 
 /** What asking the world gave. */
@@ -57,6 +58,8 @@ interface Remembered<A> {
   expiresAt: number;
   /** Already in the domain facts table (read from it, or written once). */
   persisted: boolean;
+  /** Where the answer came from when it was first had (for the cache metrics). */
+  from: 'table' | 'world';
 }
 
 export function createCachedLookup<K extends string, A>(o: CachedLookupOptions<K, A>): CachedLookup<K, A> {
@@ -77,7 +80,7 @@ export function createCachedLookup<K extends string, A>(o: CachedLookupOptions<K
       const read = o.domainFacts.get<unknown>(name, kind, o.now());
       const fact = o.tableWaitMs === undefined ? await read : await untilAborted(read, AbortSignal.timeout(o.tableWaitMs));
       const answer = fact ? o.fromStored(fact.value, kind) : null;
-      return fact && answer ? { ...answer, expiresAt: fact.expiresAt, persisted: true } : null;
+      return fact && answer ? { ...answer, expiresAt: fact.expiresAt, persisted: true, from: 'table' } : null;
     } catch (error) {
       o.onError(error);
       return null;
@@ -93,17 +96,22 @@ export function createCachedLookup<K extends string, A>(o: CachedLookupOptions<K
 
   async function askWorld(kind: K, name: string): Promise<Remembered<A>> {
     const asked = await o.ask(name, kind);
-    return { answer: asked.answer, stored: asked.stored, expiresAt: o.now() + asked.ttlMs, persisted: false };
+    return { answer: asked.answer, stored: asked.stored, expiresAt: o.now() + asked.ttlMs, persisted: false, from: 'world' };
   }
 
-  /** The question in flight for `key`, started when there is none; null when too many are running. */
-  function question(kind: K, name: string, key: string): Promise<Remembered<A>> | null {
+  /** The question in flight for `key` (joined: asked by another request), started when there is none; null when too many are running. */
+  function question(kind: K, name: string, key: string): { pending: Promise<Remembered<A>>; joined: boolean } | null {
     const running = inFlight.get(key);
-    if (running) return running;
+    if (running) return { pending: running, joined: true };
     if (inFlight.size >= o.maxInFlight) return null;
     const started = resolve(kind, name, key).finally(() => inFlight.delete(key));
     inFlight.set(key, started);
-    return started;
+    return { pending: started, joined: false };
+  }
+
+  function unanswered(kind: K, reason: string): A {
+    lookups.inc({ kind, outcome: 'unanswered' });
+    return o.unanswered(reason);
   }
 
   function answered(kind: K, name: string, entry: Remembered<A>, request: LookupRequest): A {
@@ -117,15 +125,20 @@ export function createCachedLookup<K extends string, A>(o: CachedLookupOptions<K
         const key = `${kind} ${name}`;
         // A remembered answer costs nothing, so it is given even once the budget is spent.
         const hit = memory.get(key);
-        if (hit) return answered(kind, name, hit, request);
-        if (request.signal.aborted) return o.unanswered('budget');
-        const pending = question(kind, name, key);
-        if (pending === null) return o.unanswered(o.busyReason);
-        const entry = await untilAborted(pending, request.signal);
-        return entry === undefined ? o.unanswered('budget') : answered(kind, name, entry, request);
+        if (hit) {
+          lookups.inc({ kind, outcome: 'hit' });
+          return answered(kind, name, hit, request);
+        }
+        if (request.signal.aborted) return unanswered(kind, 'budget');
+        const asked = question(kind, name, key);
+        if (asked === null) return unanswered(kind, o.busyReason);
+        const entry = await untilAborted(asked.pending, request.signal);
+        if (entry === undefined) return unanswered(kind, 'budget');
+        lookups.inc({ kind, outcome: asked.joined ? 'joined' : entry.from === 'table' ? 'table' : 'miss' });
+        return answered(kind, name, entry, request);
       } catch (error) {
         o.onError(error);
-        return o.unanswered('internal error');
+        return unanswered(kind, 'internal error');
       }
     },
     flush: () => table.flush(),

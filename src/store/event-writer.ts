@@ -7,6 +7,7 @@
 // requests (other projects' too) that happened to share its commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
 import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
@@ -64,8 +65,21 @@ export function createEventWriter(knex: Knex): EventWriter {
   let scheduled = false;
   let committing: Promise<void> | null = null;
 
-  // The event rows and the velocity counters they add to commit together, or not at all.
+  // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
+    const started = performance.now();
+    eventBatchSize.observe(rows.length);
+    try {
+      await insertRows(rows);
+      eventCommitDuration.observe({ outcome: 'committed' }, secondsSince(started));
+    } catch (error) {
+      eventCommitDuration.observe({ outcome: 'failed' }, secondsSince(started));
+      throw error;
+    }
+  }
+
+  // The event rows and the velocity counters they add to commit together, or not at all.
+  async function insertRows(rows: EventRow[]): Promise<void> {
     await knex.transaction(async (trx) => {
       // Plain multi-row VALUES (knex would write SQLite's as UNION ALL selects, slower to build and run).
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {

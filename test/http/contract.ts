@@ -36,10 +36,10 @@ export function expectStatusError(reply: { status: number; body: unknown }, stat
   expectNoInternals(reply.body, echoed);
 }
 
-/** The intelligence/fingerprint error body: exactly {error, code}. `echoed` as for expectStatusError. */
+/** The intelligence/fingerprint error body: exactly {error, code, id} (id: the request's X-Request-Id). `echoed` as for expectStatusError. */
 export function expectPlainError(reply: { status: number; body: unknown }, status: number, echoed = ''): void {
   expect(reply.status).toBe(status);
-  expect(reply.body).toEqual({ error: expect.any(String), code: status });
+  expect(reply.body).toEqual({ error: expect.any(String), code: status, id: expect.any(String) });
   expectNoInternals(reply.body, echoed);
 }
 

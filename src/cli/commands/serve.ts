@@ -6,11 +6,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
+import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
-import { type Retention, startRetention } from '../../service/retention.js';
+import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
+import { stopOnSignals } from '../shutdown.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -18,7 +20,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG)',
     )
     .action(serve);
 }
@@ -32,10 +34,17 @@ async function serve(): Promise<void> {
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
   service.log.info({ base, database: config.databaseUrl, policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
+    server.close();
+    await service.close();
+    throw error;
+  });
+  const servers = [server, ...(metricsServer ? [metricsServer] : [])];
   // A worker serves; its primary makes the demo project and runs the retention.
-  if (cluster.isWorker) return stopOnSignals(service, server, null);
+  if (cluster.isWorker) return stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
+    metricsServer?.close();
     await service.close();
     throw error;
   });
@@ -46,7 +55,29 @@ async function serve(): Promise<void> {
     now: Date.now,
     log: service.log,
   });
-  stopOnSignals(service, server, retention);
+  stopOnSignals({
+    service,
+    servers,
+    timeoutMs: config.ops.shutdownTimeoutMs,
+    beforeClose: () => retention.stop(),
+  });
+}
+
+/** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */
+async function listenMetrics(service: Service): Promise<Server | null> {
+  const { host, ops } = service.config;
+  if (ops.metricsPort === null) return null;
+  const server = createMetricsServer({ token: ops.metricsToken }).listen(ops.metricsPort, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new ConfigError('METRICS_PORT', `${hostAndPort(host, ops.metricsPort)} is already in use by another process; choose another METRICS_PORT`);
+    }
+    throw error;
+  }
+  service.log.info({ metrics: `http://${hostAndPort(host, (server.address() as AddressInfo).port)}/metrics` }, 'metrics are served on their own port');
+  return server;
 }
 
 /** Listens on HOST:PORT; when that fails, closes the service first, so the process can end. */
@@ -70,16 +101,4 @@ async function listen(service: Service): Promise<Server> {
 
 function hostAndPort(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
-function stopOnSignals(service: Service, server: Server, retention: Retention | null): void {
-  const stop = async (signal: NodeJS.Signals) => {
-    service.log.info({ signal }, 'stopping: finishing requests in flight');
-    retention?.stop();
-    server.close();
-    await service.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
 }

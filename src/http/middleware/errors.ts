@@ -3,13 +3,14 @@
 // anything else answers 500 with a tracking id that is also logged, except that a database that cannot
 // be reached answers 503 with Retry-After (store/unavailable.ts): the caller may retry, and the service
 // recovers by itself. Bodies take the spec's two shapes: verify and ip answer {code, error, id, status: false};
-// intelligence and fingerprint answer {error, code}.
-import { randomUUID } from 'node:crypto';
+// intelligence and fingerprint answer {error, code}, plus the same `id`. The id is the request's
+// (X-Request-Id, request-log.ts), so an error body, its response header and its log lines agree.
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { echoInput } from '../../echoed-input.js';
 import { isUnavailable, outageReason } from '../../store/unavailable.js';
+import { requestIdOf } from './request-log.js';
 
 /** Seconds a client is told to wait when the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -26,7 +27,7 @@ export function handleErrors(log: Logger): Middleware {
       await next();
       refuseUnanswered(ctx);
     } catch (caught) {
-      const id = randomUUID();
+      const id = requestIdOf(ctx);
       if (isUnavailable(caught)) {
         // An outage, not a bug: one warning per request, without the query or its values.
         log.warn({ id, method: ctx.method, path: ctx.path, reason: outageReason(caught) }, 'database unavailable');
@@ -86,5 +87,5 @@ function refuseUnanswered(ctx: Context): void {
 
 export function errorBody(path: string, code: number, error: string, id: string): Record<string, unknown> {
   const plain = path.startsWith('/v1/intelligence') || path.startsWith('/v1/fingerprint');
-  return plain ? { error, code } : { code, error, id, status: false };
+  return plain ? { error, code, id } : { code, error, id, status: false };
 }

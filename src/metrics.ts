@@ -1,0 +1,85 @@
+// The service's Prometheus metrics (prom-client), one registry per process, served by GET /metrics
+// (src/http/metrics.ts). A leaf module like abort.ts: the store, the network and the HTTP layer record
+// into it without knowing who reads it. Labels are bounded sets (route patterns, statuses, actions,
+// check names, lookup kinds), never a raw URL, address or key.
+//
+// Other modules count their own events through `countRejection` (rate limits, quota, limiter
+// fallback), or register a metric of their own on `registry` with the `email_trust_` prefix.
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'email_trust_' });
+
+/** Seconds; from a fast cached verify (~1 ms) to the network budget and past it. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpRequests = new Counter({
+  name: 'email_trust_http_requests_total',
+  help: 'HTTP requests answered, by route pattern (the router path, "unmatched" when none), method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  registers: [registry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'email_trust_http_request_duration_seconds',
+  help: 'Time from the request reaching Koa to its answer being set, by route pattern, method and status',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const actions = new Counter({
+  name: 'email_trust_actions_total',
+  help: 'Verdicts given, by operation (verify, intelligence) and action (allow, flag, block …)',
+  labelNames: ['operation', 'action'] as const,
+  registers: [registry],
+});
+
+export const checkDuration = new Histogram({
+  name: 'email_trust_plugin_duration_seconds',
+  help: 'Time a plugin took to compute its facts for one request (network waits included), by plugin',
+  labelNames: ['plugin'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const lookups = new Counter({
+  name: 'email_trust_lookup_cache_total',
+  help: 'Network lookups (DNS, RDAP, website) by kind and outcome: hit (memory cache), table (domain facts table), miss (asked the world), joined (waited for the same question asked by another request), unanswered (budget spent, too busy, internal error)',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const eventBatchSize = new Histogram({
+  name: 'email_trust_event_batch_rows',
+  help: 'Event rows per commit of the event writer',
+  buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000],
+  registers: [registry],
+});
+
+export const eventCommitDuration = new Histogram({
+  name: 'email_trust_event_commit_duration_seconds',
+  help: 'Time one event commit took (rows and velocity counters, one transaction), by outcome',
+  labelNames: ['outcome'] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const rejections = new Counter({
+  name: 'email_trust_rejections_total',
+  help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',
+  labelNames: ['kind', 'limit'] as const,
+  registers: [registry],
+});
+
+export type RejectionKind = 'rate_limit' | 'quota' | 'failed_auth' | 'limiter_fallback';
+
+/** Counts one refusal (or a limiter falling back to memory): what the rate limiter and the quota call. */
+export function countRejection(kind: RejectionKind, limit: string): void {
+  rejections.inc({ kind, limit });
+}
+
+/** Seconds since `start` (a performance.now() reading). */
+export function secondsSince(start: number): number {
+  return (performance.now() - start) / 1000;
+}

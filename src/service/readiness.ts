@@ -1,0 +1,100 @@
+// Readiness: whether this instance should be given traffic. A list of named probes (the database,
+// the policies, Redis when configured …), each run with a bounded wait; the instance is ready when
+// every probe passes and it is not stopping. A probe says what failed in words that hold no query,
+// value or credential (store/unavailable.ts's outageReason for errors).
+//
+//   readiness.add('redis', (signal) => redis.ping());   // one line per part that must be reachable
+import { outageReason } from '../store/unavailable.js';
+
+/** Resolves when the part is usable; rejects (or throws) with why not. Should give up when `signal` aborts. */
+export type Probe = (signal: AbortSignal) => Promise<unknown> | unknown;
+
+/** How long one probe may take before it counts as failed. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+export interface ProbeResult {
+  ok: boolean;
+  /** Why it failed: "timed out after 2000 ms", an error's name and code, or the probe's own reason. */
+  reason?: string;
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  /** Each probe by name, plus `shutdown` while the instance is stopping. */
+  checks: Record<string, ProbeResult>;
+  /** The names of the failing parts, in probe order. */
+  failing: string[];
+}
+
+/** An error whose message is meant for the operator (a probe's own words, never a driver's). */
+export class ProbeFailure extends Error {
+  override readonly name = 'ProbeFailure';
+}
+
+export class Readiness {
+  private readonly probes = new Map<string, Probe>();
+  private stopping = false;
+
+  constructor(private readonly timeoutMs = PROBE_TIMEOUT_MS) {}
+
+  /** Adds (or replaces) a named probe. */
+  add(name: string, probe: Probe): this {
+    this.probes.set(name, probe);
+    return this;
+  }
+
+  names(): string[] {
+    return [...this.probes.keys()];
+  }
+
+  /** From now on the instance reports itself not ready (SIGTERM: the load balancer should stop sending). */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  /** Runs every probe at once, each bounded by the timeout. */
+  async check(): Promise<ReadinessReport> {
+    const entries = [...this.probes];
+    const results = await Promise.all(entries.map(([, probe]) => this.run(probe)));
+    const checks: Record<string, ProbeResult> = {};
+    const failing: string[] = [];
+    entries.forEach(([name], i) => {
+      const result = results[i] as ProbeResult;
+      checks[name] = result;
+      if (!result.ok) failing.push(name);
+    });
+    if (this.stopping) {
+      checks.shutdown = { ok: false, reason: 'the instance is shutting down' };
+      failing.unshift('shutdown');
+    }
+    return { ready: failing.length === 0, checks, failing };
+  }
+
+  private async run(probe: Probe): Promise<ProbeResult> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<ProbeResult>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ ok: false, reason: `timed out after ${this.timeoutMs} ms` });
+      }, this.timeoutMs);
+    });
+    const ran = (async (): Promise<ProbeResult> => {
+      try {
+        await probe(controller.signal);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, reason: error instanceof ProbeFailure ? error.message : `failed: ${outageReason(error)}` };
+      }
+    })();
+    try {
+      return await Promise.race([ran, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
