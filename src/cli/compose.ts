@@ -7,6 +7,7 @@ import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
+import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';
 import type { ServiceContext } from '../service/context.js';
@@ -37,6 +38,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const log = options.log ?? createLogger(config);
   const catalog = new FactCatalog(registry);
   const policies = PolicyBook.load(config.policiesDir, catalog);
+  const apiDescription = buildOpenApiDocument({ catalog, config });
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   const now = options.now ?? Date.now;
@@ -50,7 +52,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations });
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, apiDescription });
   const close = async () => {
     await network.close();
     await store.close();

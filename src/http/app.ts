@@ -11,6 +11,7 @@ import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Operations } from '../service/operations.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
+import { addApiDocsRoutes } from './api-docs.js';
 import { browserScript } from './browser-script.js';
 import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
@@ -20,6 +21,7 @@ import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
+import type { OpenApiDocument } from './openapi/document.js';
 
 export interface AppDeps {
   config: Pick<Config, 'trustProxy' | 'rateLimits'>;
@@ -28,6 +30,8 @@ export interface AppDeps {
   /** Which browser origins may call POST /v1/fingerprint. */
   origins: BrowserOrigins;
   operations: Operations;
+  /** Served at GET /v1/openapi.json and rendered at /docs (openapi/document.ts). */
+  apiDescription: OpenApiDocument;
 }
 
 interface State {
@@ -65,6 +69,7 @@ export function createApp(deps: AppDeps): Koa {
     });
   });
   router.get('/v1/fingerprint.js', browserScript());
+  addApiDocsRoutes(router, deps.apiDescription);
   router.post('/v1/public/ip', rateLimit(limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });
