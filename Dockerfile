@@ -3,17 +3,15 @@
 # on PostgreSQL and Redis (README, "Running it in containers").
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# 1. Build: every dependency (TypeScript included), then src/, plugins/ and bench/ compiled to dist/.
+# 1. Build: every dependency (TypeScript included), then src/ and plugins/ compiled to dist/ (bench/ is not shipped).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# --ignore-scripts: `prepare` would compile before the sources are copied; the two native modules are built explicitly.
-RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 sqlite3
+# --ignore-scripts: `prepare` would compile before the sources are copied, and tsc needs no native module.
+RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src src
 COPY plugins plugins
-COPY bench bench
 RUN npx tsc -p tsconfig.json
 
 # 2. Production dependencies only, native modules compiled for this image.
@@ -21,6 +19,7 @@ FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# --ignore-scripts, then the two SQLite modules built explicitly: no other install script runs.
 RUN npm ci --omit=dev --ignore-scripts && npm rebuild better-sqlite3 sqlite3 && npm cache clean --force
 
 # 3. Runtime: no compiler, no dev dependency, no TypeScript; runs as the image's unprivileged `node` user.

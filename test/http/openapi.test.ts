@@ -2,9 +2,12 @@
 // what the running service really answers. Every call below, successes and refusals of the four
 // operations, is checked against the document the same server serves (status documented, required
 // headers present, body valid against the response schema), so the document cannot drift from the code.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { type Answer, OpenApiConformance } from '../support/openapi-conformance.js';
 import { apiKey, bearer, type Reply, send, startService, type TestServer } from '../support/server.js';
 
@@ -354,6 +357,59 @@ describe('real answers match the document', () => {
     });
     expect(again.status).toBe(304);
     expect((checkers.get('main') as OpenApiConformance).problems('GET', '/v1/fingerprint.js', again)).toEqual([]);
+  });
+});
+
+describe('real answers with the network checks on (DNS and RDAP servers of the test) match the document', () => {
+  let dns: TestDnsServer;
+  let rdap: Server;
+  let networked: TestServer;
+  let project: CreatedProject;
+  let checker: OpenApiConformance;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    rdap = createServer((req, res) => {
+      const registered: Record<string, string> = { 'mx.test': '2001-05-01T00:00:00Z', 'aonly.test': new Date(Date.now() - 5 * 86_400_000).toISOString() };
+      const date = registered[decodeURIComponent(req.url ?? '').replace(/^.*\/domain\//, '')];
+      if (!date) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/rdap+json' }).end(JSON.stringify({ events: [{ eventAction: 'registration', eventDate: date }] }));
+    });
+    await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
+    networked = await startService({
+      env: {
+        NETWORK_CHECKS: 'on',
+        DNS_SERVERS: `127.0.0.1:${dns.port}`,
+        DNS_TIMEOUT_MS: '200',
+        DNS_TRIES: '1',
+        NETWORK_BUDGET_MS: '400',
+        RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
+        WEB_CHECKS: 'off',
+      },
+    });
+    project = await networked.createProject({ name: 'networked', policyYaml: everyCheckPolicy(networked.service.catalog.checkOwner.keys()) });
+    checker = new OpenApiConformance(await documentOf(networked));
+  });
+  afterAll(async () => {
+    await networked?.close();
+    await new Promise((done) => rdap?.close(done));
+    await dns?.close();
+  });
+
+  it.each(['jane@mx.test', 'jane@aonly.test', 'jane@nx.test'])('verify and intelligence of %s', async (email) => {
+    const verify = await send(
+      'POST',
+      networked.url,
+      '/v1/public/verify',
+      { email_address: email, show_results: true, show_steps: true },
+      bearer(project.keys.access_token),
+    );
+    expect(verify.status).toBe(200);
+    expect(verify.body.analyzed_data.mx_record_status).toMatch(/^(valid|invalid)$/);
+    expect(checker.problems('POST', '/v1/public/verify', verify)).toEqual([]);
+    const intelligence = await send('POST', networked.url, '/v1/intelligence', { email_address: email }, apiKey(project.keys.private_key));
+    expect(intelligence.status).toBe(200);
+    expect(checker.problems('POST', '/v1/intelligence', intelligence)).toEqual([]);
   });
 });
 
