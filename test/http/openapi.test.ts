@@ -84,11 +84,28 @@ describe('the document', () => {
     // biome-ignore lint/suspicious/noExplicitAny: read field by field
     const document: any = await documentOf(server);
     const email = document.components.schemas.VerifyRequest.properties.email_address;
-    expect(email).toEqual({ type: 'string', minLength: 1, maxLength: 1024, 'x-max-utf8-bytes': 800, 'x-no-control-characters': true });
+    expect(email).toMatchObject({ type: 'string', minLength: 1, maxLength: 1024, 'x-max-utf8-bytes': 800, 'x-no-control-characters': true });
+    expect(Object.keys(email)).not.toContain('maxUtf8Bytes');
+    expect(email.description).toContain('Address to check');
     expect(document.components.schemas.IntelligenceRequest.properties.custom_policy.properties.parent_rules.items).toEqual({
       $ref: '#/components/schemas/ParentRule',
     });
     expect(JSON.stringify(document)).not.toMatch(/"\$ref":"(?!#\/components\/schemas\/)/);
+  });
+
+  it('gives request examples that its own request schemas accept', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: read field by field
+    const document: any = await documentOf(server);
+    const checker = new OpenApiConformance(document);
+    const examples = ['/v1/public/verify', '/v1/intelligence', '/v1/fingerprint'].map((path) => [
+      path,
+      document.paths[path].post.requestBody.content['application/json'].example,
+    ]);
+    for (const [path, example] of examples) {
+      expect(example, path).toBeDefined();
+      expect(checker.requestProblems('POST', path, example)).toEqual([]);
+    }
+    expect(checker.requestProblems('POST', '/v1/public/verify', { emial: 'a@example.com' }).join()).toMatch(/must have required property/);
   });
 
   it('lists every flag and analyzed_data field of the plugins, with its description', async () => {
@@ -345,7 +362,10 @@ describe('real answers match the document', () => {
     for (let i = 0; i < (call.repeat ?? 0); i++) await send(method, target.url, call.path, body, call.headers?.());
     const reply = await send(method, target.url, call.path, body, call.headers?.());
     expect(reply.status, reply.text).toBe(call.status);
-    expect((checkers.get(call.target ?? 'main') as OpenApiConformance).problems(method, call.path, reply)).toEqual([]);
+    const checker = checkers.get(call.target ?? 'main') as OpenApiConformance;
+    // What the service accepted, the document accepts too.
+    if (reply.status === 200 && typeof body === 'object') expect(checker.requestProblems(method, call.path, body)).toEqual([]);
+    expect(checker.problems(method, call.path, reply)).toEqual([]);
   });
 
   it('the fingerprint script revalidated: 304, documented', async () => {

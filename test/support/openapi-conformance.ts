@@ -51,10 +51,21 @@ export class OpenApiConformance {
     return found;
   }
 
+  /** Problems of a request body against the operation's documented request schema ([] when it is valid or the operation takes none). */
+  requestProblems(method: string, path: string, body: unknown): string[] {
+    const operation = this.document.paths?.[path]?.[method.toLowerCase()];
+    if (!operation?.requestBody?.content?.['application/json']) return [];
+    const validate = this.compile(['paths', path, method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema']);
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((error) => `${method} ${path} request: body${error.instancePath} ${error.message}`);
+  }
+
   private validator(path: string, method: string, status: string): ValidateFunction {
-    const pointer = ['paths', path, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema']
-      .map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1'))
-      .join('/');
+    return this.compile(['paths', path, method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema']);
+  }
+
+  private compile(segments: string[]): ValidateFunction {
+    const pointer = segments.map((segment) => segment.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     let validate = this.compiled.get(pointer);
     if (!validate) {
       validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer}` });

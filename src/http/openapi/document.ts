@@ -24,7 +24,10 @@ const JSON_TYPE = 'application/json';
 
 export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): OpenApiDocument {
   const components = new SchemaComponents();
-  const request = (file: string, name: string) => ({ required: true, content: { [JSON_TYPE]: { schema: components.addFile(file, name) } } });
+  const request = (file: string, name: string, example: JsonObject) => ({
+    required: true,
+    content: { [JSON_TYPE]: { schema: components.addFile(file, name), example } },
+  });
   const verifyResponse = components.addFile('verify-response.schema.json', 'VerifyResponse');
   describeExposedFacts(components.schemas.VerifyResponse as JsonObject, catalog);
   components.addFile('intelligence-response.schema.json', 'IntelligenceResponse');
@@ -68,7 +71,12 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
           summary: 'Trust verification: the recommended action for an address',
           description: `Checks the address (and optionally the caller's IP) against the policy of the project that owns the access token. Every answered call is stored as an event before the response is sent. Rate limit: ${perSecond(limits.verify, 'access token')} (RATE_LIMIT_VERIFY).`,
           security: [{ accessToken: [] }],
-          requestBody: request('verify-request.schema.json', 'VerifyRequest'),
+          requestBody: request('verify-request.schema.json', 'VerifyRequest', {
+            email_address: 'jane.doe+news@gmail.com',
+            ipv4_address: '203.0.113.7',
+            show_results: true,
+            show_steps: true,
+          }),
           responses: {
             '200': ok('The recommended action and, as asked, its evidence.', verifyResponse),
             ...refusals('status', [400, 401, 413, 415, 429, 500, 503]),
@@ -82,7 +90,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
           summary: 'User trust: verdict, normalised forms, analysis and velocity of an address',
           description: `Server-side only (private key). The verdict comes from the policy's intelligence section, or from custom_policy for a sandbox project. This instance answers form ${config.intelligenceForm} (INTELLIGENCE_FORM). Rate limit: ${perSecond(limits.intelligence, 'private key')} (RATE_LIMIT_INTELLIGENCE).`,
           security: [{ privateKey: [] }],
-          requestBody: request('intelligence-request.schema.json', 'IntelligenceRequest'),
+          requestBody: request('intelligence-request.schema.json', 'IntelligenceRequest', { email_address: 'Jane.Doe+news@gmail.com' }),
           responses: { '200': ok('The verdict and the analysis.', intelligenceResponse), ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]) },
         },
       },
@@ -93,7 +101,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
           summary: 'Fingerprint (beta): a sealed device token for the user trust operation',
           description: `Called from the browser with the public key (GET /v1/fingerprint.js does it). CORS: answered for the origins the project allows (email-trust project set-origins). Rate limit: ${perSecond(limits.fingerprint, 'public key')} (RATE_LIMIT_FINGERPRINT).`,
           security: [{ publicKey: [] }],
-          requestBody: { ...request('fingerprint-request.schema.json', 'FingerprintRequest'), required: false },
+          requestBody: { ...request('fingerprint-request.schema.json', 'FingerprintRequest', {}), required: false },
           responses: {
             '200': ok('A fingerprint token.', components.addFile('fingerprint-response.schema.json', 'FingerprintResponse')),
             ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]),
