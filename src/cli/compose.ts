@@ -7,6 +7,7 @@ import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
+import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
 import { PolicyBook } from '../policy/book.js';
@@ -47,6 +48,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const log = options.log ?? createLogger(config);
   const catalog = new FactCatalog(registry);
   const policies = PolicyBook.load(config.policiesDir, catalog);
+  const apiDescription = buildOpenApiDocument({ catalog, config });
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   const now = options.now ?? Date.now;
@@ -81,7 +83,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
       if (policies.names().length === 0) throw new ProbeFailure('no policy is loaded');
     });
   if (redis) readiness.add('redis', () => redis.ping());
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota, readiness });
+  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota, readiness, apiDescription });
   const close = async () => {
     await network.close();
     await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));

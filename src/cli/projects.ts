@@ -66,6 +66,7 @@ export function printCreated(created: CreatedProject, baseUrl?: string): void {
     lines.push(
       'Try it:',
       `  curl -s -X POST ${baseUrl}/v1/public/verify -H 'Authorization: Bearer ${keys.access_token}' -H 'Content-Type: application/json' -d '${body}'`,
+      `API documentation: ${baseUrl}/docs`,
     );
   }
   console.log(lines.join('\n'));

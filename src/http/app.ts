@@ -14,6 +14,7 @@ import type { Quota } from '../service/quota.js';
 import type { Readiness } from '../service/readiness.js';
 import type { VerifyRequest } from '../service/verify.js';
 import type { Project } from '../store/projects.js';
+import { addApiDocsRoutes } from './api-docs.js';
 import { browserScript } from './browser-script.js';
 import { addHealthRoutes } from './health.js';
 import { metricsRoute } from './metrics.js';
@@ -27,6 +28,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
+import type { OpenApiDocument } from './openapi/document.js';
 
 export interface AppDeps {
   config: Pick<Config, 'trustProxy' | 'rateLimits' | 'ops'>;
@@ -41,6 +43,8 @@ export interface AppDeps {
   quota: Quota;
   /** What GET /readyz asks. */
   readiness: Readiness;
+  /** Served at GET /v1/openapi.json and rendered at /docs (openapi/document.ts). */
+  apiDescription: OpenApiDocument;
 }
 
 interface State {
@@ -92,6 +96,7 @@ export function createApp(deps: AppDeps): Koa {
   router.get('/v1/fingerprint.js', browserScript());
   addHealthRoutes(router, deps.readiness);
   if (deps.config.ops.metricsPort === null) router.get('/metrics', metricsRoute({ token: deps.config.ops.metricsToken }));
+  addApiDocsRoutes(router, deps.apiDescription);
   router.post('/v1/public/ip', rateLimit(deps.limits, 'ip', limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });

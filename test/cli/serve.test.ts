@@ -91,6 +91,12 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   expect(answer).toMatchObject({ action: 'allow', warnings: ['local_contains_plus_symbol'], errors: [] });
   expect(answer.steps).toEqual(expect.arrayContaining(['structure', 'ip_duplication']));
 
+  // The printed documentation address opens the docs page.
+  expect(stdout).toContain(`API documentation: ${listening?.base}/docs`);
+  const docs = await fetch(`${listening?.base}/docs`);
+  expect(docs.status).toBe(200);
+  expect(docs.headers.get('content-type')).toBe('text/html; charset=utf-8');
+
   // The other two keys work on their operations.
   const fp = await fetch(`${listening?.base}/v1/fingerprint`, {
     method: 'POST',

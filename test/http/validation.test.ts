@@ -166,7 +166,7 @@ describe('addresses that can never be stored (verify and intelligence)', () => {
 });
 
 describe('routes and methods', () => {
-  it.each(['/v1/public/verfy', '/v1/verify', '/', '/v2/public/verify'])('answers 404 for POST %s', async (path) => {
+  it.each(['/v1/public/verfy', '/v1/verify', '/v2/public/verify', '/docs/nothing'])('answers 404 for POST %s', async (path) => {
     const res = await post(server.url, path, { email_address: 'a@example.com' }, bearer(project.keys.access_token));
     expectStatusError(res, 404);
   });
