@@ -19,18 +19,21 @@ describe.each(POLICIES.map((policy) => [policy.name, policy] as const))('%s: eve
     for (const verdict of changing) expect(verdict.code, verdict.name).toBeTruthy();
   });
 
-  it.each(rows.map((row, i) => [row.fires, row.ipv4 ? `${row.email} from ${row.ipv4}` : row.email, row, i] as const))('%s (%s)', async (_fires, _email, row, i) => {
-    const at = Date.now();
-    const index = POLICIES.indexOf(policy) * 1000 + i;
-    const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
-    const { decision } = await evaluateFor(
-      policy,
-      { email: row.email, ipv4: row.ipv4 ?? null, projectId: `policy-test-${index}` },
-      { network: row.network, velocity, now: () => at },
-    );
-    const verdict = decision.fired.find((v) => v.name === row.fires);
-    expect(verdict, `${row.fires} fired: ${decision.fired.map((v) => v.name).join(', ')}`).toBeDefined();
-    expect(decision.action).not.toBe('allow');
-    expect([...decision.errors, ...decision.warnings]).toContain(verdict?.code);
-  });
+  it.each(rows.map((row, i) => [row.fires, row.ipv4 ? `${row.email} from ${row.ipv4}` : row.email, row, i] as const))(
+    '%s (%s)',
+    async (_fires, _email, row, i) => {
+      const at = Date.now();
+      const index = POLICIES.indexOf(policy) * 1000 + i;
+      const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
+      const { decision } = await evaluateFor(
+        policy,
+        { email: row.email, ipv4: row.ipv4 ?? null, projectId: `policy-test-${index}` },
+        { network: row.network, velocity, now: () => at },
+      );
+      const verdict = decision.fired.find((v) => v.name === row.fires);
+      expect(verdict, `${row.fires} fired: ${decision.fired.map((v) => v.name).join(', ')}`).toBeDefined();
+      expect(decision.action).not.toBe('allow');
+      expect([...decision.errors, ...decision.warnings]).toContain(verdict?.code);
+    },
+  );
 });

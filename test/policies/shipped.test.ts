@@ -14,7 +14,12 @@ const defaultPolicy = book.byName('default')!;
 
 /** Check or free rule name → the action it contributes. */
 const actionsOf = (policy: CompiledPolicy) =>
-  new Map([...policy.verdicts.values()].flat().filter((v) => v.source !== 'unknown').map((v) => [v.name, v.action]));
+  new Map(
+    [...policy.verdicts.values()]
+      .flat()
+      .filter((v) => v.source !== 'unknown')
+      .map((v) => [v.name, v.action]),
+  );
 
 // The shipped known-abuse and spam-trap lists are empty, so these checks cannot fire in a policy's own tests
 // (test/policies/reasons.test.ts makes them fire with a domain added).
@@ -41,7 +46,12 @@ describe.each(book.names().map((name) => [name]))('policy %s', (name) => {
   });
 });
 
-describe.each(book.names().filter((name) => name !== 'default').map((name) => [name]))('policy %s', (name) => {
+describe.each(
+  book
+    .names()
+    .filter((name) => name !== 'default')
+    .map((name) => [name]),
+)('policy %s', (name) => {
   it("its tests make each check and rule fire whose action differs from the default policy's", async () => {
     const policy = book.byName(name)!;
     const fired = new Set((await runPolicyTests(policy)).flatMap((r) => r.fired));

@@ -22,16 +22,19 @@ const history = new TestHistory();
 afterAll(() => history.close());
 
 describe.each(POLICIES.map((policy) => [policy.name, policy] as const))('%s: intelligence does not allow what verify blocks', (_name, policy) => {
-  it.each([...ROWS, ...ALLOWED].map((row, i) => [row.fires, row.ipv4 ? `${row.email} from ${row.ipv4}` : row.email, row, i] as const))('%s (%s)', async (_fires, _email, row, i) => {
-    const at = Date.now();
-    const index = POLICIES.indexOf(policy) * 1000 + i;
-    const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
-    const input = { email: row.email, ipv4: row.ipv4 ?? null, projectId: `consistency-${index}` };
-    const opts = { network: row.network, velocity, now: () => at };
-    const verify = await evaluateFor(policy, input, opts);
-    const verdict = await evaluateVerdictFor(policy, input, opts);
-    if (row.fires === '(none)') expect(verify.decision.action).toBe('allow');
-    if (verify.decision.action === 'block') expect(verdict.decision.action, `verify blocks (${row.fires}); intelligence`).toBe('block');
-    if (verify.decision.action === 'allow') expect(verdict.decision.action, 'verify allows; intelligence').not.toBe('block');
-  });
+  it.each([...ROWS, ...ALLOWED].map((row, i) => [row.fires, row.ipv4 ? `${row.email} from ${row.ipv4}` : row.email, row, i] as const))(
+    '%s (%s)',
+    async (_fires, _email, row, i) => {
+      const at = Date.now();
+      const index = POLICIES.indexOf(policy) * 1000 + i;
+      const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
+      const input = { email: row.email, ipv4: row.ipv4 ?? null, projectId: `consistency-${index}` };
+      const opts = { network: row.network, velocity, now: () => at };
+      const verify = await evaluateFor(policy, input, opts);
+      const verdict = await evaluateVerdictFor(policy, input, opts);
+      if (row.fires === '(none)') expect(verify.decision.action).toBe('allow');
+      if (verify.decision.action === 'block') expect(verdict.decision.action, `verify blocks (${row.fires}); intelligence`).toBe('block');
+      if (verify.decision.action === 'allow') expect(verdict.decision.action, 'verify allows; intelligence').not.toBe('block');
+    },
+  );
 });
