@@ -34,6 +34,11 @@ export const VERDICT_FIELDS: Readonly<Record<string, string>> = {
   domain_single_label: 'is_single_label',
   domain_only_numeric: 'is_only_numeric',
   email_high_risk: 'is_high_risk',
+  // The request's IP (intelligence: the fingerprint's), as the response's `ip` object names them, so that a
+  // policy blocking VPNs, Tor exits or datacenters in verify can block them in its verdict too.
+  ip_vpn: 'is_vpn',
+  ip_tor: 'is_tor',
+  ip_datacenter: 'is_datacenter',
 };
 
 export interface CompiledVerdict {

@@ -13,6 +13,8 @@ export interface PolicyTestResult {
   passed: boolean;
   /** What differed, one line each. */
   failures: string[];
+  /** The checks and free rules that fired (on_unknown:<check> for an on_unknown rule), as `expected.fired` names them. */
+  fired: string[];
 }
 
 export async function runPolicyTests(policy: CompiledPolicy, now: () => number = Date.now): Promise<PolicyTestResult[]> {
@@ -35,7 +37,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
         { velocity, network: test.network ? networkFromAnswers(test.network, () => at) : undefined, now: () => at },
       );
       const failures = differences(test, decision);
-      results.push({ test, passed: failures.length === 0, failures });
+      results.push({ test, passed: failures.length === 0, failures, fired: firedNames(decision) });
     }
     return results;
   } finally {
@@ -50,7 +52,7 @@ function differences(test: PolicyTest, decision: Decision): string[] {
   const lists: [string, readonly string[] | undefined, readonly string[]][] = [
     ['errors', errors, decision.errors],
     ['warnings', warnings, decision.warnings],
-    ['fired', fired, decision.fired.map((v) => (v.source === 'unknown' ? `on_unknown:${v.name}` : v.name))],
+    ['fired', fired, firedNames(decision)],
   ];
   for (const [what, expected, actual] of lists) {
     if (expected !== undefined && !sameMembers(expected, actual)) failures.push(`${what}: expected [${expected.join(', ')}], got [${actual.join(', ')}]`);
@@ -62,4 +64,8 @@ function sameMembers(expected: readonly string[], actual: readonly string[]): bo
   const a = [...new Set(expected)].sort();
   const b = [...new Set(actual)].sort();
   return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+function firedNames(decision: Decision): string[] {
+  return decision.fired.map((v) => (v.source === 'unknown' ? `on_unknown:${v.name}` : v.name));
 }

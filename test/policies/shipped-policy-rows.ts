@@ -1,19 +1,35 @@
-// The default policy with the inputs that make each of its action-changing checks and free rules fire:
-// shared by the reasons walk (every such action names its code) and the verify/intelligence consistency walk.
-import { readFileSync } from 'node:fs';
+// Every shipped policy (policies/*.yaml) with the inputs that make each action-changing check and free rule
+// fire: shared by the reasons walk (every such action names its code) and the verify/intelligence
+// consistency walk. The rows are keyed by check or rule name, one table for all policies: a policy whose
+// action-changing check or rule has no row here fails the reasons walk.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
-import { compilePolicy } from '../../src/policy/compile.js';
+import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import { parsePolicy } from '../../src/policy/load.js';
 import type { DomainAnswers, HistoryEntry } from '../../src/policy/types.js';
 
-// The shipped known-abuse and spam-trap lists are empty: the project's own additions make them fire.
-const text = readFileSync(join(policiesDir, 'default.yaml'), 'utf8')
-  .replace('known_abuse_domain: { mode: hard, action: block }', 'known_abuse_domain: { mode: hard, action: block, options: { add: [abuse.example] } }')
-  .replace('spam_trap_domain: { mode: hard, action: block }', 'spam_trap_domain: { mode: hard, action: block, options: { add: [trap.example] } }');
-export const policy = compilePolicy('default', parsePolicy('default.yaml', text), new FactCatalog(registry));
+const catalog = new FactCatalog(registry);
+
+/** The shipped policy, its known-abuse and spam-trap checks given a domain each (the shipped lists are empty). */
+function withListedDomains(file: string): CompiledPolicy {
+  const loaded = parsePolicy(file, readFileSync(join(policiesDir, file), 'utf8'));
+  const checks = loaded.document.checks ?? {};
+  const additions: Record<string, string> = { known_abuse_domain: 'abuse.example', spam_trap_domain: 'trap.example' };
+  for (const [check, domain] of Object.entries(additions)) {
+    const entry = checks[check];
+    if (entry) checks[check] = { ...entry, options: { ...entry.options, add: [domain] } };
+  }
+  return compilePolicy(file.replace(/\.yaml$/, ''), loaded, catalog);
+}
+
+/** Every policy in policies/, by name. */
+export const POLICIES: CompiledPolicy[] = readdirSync(policiesDir)
+  .filter((file) => file.endsWith('.yaml'))
+  .sort()
+  .map(withListedDomains);
 
 const mailRoute: DomainAnswers = { mx: ['mx.example.net'], a: ['192.0.2.10'], registered: '2001-01-01' };
 const noRoute: DomainAnswers = { mx: [], a: [], aaaa: [], registered: '2001-01-01' };
@@ -61,4 +77,13 @@ export const ROWS: Row[] = [
   { fires: 'domain_health', email: 'jane@example.com', network: { 'example.com': 'nxdomain' } },
   { fires: 'risk_score', email: 'jane@example.com', ipv4: '203.0.113.9', history: fromOneIp(4) },
   { fires: 'typo_domain_on_the_disposable_list', email: 'jane@gmial.com' },
+  // strict-signup's free rules over the caller's IP (plugins/ip-intelligence's lists): a VPN range, a Tor exit,
+  // iCloud Private Relay, a cloud provider and a hosting range of no named provider.
+  { fires: 'vpn_or_tor_exit', email: 'jane@example.com', ipv4: '2.26.157.1' },
+  { fires: 'vpn_or_tor_exit', email: 'jane@example.com', ipv4: '5.2.67.226' },
+  { fires: 'icloud_private_relay', email: 'jane@example.com', ipv4: '172.224.226.1' },
+  { fires: 'datacenter_ip', email: 'jane@example.com', ipv4: '3.5.140.1' },
+  { fires: 'datacenter_ip', email: 'jane@example.com', ipv4: '5.148.160.1' },
+  // b2b-only's free rule.
+  { fires: 'free_provider_mailbox', email: 'jane.doe@gmail.com' },
 ];
