@@ -268,7 +268,9 @@ function firedRule(result: RuleResult): FiredRule {
 }
 
 function ruleOutcome(result: RuleResult): RuleOutcome {
-  return { name: result.name, fired: result.result === true, conditions: conditionOutcome(result.conditions as unknown as EngineConditionNode) };
+  const fired = result.result === true;
+  // The engine records no result on the top-level node itself: it is the rule's.
+  return { name: result.name, fired, conditions: { ...conditionOutcome(result.conditions as unknown as EngineConditionNode), result: fired } };
 }
 
 /** A node of a run's condition tree as json-rules-engine leaves it (see rule-results.ts). */
