@@ -29,7 +29,12 @@ export interface EvaluateOptions {
 }
 
 /** The policy's decision on one request. */
-export async function evaluate(policy: CompiledPolicy, input: RequestInput, services: RunServices, options: EvaluateOptions = {}): Promise<Evaluation<Decision>> {
+export async function evaluate(
+  policy: CompiledPolicy,
+  input: RequestInput,
+  services: RunServices,
+  options: EvaluateOptions = {},
+): Promise<Evaluation<Decision>> {
   const outcome = await policy.runner.run({ input, options: policy.options, services, ...(options.explain ? { explain: true } : {}) });
   const result = evaluation(policy, outcome, decide(policy, outcome.fired));
   if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);

@@ -32,7 +32,8 @@ export function readFixtures(file: string): Fixtures {
   if (document === null || document === undefined) return {};
   if (typeof document !== 'object' || Array.isArray(document)) throw new FixturesError(`${file}: must be a mapping with history: and/or network:`);
   const extra = Object.keys(document).filter((key) => key !== 'history' && key !== 'network');
-  if (extra.length > 0) throw new FixturesError(`${file}: unknown key ${extra.join(', ')} (a fixtures file holds history: and network:, as a policy test does)`);
+  if (extra.length > 0)
+    throw new FixturesError(`${file}: unknown key ${extra.join(', ')} (a fixtures file holds history: and network:, as a policy test does)`);
   const validate = validatorFor(TEST_SCHEMA);
   if (!validate({ name: 'explain', input: { email_address: 'x@example.com' }, expected: {}, ...document })) {
     const problems = describeSchemaErrors(validate.errors ?? []).map((p) => `${pointer(p.path)}: ${p.message}`);

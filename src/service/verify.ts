@@ -121,7 +121,7 @@ function assertMayExplain(ctx: ServiceContext, project: Project): void {
   if (project.sandbox || ctx.config.explainProjects.includes(project.name) || ctx.config.explainProjects.includes(project.id)) return;
   throw createError(
     400,
-    'show_explain: accepted only for sandbox projects and for the projects named in EXPLAIN_PROJECTS (it shows the policy\'s checks, rules and thresholds)',
+    "show_explain: accepted only for sandbox projects and for the projects named in EXPLAIN_PROJECTS (it shows the policy's checks, rules and thresholds)",
   );
 }
 

@@ -51,8 +51,12 @@ describe('policy explain (text)', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^policy default\.yaml \(revision [0-9a-f]{16}\): block\n/);
     expect(r.out).toMatch(/\nwhy: block is the most severe action that fired, from disposable_domain \(severity: block > quarantine > .* > none\)\n/);
-    expect(r.out).toContain('\n[fired] disposable_domain  check, hard -> block (domain_is_disposable)\n    all of: held\n      is_disposable_domain equal true: saw true, held\n');
-    expect(r.out).toContain('\n[     ] structure  check, hard -> block (invalid_address_format)\n    valid_address_format equal false: saw true, did not hold\n');
+    expect(r.out).toContain(
+      '\n[fired] disposable_domain  check, hard -> block (domain_is_disposable)\n    all of: held\n      is_disposable_domain equal true: saw true, held\n',
+    );
+    expect(r.out).toContain(
+      '\n[     ] structure  check, hard -> block (invalid_address_format)\n    valid_address_format equal false: saw true, did not hold\n',
+    );
     // Network checks answer "not checked" without fixtures: shown as unknown.
     expect(r.out).toContain('    mx_record_status equal "invalid": saw "not_checked" (unknown), did not hold\n');
   });
@@ -85,7 +89,19 @@ describe('policy explain --json, with fixtures', () => {
         '',
       ].join('\n'),
     );
-    const r = await run('policy', 'explain', '--policy', withFixtures, '--email', 'carol@nomail.example', '--ipv4', '203.0.113.9', '--fixtures', fixtures, '--json');
+    const r = await run(
+      'policy',
+      'explain',
+      '--policy',
+      withFixtures,
+      '--email',
+      'carol@nomail.example',
+      '--ipv4',
+      '203.0.113.9',
+      '--fixtures',
+      fixtures,
+      '--json',
+    );
     expect(r.code).toBe(0);
     const explain = JSON.parse(r.out);
     expect(explain).toMatchObject({ policy: 'with-fixtures.yaml', action: 'block', decided_by: 'severity' });
@@ -99,7 +115,10 @@ describe('policy explain --json, with fixtures', () => {
     );
     // biome-ignore lint/suspicious/noExplicitAny: read field by field
     const entry = (name: string) => explain.entries.find((e: any) => e.name === name);
-    expect(entry('ip_duplication')).toMatchObject({ fired: true, conditions: { fact: 'distinct_emails_in_ip_last_30_minutes', operator: 'greaterThanInclusive', value: 3, saw: 3, held: true } });
+    expect(entry('ip_duplication')).toMatchObject({
+      fired: true,
+      conditions: { fact: 'distinct_emails_in_ip_last_30_minutes', operator: 'greaterThanInclusive', value: 3, saw: 3, held: true },
+    });
     expect(entry('fallback_a_record').conditions).toEqual({ fact: 'a_record_fallback', operator: 'equal', value: 'invalid', saw: 'invalid', held: true });
     expect(entry('domain_age')).toMatchObject({ fired: false, conditions: { saw: 'unknown', unknown: true, held: false } });
   });

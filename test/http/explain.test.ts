@@ -108,7 +108,9 @@ describe('the explanation', () => {
     const mx = entry(res, 'mx_record');
     expect(mx.fired).toBe(false);
     expect(mx.on_unknown).toEqual({ action: 'block', unknown_facts: expect.arrayContaining(['mx_record_status']), fired: true });
-    expect(JSON.stringify(mx.conditions)).toContain('"fact":"mx_record_status","operator":"equal","value":"invalid","held":false,"saw":"not_checked","unknown":true');
+    expect(JSON.stringify(mx.conditions)).toContain(
+      '"fact":"mx_record_status","operator":"equal","value":"invalid","held":false,"saw":"not_checked","unknown":true',
+    );
     expect(res.body.explain.contributions).toEqual([{ name: 'on_unknown:mx_record', action: 'block' }]);
     expect(res.body.explain.why).toContain('from on_unknown:mx_record');
     expect(entry(res, 'disposable_domain')).toMatchObject({ fired: false });
@@ -135,7 +137,14 @@ describe('the explanation', () => {
     // mx_record_count is unknown with network checks off, so the rule does not fire; the check does.
     expect(res.body.action).toBe('allow');
     expect(res.body.explain).toMatchObject({ decided_by: 'severity', contributions: [{ name: 'free_provider_domain', action: 'allow' }] });
-    expect(entry(res, 'free_and_no_mx').conditions.all[1]).toEqual({ fact: 'mx_record_count', operator: 'equal', value: 0, saw: null, unknown: true, held: false });
+    expect(entry(res, 'free_and_no_mx').conditions.all[1]).toEqual({
+      fact: 'mx_record_count',
+      operator: 'equal',
+      value: 0,
+      saw: null,
+      unknown: true,
+      held: false,
+    });
   });
 
   it('says so when the policy enables nothing', async () => {
