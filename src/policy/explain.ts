@@ -65,7 +65,7 @@ export const SEVERITY_ORDER: readonly Action[] = [...ACTIONS].reverse();
 
 /** The explanation of one run of `policy` that was asked to keep its condition results. */
 export function explainRun(policy: CompiledPolicy, rules: readonly RuleOutcome[], decision: Decision): Explanation {
-  const entries: ExplainedEntry[] = [];
+  const placed: { order: number; entry: ExplainedEntry }[] = [];
   const unknownOf = new Map<string, { action: OnUnknown; unknown_facts: string[]; fired: boolean }>();
   for (const [ruleName, verdicts] of policy.verdicts) {
     const run = rules.find((r) => r.name === ruleName);
@@ -80,9 +80,11 @@ export function explainRun(policy: CompiledPolicy, rules: readonly RuleOutcome[]
         });
         return;
       }
-      entries.push(entryOf(policy, verdict, child));
+      placed.push({ order: verdict.order, entry: entryOf(policy, verdict, child) });
     });
   }
+  // The rule's children are grouped by plugin; the explanation keeps the policy's order.
+  const entries = placed.sort((a, b) => a.order - b.order).map((p) => p.entry);
   for (const entry of entries) {
     const unknown = unknownOf.get(entry.name);
     if (unknown && entry.kind === 'check') entry.on_unknown = unknown;
