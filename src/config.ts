@@ -32,6 +32,8 @@ export interface Config {
   workers: number;
   /** Operations: GET /metrics and shutdown (src/http/metrics.ts, cli/commands/serve.ts). */
   ops: OpsConfig;
+  /** EXPLAIN_PROJECTS: names or ids of the projects besides sandbox ones whose verify calls may ask for show_explain. */
+  explainProjects: readonly string[];
 }
 
 /** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
@@ -123,6 +125,10 @@ export function loadConfig(env: Env = process.env): Config {
     redis: redisSettings(env),
     workers: workers(env),
     ops: opsConfig(env),
+    explainProjects: (env.EXPLAIN_PROJECTS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name.length > 0),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

@@ -54,6 +54,22 @@ export interface RunRequest {
   services: RunServices;
   /** Stops evaluating lower-priority rules once a rule of this name has fired. */
   halts?(ruleName: string): boolean;
+  /** Keep every rule's condition results (RunOutcome.conditions), for an explanation; off by default (it costs a copy). */
+  explain?: boolean;
+}
+
+/** A condition as a run saw it: plain data, `result` absent when the engine did not evaluate it (short-circuit). */
+export type ConditionOutcome =
+  | { fact: string; operator: string; value: unknown; result?: boolean; factResult?: unknown }
+  | { all: ConditionOutcome[]; result?: boolean }
+  | { any: ConditionOutcome[]; result?: boolean }
+  | { not: ConditionOutcome; result?: boolean };
+
+/** A rule of the run, fired or not, with its conditions' results (only when RunRequest.explain). */
+export interface RuleOutcome {
+  name: string;
+  fired: boolean;
+  conditions: ConditionOutcome;
 }
 
 /** A rule that fired, and which children of its top-level `any`/`all` held. */
@@ -75,6 +91,8 @@ export interface RunOutcome {
   pluginsApplied: readonly string[];
   /** Value of any registered fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
+  /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
+  rules?: RuleOutcome[];
 }
 
 export class UnknownFactError extends Error {
@@ -227,6 +245,7 @@ export class PolicyRunner {
     try {
       const result = await engine.run({}, { almanac: new RunAlmanac(state) });
       outcome.fired = result.results.map(firedRule);
+      if (request.explain) outcome.rules = [...result.results, ...result.failureResults].map(ruleOutcome);
       return outcome;
     } finally {
       this.idle.push(engine);
@@ -246,4 +265,31 @@ export class PolicyRunner {
 function firedRule(result: RuleResult): FiredRule {
   const conditions = result.conditions as { any?: Array<{ result?: boolean }>; all?: Array<{ result?: boolean }> };
   return { name: result.name, children: (conditions.any ?? conditions.all ?? []).map((c) => c.result === true) };
+}
+
+function ruleOutcome(result: RuleResult): RuleOutcome {
+  const fired = result.result === true;
+  // The engine records no result on the top-level node itself: it is the rule's.
+  return { name: result.name, fired, conditions: { ...conditionOutcome(result.conditions as unknown as EngineConditionNode), result: fired } };
+}
+
+/** A node of a run's condition tree as json-rules-engine leaves it (see rule-results.ts). */
+interface EngineConditionNode {
+  all?: EngineConditionNode[];
+  any?: EngineConditionNode[];
+  not?: EngineConditionNode;
+  fact?: string;
+  operator?: string;
+  value?: unknown;
+  result?: boolean;
+  factResult?: unknown;
+}
+
+function conditionOutcome(node: EngineConditionNode): ConditionOutcome {
+  const result = typeof node.result === 'boolean' ? { result: node.result } : {};
+  if (node.all) return { all: node.all.map(conditionOutcome), ...result };
+  if (node.any) return { any: node.any.map(conditionOutcome), ...result };
+  if (node.not) return { not: conditionOutcome(node.not), ...result };
+  const seen = 'factResult' in node && result.result !== undefined ? { factResult: node.factResult } : {};
+  return { fact: node.fact as string, operator: node.operator as string, value: node.value, ...result, ...seen };
 }

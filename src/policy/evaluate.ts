@@ -5,6 +5,7 @@ import type { RunOutcome, RunServices } from '../engine/run.js';
 import type { CompiledPolicy, EnabledCheck } from './compile.js';
 import { type CompiledVerdict, decideVerdict, haltsAfter, type VerdictDecision } from './compile-verdict.js';
 import { type Decision, decide } from './decide.js';
+import { type Explanation, explainRun } from './explain.js';
 
 export interface Evaluation<D> {
   decision: D;
@@ -18,12 +19,26 @@ export interface Evaluation<D> {
   steps(): Promise<string[]>;
   /** The checked types of the enabled checks that ran (see checksThatRan), each once, in policy order. */
   checkedTypes(): Promise<string[]>;
+  /** Why the decision was reached (src/policy/explain.ts); only when evaluate() was asked to explain. */
+  explanation?: Explanation;
+}
+
+export interface EvaluateOptions {
+  /** Keep the run's condition results and build `explanation` (costs a copy of them: off by default). */
+  explain?: boolean;
 }
 
 /** The policy's decision on one request. */
-export async function evaluate(policy: CompiledPolicy, input: RequestInput, services: RunServices): Promise<Evaluation<Decision>> {
-  const outcome = await policy.runner.run({ input, options: policy.options, services });
-  return evaluation(policy, outcome, decide(policy, outcome.fired));
+export async function evaluate(
+  policy: CompiledPolicy,
+  input: RequestInput,
+  services: RunServices,
+  options: EvaluateOptions = {},
+): Promise<Evaluation<Decision>> {
+  const outcome = await policy.runner.run({ input, options: policy.options, services, ...(options.explain ? { explain: true } : {}) });
+  const result = evaluation(policy, outcome, decide(policy, outcome.fired));
+  if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);
+  return result;
 }
 
 /** The intelligence verdict on one request, with the policy's check options for the facts it reads. */

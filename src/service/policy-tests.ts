@@ -4,7 +4,7 @@
 import { noHistory } from '../engine/no-history.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
-import { evaluate } from '../policy/evaluate.js';
+import { type EvaluateOptions, type Evaluation, evaluate } from '../policy/evaluate.js';
 import type { PolicyTest } from '../policy/types.js';
 import { networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
 
@@ -22,20 +22,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
   try {
     const results: PolicyTestResult[] = [];
     for (const [index, test] of policy.tests.entries()) {
-      const at = now();
-      const velocity = test.history ? await history.reader(await history.project(index, test.history, at)) : noHistory;
-      const { decision } = await evaluate(
-        policy,
-        {
-          email: test.input.email_address,
-          ipv4: test.input.ipv4_address ?? null,
-          ipv6: test.input.ipv6_address ?? null,
-          softCheck: true,
-          projectId: 'policy-test',
-          device: test.input.device ?? null,
-        },
-        { velocity, network: test.network ? networkFromAnswers(test.network, () => at) : undefined, now: () => at },
-      );
+      const { decision } = await evaluateWithFixtures(policy, test, history, index, now());
       const failures = differences(test, decision);
       results.push({ test, passed: failures.length === 0, failures, fired: firedNames(decision) });
     }
@@ -43,6 +30,34 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
   } finally {
     await history.close();
   }
+}
+
+/** What a policy test (or `policy explain --fixtures`) declares: an input, and optionally a history and network answers. */
+export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'network'>;
+
+/** Evaluates one input against the world `run` declares (history under project `policy-test-<index>`), at time `at`. */
+export async function evaluateWithFixtures(
+  policy: CompiledPolicy,
+  run: FixtureRun,
+  history: TestHistory,
+  index: number,
+  at: number,
+  options: EvaluateOptions = {},
+): Promise<Evaluation<Decision>> {
+  const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
+  return evaluate(
+    policy,
+    {
+      email: run.input.email_address,
+      ipv4: run.input.ipv4_address ?? null,
+      ipv6: run.input.ipv6_address ?? null,
+      softCheck: true,
+      projectId: 'policy-test',
+      device: run.input.device ?? null,
+    },
+    { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : undefined, now: () => at },
+    options,
+  );
 }
 
 function differences(test: PolicyTest, decision: Decision): string[] {

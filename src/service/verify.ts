@@ -1,10 +1,12 @@
 // POST /v1/public/verify without Koa: a request and a project in, a response out. Every call is
 // recorded as an event, committed before the response is returned.
+import createError from 'http-errors';
 import { exposedAs } from '../engine/catalog.js';
 import type { FactExposure } from '../engine/plugin.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type Evaluation, evaluate } from '../policy/evaluate.js';
+import type { Explanation } from '../policy/explain.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { Action } from '../vocabulary.js';
@@ -18,6 +20,8 @@ export interface VerifyRequest {
   soft_check?: boolean;
   show_results?: boolean;
   show_steps?: boolean;
+  /** Add `explain` (src/policy/explain.ts): sandbox projects and those named in EXPLAIN_PROJECTS only. */
+  show_explain?: boolean;
   /** A token from POST /v1/fingerprint: its device hash becomes the `device` fact and is stored with the event. */
   fingerprint?: string;
 }
@@ -33,6 +37,7 @@ export interface VerifyResponse {
   checked_types?: string[];
   analyzed_data?: Record<string, unknown>;
   steps?: string[];
+  explain?: Explanation;
   [flagOrResult: string]: unknown;
 }
 
@@ -52,7 +57,8 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
     projectId: project.id,
   };
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
-  const evaluation = await evaluate(policy, input, runServices(ctx, project, request.soft_check !== true));
+  const explain = request.show_explain === true;
+  const evaluation = await evaluate(policy, input, runServices(ctx, project, request.soft_check !== true), explain ? { explain } : {});
   const { decision } = evaluation;
   const response: VerifyResponse = { action: decision.action };
 
@@ -81,11 +87,13 @@ async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Proj
     response.analyzed_data = analyzed;
   }
   if (request.show_steps) response.steps = await evaluation.steps();
+  if (evaluation.explanation) response.explain = evaluation.explanation;
   return { evaluation, response };
 }
 
 /** The verify operation: evaluate, record the event (committed), answer. */
 export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
+  if (request.show_explain) assertMayExplain(ctx, project);
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
   const policy = ctx.policies.forProject(project);
   const { evaluation, response } = await answer(ctx, policy, project, request, device);
@@ -106,6 +114,15 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
     createdAt: ctx.now(),
   });
   return response;
+}
+
+/** show_explain shows the policy's internals (its checks, rules and thresholds): a testing aid, not for every caller. */
+function assertMayExplain(ctx: ServiceContext, project: Project): void {
+  if (project.sandbox || ctx.config.explainProjects.includes(project.name) || ctx.config.explainProjects.includes(project.id)) return;
+  throw createError(
+    400,
+    "show_explain: accepted only for sandbox projects and for the projects named in EXPLAIN_PROJECTS (it shows the policy's checks, rules and thresholds)",
+  );
 }
 
 function factsOf(evaluation: Evaluation<Decision>, names: readonly string[]): Promise<unknown[]> {

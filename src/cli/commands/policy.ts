@@ -1,5 +1,5 @@
-// `email-trust policy check|test`: validate policies and run the tests written in them, as
-// `cerbos compile` and `opa test` do.
+// `email-trust policy check|test|explain`: validate policies and run the tests written in them, as
+// `cerbos compile` and `opa test` do; explain the action a policy gives one address.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
@@ -9,7 +9,9 @@ import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
 import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
 import { PolicyError } from '../../policy/errors.js';
-import { parsePolicy } from '../../policy/load.js';
+import { renderExplanation } from '../../policy/explain.js';
+import { parsePolicy, readPolicyFile } from '../../policy/load.js';
+import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
 import { TestsFailedError, UsageError } from '../errors.js';
 
@@ -25,6 +27,32 @@ export function addPolicyCommands(program: Command): void {
     .description('run the tests written in policies (default: every file in policies/); exit 4 when one fails')
     .argument('[files...]', 'policy files to test')
     .action(testPolicies);
+  policy
+    .command('explain')
+    .description('explain the action a policy gives one address: each check and rule, the facts it saw, why the action won')
+    .requiredOption('--policy <file>', 'the policy file')
+    .requiredOption('--email <address>', 'the address to verify')
+    .option('--ipv4 <address>', "the caller's IPv4 address")
+    .option('--ipv6 <address>', "the caller's IPv6 address")
+    .option('--fixtures <file>', 'history: and network: answers, as a policy test declares them (default: none, network checks not checked)')
+    .option('--json', 'print the explanation as JSON (the `explain` of a verify response)', false)
+    .action(explainPolicy);
+}
+
+async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {
+  const compiled = compilePolicy(basename(opts.policy), readPolicyFile(opts.policy), new FactCatalog(registry));
+  let fixtures: Fixtures = {};
+  if (opts.fixtures) {
+    try {
+      fixtures = readFixtures(opts.fixtures);
+    } catch (error) {
+      if (error instanceof FixturesError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  const input = { email_address: opts.email, ...(opts.ipv4 ? { ipv4_address: opts.ipv4 } : {}), ...(opts.ipv6 ? { ipv6_address: opts.ipv6 } : {}) };
+  const explanation = await explainAddress(compiled, input, fixtures);
+  console.log(opts.json ? JSON.stringify(explanation, null, 2) : renderExplanation(explanation));
 }
 
 function checkPolicies(files: string[]): void {

@@ -1,0 +1,54 @@
+// `email-trust policy explain`: one address through a policy, against the world a fixtures file declares
+// (what a policy test declares: `history:` and `network:`; none by default), explained. Nothing is stored.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { CompiledPolicy } from '../policy/compile.js';
+import type { Explanation } from '../policy/explain.js';
+import { describeSchemaErrors, pointer, validatorFor } from '../schemas.js';
+import { TestHistory } from './policy-test-fixtures.js';
+import { evaluateWithFixtures, type FixtureRun } from './policy-tests.js';
+
+export type Fixtures = Pick<FixtureRun, 'history' | 'network'>;
+
+export interface ExplainInput {
+  email_address: string;
+  ipv4_address?: string;
+  ipv6_address?: string;
+}
+
+/** A fixtures file is validated as the `history` and `network` of a policy test (schemas/policy.schema.json). */
+const TEST_SCHEMA = { $ref: 'https://email-trust.dev/schemas/policy.schema.json#/definitions/test' };
+
+export class FixturesError extends Error {}
+
+/** Reads a fixtures file (YAML or JSON): `history:` and `network:` as in a policy test. */
+export function readFixtures(file: string): Fixtures {
+  let document: unknown;
+  try {
+    document = parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new FixturesError(`${file}: ${(error as Error).message}`);
+  }
+  if (document === null || document === undefined) return {};
+  if (typeof document !== 'object' || Array.isArray(document)) throw new FixturesError(`${file}: must be a mapping with history: and/or network:`);
+  const extra = Object.keys(document).filter((key) => key !== 'history' && key !== 'network');
+  if (extra.length > 0)
+    throw new FixturesError(`${file}: unknown key ${extra.join(', ')} (a fixtures file holds history: and network:, as a policy test does)`);
+  const validate = validatorFor(TEST_SCHEMA);
+  if (!validate({ name: 'explain', input: { email_address: 'x@example.com' }, expected: {}, ...document })) {
+    const problems = describeSchemaErrors(validate.errors ?? []).map((p) => `${pointer(p.path)}: ${p.message}`);
+    throw new FixturesError(`${file}: ${problems.join('; ')}`);
+  }
+  return document as Fixtures;
+}
+
+/** The explanation of `input` under `policy`, the network and history as `fixtures` say. */
+export async function explainAddress(policy: CompiledPolicy, input: ExplainInput, fixtures: Fixtures = {}, now: number = Date.now()): Promise<Explanation> {
+  const history = new TestHistory();
+  try {
+    const evaluation = await evaluateWithFixtures(policy, { input, ...fixtures }, history, 0, now, { explain: true });
+    return evaluation.explanation as Explanation;
+  } finally {
+    await history.close();
+  }
+}
