@@ -4,7 +4,7 @@
 import { noHistory } from '../engine/no-history.js';
 import type { NetworkAccess, ProjectListReader } from '../engine/plugin.js';
 import type { CompiledPolicy } from '../policy/compile.js';
-import { type VerifyResponse, verifyWith } from './verify.js';
+import { resultFieldsOf, type VerifyResponse, verifyWith } from './verify.js';
 
 /** One record of the list: the address, or why the record holds none. */
 export interface BulkItem<R> {
@@ -19,6 +19,16 @@ export interface BulkResult<R> {
   /** The verify response (as with show_results), or null when the record had a problem. */
   response: VerifyResponse | null;
   problem: string | null;
+}
+
+export interface BulkOptions {
+  concurrency: number;
+  signal?: AbortSignal;
+  /**
+   * Everything show_results shows (analyzed_data, checked_types), or only the verdict, the flags and the
+   * top-level fields (errors, warnings, corrected_email, risk_score …): a list's table does not need the rest.
+   */
+  details: boolean;
 }
 
 export interface BulkServices {
@@ -38,23 +48,23 @@ export async function* verifyMany<R>(
   items: AsyncIterable<BulkItem<R>>,
   policy: CompiledPolicy,
   services: BulkServices,
-  options: { concurrency: number; signal?: AbortSignal },
+  options: BulkOptions,
 ): AsyncGenerator<BulkResult<R>> {
   const window: Promise<BulkResult<R>>[] = [];
   for await (const item of items) {
     if (options.signal?.aborted) break;
-    window.push(verifyOne(item, policy, services));
+    window.push(verifyOne(item, policy, services, options.details));
     if (window.length >= options.concurrency) yield await (window.shift() as Promise<BulkResult<R>>);
   }
   while (window.length > 0) yield await (window.shift() as Promise<BulkResult<R>>);
 }
 
-async function verifyOne<R>(item: BulkItem<R>, policy: CompiledPolicy, services: BulkServices): Promise<BulkResult<R>> {
+async function verifyOne<R>(item: BulkItem<R>, policy: CompiledPolicy, services: BulkServices, details: boolean): Promise<BulkResult<R>> {
   if (item.email === null || item.problem !== null) return { record: item.record, response: null, problem: item.problem ?? 'no address' };
   const now = services.now();
-  const { response } = await verifyWith(
+  const { response, evaluation } = await verifyWith(
     policy,
-    { email_address: item.email, show_results: true },
+    { email_address: item.email, show_results: details },
     {
       projectId: services.projectId,
       device: null,
@@ -67,5 +77,14 @@ async function verifyOne<R>(item: BulkItem<R>, policy: CompiledPolicy, services:
       },
     },
   );
+  if (!details) {
+    response.errors = evaluation.decision.errors;
+    response.warnings = evaluation.decision.warnings;
+    const names = resultFieldsOf(policy);
+    const values = await Promise.all(names.map((name) => evaluation.fact(name)));
+    names.forEach((name, i) => {
+      if (values[i] !== null && values[i] !== undefined) response[name] = values[i];
+    });
+  }
   return { record: item.record, response, problem: null };
 }

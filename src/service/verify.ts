@@ -141,6 +141,11 @@ export function responseFieldsOf(policy: CompiledPolicy): string[] {
   return [...exposure.flags, ...exposure.fields, ...exposure.results];
 }
 
+/** The top-level fields only show_results adds (corrected_email, punycode_email …). */
+export function resultFieldsOf(policy: CompiledPolicy): readonly string[] {
+  return exposureOf(policy).results;
+}
+
 function exposureOf(policy: CompiledPolicy): Exposure {
   let exposure = exposures.get(policy);
   if (!exposure) {

@@ -30,7 +30,7 @@ export interface OutputColumns {
 }
 
 export function outputColumns(inputHeader: readonly string[], policyFields: readonly string[]): OutputColumns {
-  const results = [...new Set([...FIXED_RESULT_COLUMNS, ...policyFields, 'checked_types'])];
+  const results = [...new Set([...FIXED_RESULT_COLUMNS, ...policyFields])];
   const taken = new Set([...results, 'line', 'input_error']);
   const input = inputHeader.map((name): [string, string] => [name, taken.has(name) ? `input_${name}` : name]);
   return { input, results, header: [...input.map(([, out]) => out), 'line', ...results, 'input_error'] };
@@ -88,9 +88,13 @@ function jsonRow(file: string, text: string, number: number): Record<string, unk
   }
 }
 
+/** Rows held before one write: a run killed outright loses at most these, and does them again. */
+const ROWS_PER_WRITE = 256;
+
 /** Appends result rows to the file (a CSV header first when the file is new or empty). */
 export class ResultWriter {
   private readonly stream: WriteStream;
+  private pending: Record<string, unknown>[] = [];
 
   constructor(
     file: string,
@@ -103,14 +107,25 @@ export class ResultWriter {
   }
 
   async write(result: BulkResult<InputRecord>): Promise<void> {
-    const row = this.rowOf(result);
-    const text = this.format === 'csv' ? stringify([this.columns.header.map((name) => csvCell(row[name]))]) : `${JSON.stringify(row)}\n`;
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
+    this.pending.push(this.rowOf(result));
+    if (this.pending.length >= ROWS_PER_WRITE) await this.flush();
   }
 
   async close(): Promise<void> {
+    await this.flush();
     this.stream.end();
     await once(this.stream, 'finish');
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    const text =
+      this.format === 'csv'
+        ? stringify(rows.map((row) => this.columns.header.map((name) => csvCell(row[name]))))
+        : rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+    if (!this.stream.write(text)) await once(this.stream, 'drain');
   }
 
   private rowOf({ record, response, problem }: BulkResult<InputRecord>): Record<string, unknown> {

@@ -119,7 +119,7 @@ async function run(opts: VerifyOptions, format: 'csv' | 'jsonl', policy: Compile
   let badShown = 0;
   let rows = done.rows;
   try {
-    for await (const result of verifyMany(after(list.records, done, opts.file), policy, services, { concurrency, signal: interrupt.signal })) {
+    for await (const result of verifyMany(after(list.records, done, opts.file), policy, services, { concurrency, signal: interrupt.signal, details: format === 'jsonl' })) {
       await writer.write(result);
       rows += 1;
       const action = result.response?.action ?? BAD_INPUT;
