@@ -117,7 +117,9 @@ describe('a CSV list', () => {
 
   it('prints a summary by action that adds up to the rows', () => {
     expect(r.out).toMatch(/^7 rows in result\.csv \(policy default/);
-    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'block'), summaryCount(r.out, 'allow_with_review'), summaryCount(r.out, 'bad input')]).toEqual([2, 2, 1, 2]);
+    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'block'), summaryCount(r.out, 'allow_with_review'), summaryCount(r.out, 'bad input')]).toEqual([
+      2, 2, 1, 2,
+    ]);
   });
 
   it('refuses a list without the named column, listing the columns it has', () => {

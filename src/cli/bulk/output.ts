@@ -1,8 +1,9 @@
 // The result file of a bulk run, CSV or JSON Lines by its extension: one row per input record, in input
 // order, with the input's columns, its line number and the verdict. A run continues an existing file: the
 // rows already there are the records already done (a last row cut short by a kill is dropped).
-import { createWriteStream, existsSync, readFileSync, truncateSync, type WriteStream } from 'node:fs';
+
 import { once } from 'node:events';
+import { createWriteStream, existsSync, readFileSync, truncateSync, type WriteStream } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { BulkResult } from '../../service/bulk-verify.js';

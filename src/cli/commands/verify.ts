@@ -44,7 +44,7 @@ export function addVerifyCommand(program: Command): void {
     .requiredOption('--out <result>', 'the result file, .csv or .jsonl; an existing one is continued (see --restart)')
     .option('--column <name>', 'the CSV column holding the address', 'email')
     .option('--policy <policy>', 'a policy name from the policies folder, or a policy file (default: the project’s policy, else "default")')
-    .option('--project <project>', "a project (name or id): its policy and its own domain lists")
+    .option('--project <project>', 'a project (name or id): its policy and its own domain lists')
     .option('--concurrency <n>', 'addresses verified at once', String(DEFAULT_CONCURRENCY))
     .option('--restart', 'overwrite --out rather than continue it', false)
     .action(verifyList);
@@ -99,7 +99,14 @@ function fail(message: string): never {
   throw new UsageError(message);
 }
 
-async function run(opts: VerifyOptions, format: 'csv' | 'jsonl', policy: CompiledPolicy, services: BulkServices, concurrency: number, networkOn: boolean): Promise<void> {
+async function run(
+  opts: VerifyOptions,
+  format: 'csv' | 'jsonl',
+  policy: CompiledPolicy,
+  services: BulkServices,
+  concurrency: number,
+  networkOn: boolean,
+): Promise<void> {
   const list = await openList(opts.file, opts.column);
   const columns = outputColumns(list.header, responseFieldsOf(policy));
   const done: DoneSoFar = opts.restart ? { rows: 0, byAction: new Map(), lastLine: 0 } : readDone(opts.out, format, columns);
@@ -119,7 +126,11 @@ async function run(opts: VerifyOptions, format: 'csv' | 'jsonl', policy: Compile
   let badShown = 0;
   let rows = done.rows;
   try {
-    for await (const result of verifyMany(after(list.records, done, opts.file), policy, services, { concurrency, signal: interrupt.signal, details: format === 'jsonl' })) {
+    for await (const result of verifyMany(after(list.records, done, opts.file), policy, services, {
+      concurrency,
+      signal: interrupt.signal,
+      details: format === 'jsonl',
+    })) {
       await writer.write(result);
       rows += 1;
       const action = result.response?.action ?? BAD_INPUT;
@@ -152,7 +163,9 @@ async function* after(records: AsyncIterable<BulkItem<InputRecord>>, done: DoneS
     if (seen < done.rows) continue;
     if (seen === done.rows) {
       if (item.record.line !== done.lastLine) {
-        throw new UsageError(`the result file's last row is line ${done.lastLine}, but record ${seen} of ${file} is on line ${item.record.line}: it was written for another list; give another --out, or --restart`);
+        throw new UsageError(
+          `the result file's last row is line ${done.lastLine}, but record ${seen} of ${file} is on line ${item.record.line}: it was written for another list; give another --out, or --restart`,
+        );
       }
       continue;
     }
@@ -174,8 +187,11 @@ async function recordEstimate(file: string): Promise<number> {
 }
 
 function printSummary(rows: number, byAction: Map<string, number>, out: string, policy: CompiledPolicy, offline: boolean, rate: number): void {
-  console.log(`${fmt(rows)} rows in ${out} (policy ${policy.name}, revision ${policy.revision}${offline ? ', network checks off' : ''}; ${fmt(Math.round(rate))}/s in this run)`);
+  console.log(
+    `${fmt(rows)} rows in ${out} (policy ${policy.name}, revision ${policy.revision}${offline ? ', network checks off' : ''}; ${fmt(Math.round(rate))}/s in this run)`,
+  );
   const entries = [...byAction.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const width = Math.max(...entries.map(([action]) => action.length), 6);
-  for (const [action, count] of entries) console.log(`  ${action.padEnd(width)}  ${fmt(count).padStart(9)}  ${((100 * count) / Math.max(rows, 1)).toFixed(1).padStart(5)}%`);
+  for (const [action, count] of entries)
+    console.log(`  ${action.padEnd(width)}  ${fmt(count).padStart(9)}  ${((100 * count) / Math.max(rows, 1)).toFixed(1).padStart(5)}%`);
 }
