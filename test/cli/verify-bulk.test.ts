@@ -1,16 +1,18 @@
 // `email-trust verify --file … --out …` (the built CLI) on real files in a temporary folder, network checks
 // off: the rows a user finds in the result file, the bad lines named with their line numbers, the summary,
 // resuming after Ctrl-C and after a kill in the middle of a row, and that no event is stored.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
+import { startDnsServer } from '../support/dns-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(root, 'bin/email-trust.js');
@@ -92,7 +94,7 @@ describe('a CSV list', () => {
       ['3', 'Bob "the builder"', 'bob@mailinator.com', 'keep', 'block'],
       ['4', 'Typo', 'jane@outlok.com', 'keep', 'allow'],
       ['5', 'Multi\r\nline', 'support@example.com', 'keep', 'allow_with_review'],
-      ['7', '', '', '', ''],
+      ['7', 'Broken', 'a@example.com', 'x', ''],
       ['8', 'Nobody', '', 'keep', ''],
       ['9', 'Bad', 'jane.doe@@example.com', 'keep', 'block'],
     ]);
@@ -231,4 +233,29 @@ describe('a project', () => {
       await after.close();
     }
   });
+});
+
+describe('network checks on', () => {
+  it('looks each domain up once for the whole list (its answer shared by every row), and decides on it', async () => {
+    const dns = await startDnsServer();
+    try {
+      const policy = file('mx.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
+      file('mx.txt', 'a@mx.test\nb@mx.test\nc@mx.test\nd@nx.test\n');
+      // Asynchronous: the DNS server answers from this process while the command runs.
+      const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'verify', '--file', 'mx.txt', '--policy', policy, '--out', 'mx.csv'], {
+        cwd: dir,
+        env: { ...env(), NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' },
+      });
+      expect(csvOut('mx.csv').map((row) => [row.email, row.action, row.errors])).toEqual([
+        ['a@mx.test', 'allow', ''],
+        ['b@mx.test', 'allow', ''],
+        ['c@mx.test', 'allow', ''],
+        ['d@nx.test', 'block', 'no_mx_records'],
+      ]);
+      expect(dns.count('mx.test', 'MX')).toBe(1);
+      expect(stdout).not.toContain('network checks off');
+    } finally {
+      await dns.close();
+    }
+  }, 60_000);
 });

@@ -96,21 +96,26 @@ async function openCsv(file: string, column: string): Promise<ListInput> {
         yield { record: { line: lines.following, columns: {} }, email: null, problem: `malformed CSV line: ${reasonOf(error)}` };
       }
     };
-    for (;;) {
-      const next = await iterator.next();
-      yield* problems(next.done ? Number.POSITIVE_INFINITY : next.value.info.records);
-      if (next.done) return;
-      const { record, info } = next.value;
-      const line = lines.next(record, info.lines);
-      if (record.length !== header.length) {
-        yield { record: { line, columns: {} }, email: null, problem: `malformed CSV line: ${record.length} fields where the header has ${header.length}` };
-        continue;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        yield* problems(next.done ? Number.POSITIVE_INFINITY : next.value.info.records);
+        if (next.done) return;
+        const { record, info } = next.value;
+        const line = lines.next(record, info.lines);
+        // A record of the wrong width keeps the fields it has, by position, so its row shows which it was.
+        const columns: Record<string, string> = {};
+        header.forEach((name, i) => {
+          columns[name] = record[i] ?? '';
+        });
+        if (record.length !== header.length) {
+          yield { record: { line, columns }, email: null, problem: `malformed CSV line: ${record.length} fields where the header has ${header.length}` };
+          continue;
+        }
+        yield itemOf(line, columns, record[index]);
       }
-      const columns: Record<string, string> = {};
-      header.forEach((name, i) => {
-        columns[name] = record[i] as string;
-      });
-      yield itemOf(line, columns, record[index]);
+    } finally {
+      parser.destroy(); // a run stopped early (Ctrl-C) reads no further
     }
   };
   return { header, records: records() };
