@@ -42,12 +42,6 @@ export interface Answer {
   response: VerifyResponse;
 }
 
-/** Runs the project's policy on one request and builds the response (nothing is stored). */
-function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest, device: string | null): Promise<Answer> {
-  // soft_check: domain facts (DNS, registration, website answers) are not stored.
-  return verifyWith(policy, request, { projectId: project.id, device, services: runServices(ctx, project, request.soft_check !== true) });
-}
-
 export interface VerifyRun {
   projectId: string;
   device: string | null;
@@ -101,7 +95,9 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
 export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
   const policy = ctx.policies.forProject(project);
-  const { evaluation, response } = await answer(ctx, policy, project, request, device);
+  // soft_check: domain facts (DNS, registration, website answers) are not stored.
+  const services = runServices(ctx, project, request.soft_check !== true);
+  const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
   const domain = await evaluation.fact('domain');
   const emailLower = ((await evaluation.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   await ctx.store.events.record({
