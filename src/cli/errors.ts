@@ -5,3 +5,6 @@ export class UsageError extends Error {}
 
 /** Policy tests ran and at least one failed: exit 4. */
 export class TestsFailedError extends Error {}
+
+/** A long run stopped by Ctrl-C (or SIGTERM) after writing what it had done: exit 130, as a shell reports SIGINT. */
+export class InterruptedError extends Error {}

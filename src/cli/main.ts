@@ -1,6 +1,6 @@
 // The `email-trust` command: one module per command group under commands/; here the program, the
 // exit codes and how each kind of error is printed. Exit codes: 0 done, 1 failed, 2 bad arguments
-// or configuration, 3 invalid policy, 4 policy tests failed (as `cerbos compile` does).
+// or configuration, 3 invalid policy, 4 policy tests failed (as `cerbos compile` does), 130 interrupted.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
@@ -13,9 +13,10 @@ import { addPolicyCommands } from './commands/policy.js';
 import { addProjectCommands } from './commands/project.js';
 import { addRdapCommands } from './commands/rdap.js';
 import { addServeCommand } from './commands/serve.js';
-import { TestsFailedError, UsageError } from './errors.js';
+import { addVerifyCommand } from './commands/verify.js';
+import { InterruptedError, TestsFailedError, UsageError } from './errors.js';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3, testsFailed: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3, testsFailed: 4, interrupted: 130 } as const;
 
 export function buildProgram(): Command {
   const program = new Command('email-trust')
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   addPolicyCommands(program);
   addFactsCommand(program);
   addDataCommand(program);
+  addVerifyCommand(program);
   addEventsCommands(program);
   addRdapCommands(program);
   return program;
@@ -54,6 +56,10 @@ function report(error: unknown): number {
   if (error instanceof ConfigError) {
     console.error(`configuration error: ${error.message}`);
     return EXIT.usage;
+  }
+  if (error instanceof InterruptedError) {
+    console.error(error.message);
+    return EXIT.interrupted;
   }
   console.error(`error: ${(error as Error).message ?? String(error)}`);
   if (error instanceof UsageError) return EXIT.usage;

@@ -3,6 +3,7 @@
 import createError from 'http-errors';
 import { exposedAs } from '../engine/catalog.js';
 import type { FactExposure } from '../engine/plugin.js';
+import type { RunServices } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type Evaluation, evaluate } from '../policy/evaluate.js';
@@ -41,24 +42,30 @@ export interface VerifyResponse {
   [flagOrResult: string]: unknown;
 }
 
-interface Answer {
+export interface Answer {
   evaluation: Evaluation<Decision>;
   response: VerifyResponse;
 }
 
-/** Runs the project's policy on one request and builds the response (nothing is stored). */
-async function answer(ctx: ServiceContext, policy: CompiledPolicy, project: Project, request: VerifyRequest, device: string | null): Promise<Answer> {
+export interface VerifyRun {
+  projectId: string;
+  device: string | null;
+  /** History, lists, network and clock the plugins get (the bulk run gives no history). */
+  services: RunServices;
+}
+
+/** The verify pipeline on one request with the services given: the evaluation and the response, nothing stored. */
+export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest, run: VerifyRun): Promise<Answer> {
   const input = {
-    device,
+    device: run.device,
     email: request.email_address,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
     softCheck: request.soft_check === true,
-    projectId: project.id,
+    projectId: run.projectId,
   };
-  // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const explain = request.show_explain === true;
-  const evaluation = await evaluate(policy, input, runServices(ctx, project, request.soft_check !== true), explain ? { explain } : {});
+  const evaluation = await evaluate(policy, input, run.services, explain ? { explain } : {});
   const { decision } = evaluation;
   const response: VerifyResponse = { action: decision.action };
 
@@ -96,7 +103,9 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
   if (request.show_explain) assertMayExplain(ctx, project);
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
   const policy = ctx.policies.forProject(project);
-  const { evaluation, response } = await answer(ctx, policy, project, request, device);
+  // soft_check: domain facts (DNS, registration, website answers) are not stored.
+  const services = runServices(ctx, project, request.soft_check !== true);
+  const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
   const domain = await evaluation.fact('domain');
   const emailLower = ((await evaluation.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   await ctx.store.events.record({
@@ -138,6 +147,17 @@ interface Exposure {
 }
 
 const exposures = new WeakMap<CompiledPolicy, Exposure>();
+
+/** The top-level response fields a policy can show with show_results (flags, fields, results), in response order. */
+export function responseFieldsOf(policy: CompiledPolicy): string[] {
+  const exposure = exposureOf(policy);
+  return [...exposure.flags, ...exposure.fields, ...exposure.results];
+}
+
+/** The top-level fields only show_results adds (corrected_email, punycode_email …). */
+export function resultFieldsOf(policy: CompiledPolicy): readonly string[] {
+  return exposureOf(policy).results;
+}
 
 function exposureOf(policy: CompiledPolicy): Exposure {
   let exposure = exposures.get(policy);

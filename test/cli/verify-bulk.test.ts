@@ -1,0 +1,261 @@
+// `email-trust verify --file … --out …` (the built CLI) on real files in a temporary folder, network checks
+// off: the rows a user finds in the result file, the bad lines named with their line numbers, the summary,
+// resuming after Ctrl-C and after a kill in the middle of a row, and that no event is stored.
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProjectWithKeys } from '../../src/cli/projects.js';
+import { openDatabase } from '../../src/store/database.js';
+import { startDnsServer } from '../support/dns-server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(root, 'bin/email-trust.js');
+let dir: string;
+let databaseUrl: string;
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+function env(): NodeJS.ProcessEnv {
+  return { ...process.env, DATABASE_URL: databaseUrl, NETWORK_CHECKS: 'off', LOG_LEVEL: 'silent' };
+}
+
+function bin(...args: string[]): Run {
+  const r = spawnSync(process.execPath, [BIN, 'verify', ...args], { cwd: dir, env: env(), encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function file(name: string, text: string): string {
+  writeFileSync(join(dir, name), text);
+  return name;
+}
+
+function csvOut(name: string): Record<string, string>[] {
+  return parse(readFileSync(join(dir, name), 'utf8'), { columns: true }) as Record<string, string>[];
+}
+
+function jsonOut(name: string): Record<string, unknown>[] {
+  return readFileSync(join(dir, name), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The summary's count for one action ("  block  2  40.0%"). */
+function summaryCount(out: string, action: string): number | null {
+  const line = out.split('\n').find((l) => l.trimStart().startsWith(`${action}  `));
+  return line ? Number((line.trim().slice(action.length).trim().split(/\s+/)[0] ?? '').replace(/,/g, '')) : null;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'et-bulk-'));
+  databaseUrl = `sqlite://${join(dir, 'trust.sqlite')}`;
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a CSV list', () => {
+  // A BOM, CRLF line ends, quoted fields holding commas, quotes and a line break, the address in a column
+  // named "mail", an input column named like a result column, a record with too many fields, an empty address.
+  const csv = [
+    '\uFEFFname,mail,action',
+    '"Doe, Jane",jane.doe@example.com,keep',
+    '"Bob ""the builder""",bob@mailinator.com,keep',
+    'Typo,jane@outlok.com,keep',
+    '"Multi',
+    'line",support@example.com,keep',
+    'Broken,a@example.com,x,y',
+    'Nobody,,keep',
+    'Bad,jane.doe@@example.com,keep',
+    '',
+  ].join('\r\n');
+
+  let r: Run;
+  beforeAll(() => {
+    r = bin('--file', file('list.csv', csv), '--column', 'mail', '--out', 'result.csv');
+  });
+
+  it('writes one row per record, in input order, with the input columns, the line and the verdict', () => {
+    expect(r.code).toBe(0);
+    const rows = csvOut('result.csv');
+    expect(rows.map((row) => [row.line, row.name, row.mail, row.input_action, row.action])).toEqual([
+      ['2', 'Doe, Jane', 'jane.doe@example.com', 'keep', 'allow'],
+      ['3', 'Bob "the builder"', 'bob@mailinator.com', 'keep', 'block'],
+      ['4', 'Typo', 'jane@outlok.com', 'keep', 'allow'],
+      ['5', 'Multi\r\nline', 'support@example.com', 'keep', 'allow_with_review'],
+      ['7', 'Broken', 'a@example.com', 'x', ''],
+      ['8', 'Nobody', '', 'keep', ''],
+      ['9', 'Bad', 'jane.doe@@example.com', 'keep', 'block'],
+    ]);
+    const [ok, disposable, typo, role, broken, empty, malformed] = rows as Record<string, string>[];
+    expect(ok).toMatchObject({ errors: '', warnings: '', corrected_email: '', input_error: '' });
+    expect(disposable?.errors).toBe('domain_is_disposable');
+    expect(disposable?.is_disposable_domain).toBe('true');
+    expect(typo).toMatchObject({ warnings: 'domain_typo_detected', corrected_email: 'jane@outlook.com' });
+    expect(role).toMatchObject({ warnings: 'local_is_role_based', is_role_based_domain: 'true' });
+    expect(broken?.input_error).toMatch(/^malformed CSV line/);
+    expect(empty?.input_error).toBe('no address');
+    expect(malformed?.errors).toContain('invalid_address_format');
+    expect(Number(ok?.risk_score)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('names each bad line with its line number on stderr, and the run still ends well', () => {
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('list.csv:7: malformed CSV line');
+    expect(r.err).toContain('list.csv:8: no address');
+    expect(r.err).not.toContain('list.csv:9');
+  });
+
+  it('prints a summary by action that adds up to the rows', () => {
+    expect(r.out).toMatch(/^7 rows in result\.csv \(policy default/);
+    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'block'), summaryCount(r.out, 'allow_with_review'), summaryCount(r.out, 'bad input')]).toEqual([
+      2, 2, 1, 2,
+    ]);
+  });
+
+  it('refuses a list without the named column, listing the columns it has', () => {
+    const refused = bin('--file', 'list.csv', '--out', 'none.csv');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('no column "email" in the header (columns: name, mail, action)');
+    expect(existsSync(join(dir, 'none.csv'))).toBe(false);
+  });
+
+  it('takes a policy file: the same list decided by another policy', () => {
+    const policy = file('lenient.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  structure: { mode: hard, action: quarantine }\n');
+    expect(bin('--file', 'list.csv', '--column', 'mail', '--policy', policy, '--out', 'lenient.csv').code).toBe(0);
+    expect(csvOut('lenient.csv').map((row) => row.action)).toEqual(['allow', 'allow', 'allow', 'allow', '', '', 'quarantine']);
+  });
+});
+
+describe('a text list to JSON Lines', () => {
+  it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', () => {
+    file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlok.com\n');
+    const r = bin('--file', 'list.txt', '--out', 'result.jsonl');
+    expect(r.code).toBe(0);
+    const rows = jsonOut('result.jsonl');
+    expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
+      [1, 'jane.doe@example.com', 'allow'],
+      [3, '  bob@mailinator.com  ', 'block'],
+      [4, 'jane@outlok.com', 'allow'],
+    ]);
+    expect(rows[1]).toMatchObject({ errors: ['domain_is_disposable'], is_disposable_domain: true });
+    expect(rows[2]).toMatchObject({ warnings: ['domain_typo_detected'], corrected_email: 'jane@outlook.com' });
+    expect(rows[0]?.analyzed_data).toBeTypeOf('object');
+  });
+});
+
+describe('resuming', () => {
+  const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${i}@${i % 10 === 0 ? 'mailinator.com' : 'example.com'}`);
+
+  it('after Ctrl-C: what was done is written, and the same command continues where it stopped', async () => {
+    const n = 10_000;
+    file('big.txt', `${addresses(n).join('\n')}\n`);
+    const child = spawn(process.execPath, [BIN, 'verify', '--file', 'big.txt', '--out', 'big.csv', '--concurrency', '8'], { cwd: dir, env: env() });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const out = join(dir, 'big.csv');
+    while (!existsSync(out) || statSync(out).size < 5_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('run the same command again to continue');
+    const partial = csvOut('big.csv');
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(n);
+    expect(partial.map((row) => Number(row.line))).toEqual(partial.map((_, i) => i + 1));
+
+    const r = bin('--file', 'big.txt', '--out', 'big.csv');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`continuing big.csv: ${partial.length.toLocaleString('en-US')} rows already done`);
+    const rows = csvOut('big.csv');
+    expect(rows.map((row) => Number(row.line))).toEqual(rows.map((_, i) => i + 1));
+    expect(rows.map((row) => row.email)).toEqual(addresses(n));
+    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'block')]).toEqual([n - n / 10, n / 10]);
+  }, 180_000);
+
+  it('after a kill in the middle of a row: the cut row is dropped and done again', () => {
+    file('five.txt', `${addresses(5).join('\n')}\n`);
+    expect(bin('--file', 'five.txt', '--out', 'five.jsonl').code).toBe(0);
+    const whole = readFileSync(join(dir, 'five.jsonl'), 'utf8');
+    const lines = whole.split('\n');
+    writeFileSync(join(dir, 'five.jsonl'), `${lines.slice(0, 2).join('\n')}\n${(lines[2] ?? '').slice(0, 15)}`);
+    const r = bin('--file', 'five.txt', '--out', 'five.jsonl');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('continuing five.jsonl: 2 rows already done');
+    expect(readFileSync(join(dir, 'five.jsonl'), 'utf8')).toBe(whole);
+    expect(summaryCount(r.out, 'allow')).toBe(4);
+  });
+
+  it('refuses to continue a result file written for another list, and --restart overwrites it', () => {
+    file('other.txt', 'someone@example.com\nelse@example.com\nthird@example.com\n');
+    const r = bin('--file', 'other.txt', '--out', 'five.jsonl');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('written for another list');
+    const restarted = bin('--file', 'other.txt', '--out', 'five.jsonl', '--restart');
+    expect(restarted.code).toBe(0);
+    expect(jsonOut('five.jsonl').map((row) => row.email)).toEqual(['someone@example.com', 'else@example.com', 'third@example.com']);
+  });
+});
+
+describe('a project', () => {
+  it("uses the project's policy and lists, and stores no event", async () => {
+    const store = await openDatabase(databaseUrl);
+    try {
+      await store.migrate();
+      await createProjectWithKeys(store, { name: 'shop', sandbox: false, policy: 'default' });
+    } finally {
+      await store.close();
+    }
+    file('shop.txt', 'jane.doe@example.com\nbob@mailinator.com\n');
+    expect(spawnSync(process.execPath, [BIN, 'project', 'lists', 'add', 'shop', 'known-abuse', 'example.com'], { cwd: dir, env: env() }).status).toBe(0);
+    const r = bin('--file', 'shop.txt', '--project', 'shop', '--out', 'shop.jsonl');
+    expect(r.code).toBe(0);
+    const rows = jsonOut('shop.jsonl');
+    expect(rows.map((row) => row.action)).toEqual(['block', 'block']);
+    expect(rows[0]).toMatchObject({ is_known_abuse_domain: true });
+    const after = await openDatabase(databaseUrl);
+    try {
+      expect(await after.knex('events').count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('network checks on', () => {
+  it('looks each domain up once for the whole list (its answer shared by every row), and decides on it', async () => {
+    const dns = await startDnsServer();
+    try {
+      const policy = file('mx.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
+      file('mx.txt', 'a@mx.test\nb@mx.test\nc@mx.test\nd@nx.test\n');
+      // Asynchronous: the DNS server answers from this process while the command runs.
+      const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'verify', '--file', 'mx.txt', '--policy', policy, '--out', 'mx.csv'], {
+        cwd: dir,
+        env: { ...env(), NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' },
+      });
+      expect(csvOut('mx.csv').map((row) => [row.email, row.action, row.errors])).toEqual([
+        ['a@mx.test', 'allow', ''],
+        ['b@mx.test', 'allow', ''],
+        ['c@mx.test', 'allow', ''],
+        ['d@nx.test', 'block', 'no_mx_records'],
+      ]);
+      expect(dns.count('mx.test', 'MX')).toBe(1);
+      expect(stdout).not.toContain('network checks off');
+    } finally {
+      await dns.close();
+    }
+  }, 60_000);
+});
