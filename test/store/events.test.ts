@@ -694,3 +694,31 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
     expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
   });
 });
+
+describe('event commits on an embedded SQLite file while another connection holds the write lock', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openSqliteTestStore();
+  });
+  afterAll(() => store.close());
+
+  it('wait for the lock without holding the event loop, then commit with their counters', async () => {
+    await store.events.record(event({ projectId: 'prj_lock', email: 'first@x.io', ipv4: '192.0.2.77' })); // the writer's connection is open
+    let recorded = false;
+    let during: Promise<void> = Promise.resolve();
+    // A knex transaction (retention, project lists) holds the write lock across several event-loop turns.
+    await store.knex.transaction(async (trx) => {
+      await trx('usage').insert({ project_id: 'prj_lock', month: '2026-01', count: 1 }); // takes the write lock
+      during = store.events.record(event({ projectId: 'prj_lock', email: 'during@x.io', ipv4: '192.0.2.77' })).then(() => {
+        recorded = true;
+      });
+      for (let i = 0; i < 5; i += 1) await new Promise((r) => setTimeout(r, 10)); // timers fire: the loop is free
+      expect(recorded).toBe(false);
+      await trx('usage').insert({ project_id: 'prj_lock', month: '2026-02', count: 1 }); // still ours: the writer never took it
+    });
+    await during;
+    expect(recorded).toBe(true);
+    const v = await store.events.velocityReader('prj_lock').byIp({ ipv4: '192.0.2.77', ipv6: null, since: [], limit: 10 });
+    expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: 2, distinct: 2 });
+  });
+});
