@@ -1,8 +1,8 @@
 // Hot-path reads on an embedded SQLite file through a read-only connection of their own, with
-// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex or
-// a promise per query. Synchronous is safe only because every velocity statement is bounded
+// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex.
+// Synchronous is safe only because every velocity statement is bounded
 // (velocity-counters.ts: at most 182 counter rows or `limit` address rows, about 0.1 ms). WAL lets
-// this reader run beside the knex writer; every statement runs to its end, so each read sees every
+// this reader run beside the writers (knex's connection, the event writer's); every statement runs to its end, so each read sees every
 // commit made before it.
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';

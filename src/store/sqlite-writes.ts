@@ -1,7 +1,7 @@
 // The event writer's commit path on an embedded SQLite file (issue 12): one better-sqlite3 connection of
 // its own, prepared statements run synchronously inside one BEGIN IMMEDIATE transaction per group commit.
 // Through knex and node-sqlite3 the same commit cost about 80 µs of CPU per event (a promise, a thread-pool
-// hop and a statement parse per query); here it is a few µs per statement. PostgreSQL keeps knex.
+// hop and a statement parse per query); here each statement is prepared once. PostgreSQL keeps knex.
 //
 // Synchronous is safe because a commit is bounded (at most MAX_ROWS_PER_COMMIT events, each a handful of
 // primary-key upserts) and never waits for a lock on the event loop: the connection's busy timeout is 0,
@@ -10,8 +10,8 @@
 // BUSY_TIMEOUT_MS has passed (then the callers get SQLITE_BUSY: an outage, 503). Waiting for the lock
 // synchronously could deadlock: a knex transaction holding it needs the event loop to finish.
 //
-// Checkpoints: the writer never checkpoints itself (that would fsync on the event loop); knex's
-// connection runs a passive checkpoint on its thread pool once a second after writes.
+// Checkpoints: SQLite's automatic one (when the WAL passes 1,000 pages) runs in the commit that crosses
+// it, on the event loop (copying and an fsync); node-sqlite3 ran it on its thread pool.
 //
 // Each statement is mirrored on knex's `query` event while something listens to it, so every statement
 // of the store stays observable in one place (debugging, tests counting statements).
@@ -27,7 +27,6 @@ export const BUSY_TIMEOUT_MS = 5_000;
 const ROWS_PER_STATEMENT = 500;
 /** INSERT statements kept prepared, one per row count (commits repeat a few sizes); past it the oldest goes. */
 const MAX_PREPARED_INSERTS = 64;
-const CHECKPOINT_EVERY_MS = 1_000;
 
 export const EVENT_COLUMNS = [
   'project_id',
@@ -45,7 +44,7 @@ export const EVENT_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
-const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -32768', 'wal_autocheckpoint = 0'];
+const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -32768'];
 
 const ADDRESS_NEW_SQL =
   'insert into velocity_addresses (project_id, kind, subject, address, last_seen) values (?, ?, ?, ?, ?) on conflict (project_id, kind, subject, address) do nothing returning 1 as added';
@@ -67,8 +66,6 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
   let db: Database.Database | null = null;
   let commit: ((rows: readonly EventRow[]) => void) | null = null;
   const inserts = new Map<number, Database.Statement>();
-  let wrote = false;
-  let checkpoints: NodeJS.Timeout | null = null;
 
   const observed = (sql: string, bindings: readonly unknown[]) => {
     if (knex.listenerCount('query') > 0) knex.emit('query', { method: 'raw', sql, bindings });
@@ -125,18 +122,6 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
     return (rows) => transaction.immediate(rows);
   }
 
-  function checkpointSoon(): void {
-    wrote = true;
-    if (checkpoints) return;
-    checkpoints = setInterval(() => {
-      if (!wrote) return;
-      wrote = false;
-      // Passive: copies what no reader still needs, never waits; failures are retried next time.
-      knex.raw('pragma wal_checkpoint(passive)').catch(() => {});
-    }, CHECKPOINT_EVERY_MS);
-    checkpoints.unref();
-  }
-
   return {
     async insert(rows) {
       commit ??= open();
@@ -144,7 +129,6 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
       for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
         try {
           commit(rows);
-          checkpointSoon();
           return;
         } catch (error) {
           if (!isBusy(error) || Date.now() + pause > deadline) throw error;
@@ -153,8 +137,6 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
       }
     },
     close() {
-      if (checkpoints) clearInterval(checkpoints);
-      checkpoints = null;
       inserts.clear();
       db?.close();
       db = null;
