@@ -13,6 +13,7 @@ import { createProjects, type Projects } from './projects.js';
 import { openSqliteReads } from './sqlite-reads.js';
 import { openSqliteWrites } from './sqlite-writes.js';
 import { createUsage, type Usage } from './usage.js';
+import { createVelocityCache } from './velocity-cache.js';
 
 export interface Store {
   knex: Knex;
@@ -194,9 +195,12 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
   const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
-  const fastReads = embedded ? openSqliteReads(embedded) : null;
-  // …and its event commits a connection of their own (sqlite-writes.ts).
-  const fastWrites = embedded ? openSqliteWrites(embedded, knex) : null;
+  // …its event commits a connection of their own (sqlite-writes.ts), and velocity reads a cache the writer
+  // keeps exact (velocity-cache.ts; data_version on the writer's connection tells other connections' commits).
+  let fastWrites: ReturnType<typeof openSqliteWrites> | null = null;
+  const cache = embedded ? createVelocityCache(() => (fastWrites as ReturnType<typeof openSqliteWrites>).dataVersion()) : null;
+  fastWrites = embedded ? openSqliteWrites(embedded, knex, cache) : null;
+  const fastReads = embedded ? openSqliteReads(embedded, cache) : null;
   // The embedded file's reads run synchronously and never wait; through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
   const events = createEvents(knex, fastReads ?? knexReads(knex, bound), fastWrites);

@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { EventRow } from './event-writer.js';
+import type { VelocityCache } from './velocity-cache.js';
 import { aggregate, TOTAL_BUCKET, valuesList } from './velocity-counters.js';
 
 /** How long a commit keeps trying to take the write lock: PRAGMA busy_timeout of knex's connection. */
@@ -57,14 +58,18 @@ const COUNT_SQL = `insert into velocity_counts (project_id, kind, subject, bucke
 export interface SqliteWrites {
   /** Commits the rows and their velocity counters in one transaction, or nothing. */
   insert(rows: readonly EventRow[]): Promise<void>;
+  /** This connection's PRAGMA data_version: it changes when any other connection commits. */
+  dataVersion(): number;
   close(): void;
 }
 
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown })?.code ?? ''));
 
-export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
+/** `cache`: velocity reads kept in memory, told what each commit added (velocity-cache.ts). */
+export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCache | null = null): SqliteWrites {
   let db: Database.Database | null = null;
   let commit: ((rows: readonly EventRow[]) => void) | null = null;
+  let version: Database.Statement | null = null;
   const inserts = new Map<number, Database.Statement>();
 
   const observed = (sql: string, bindings: readonly unknown[]) => {
@@ -76,6 +81,7 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
     const conn = new Database(filename, { fileMustExist: true, timeout: 0 });
     for (const pragma of PRAGMAS) conn.pragma(pragma);
     db = conn;
+    version = conn.prepare('pragma data_version').pluck();
     const addressNew = conn.prepare(ADDRESS_NEW_SQL);
     const addressSeen = conn.prepare(ADDRESS_SEEN_SQL);
     const count = conn.prepare(COUNT_SQL);
@@ -117,9 +123,13 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
         count.run(c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses);
         observed(COUNT_SQL, []);
       }
+      return { counts, addresses };
     };
     const transaction = conn.transaction(write);
-    return (rows) => transaction.immediate(rows);
+    return (rows) => {
+      const added = transaction.immediate(rows);
+      cache?.apply(added.counts, added.addresses); // committed: the cache follows
+    };
   }
 
   return {
@@ -136,11 +146,16 @@ export function openSqliteWrites(filename: string, knex: Knex): SqliteWrites {
         await sleep(pause);
       }
     },
+    dataVersion() {
+      commit ??= open();
+      return (version as Database.Statement).get() as number;
+    },
     close() {
       inserts.clear();
       db?.close();
       db = null;
       commit = null;
+      version = null;
     },
   };
 }
