@@ -16,8 +16,8 @@ import { LRUCache } from 'lru-cache';
 import type { AddressRow, CountRow } from './velocity-counters.js';
 import { type CounterKind, MAX_WINDOW_BUCKETS, TOTAL_BUCKET } from './velocity-counters.js';
 
-/** Subjects held; the least recently read go first. An entry is at most 182 buckets and `limit` addresses. */
-export const MAX_CACHED_SUBJECTS = 2_048;
+/** Subjects held; the least recently read go first. An entry is at most 182 buckets and `limit` addresses (about 20 KB at 100). */
+export const MAX_CACHED_SUBJECTS = 1_024;
 
 type Rows = Array<Record<string, unknown>>;
 
@@ -127,18 +127,25 @@ export function createVelocityCache(version: () => number): VelocityCache {
         else entry.minutes.splice(at, 0, [c.bucket, c.validations]);
         if (entry.minutes.length > MAX_WINDOW_BUCKETS) entry.minutes.length = MAX_WINDOW_BUCKETS;
       }
-      const touched = new Set<Entry>();
       for (const a of addresses) {
         const entry = entries.peek(keyOf(a.project_id, a.kind, a.subject));
         if (!entry) continue;
-        const found = entry.addresses.find((e) => e.address === a.address);
-        if (found) found.last_seen = Math.max(found.last_seen, a.last_seen);
-        else entry.addresses.push({ address: a.address, last_seen: a.last_seen });
-        touched.add(entry);
-      }
-      for (const entry of touched) {
-        entry.addresses.sort(newestFirst);
-        if (entry.addresses.length > entry.limit) entry.addresses.length = entry.limit;
+        const list = entry.addresses;
+        const i = list.findIndex((e) => e.address === a.address);
+        let item = { address: a.address, last_seen: a.last_seen };
+        if (i >= 0) {
+          const held = list[i] as (typeof list)[number];
+          if (held.last_seen >= a.last_seen) continue; // its row keeps the later time
+          list.splice(i, 1);
+          item = held;
+          held.last_seen = a.last_seen;
+        }
+        // Into its place (usually the front: a new event is the newest); an address past the limit is not held.
+        let at = 0;
+        while (at < list.length && newestFirst(list[at] as (typeof list)[number], item) < 0) at++;
+        if (at >= entry.limit) continue;
+        list.splice(at, 0, item);
+        if (list.length > entry.limit) list.length = entry.limit;
       }
     },
   };
