@@ -22,8 +22,10 @@ const MAX_PREPARED = 64;
 export function openSqliteReads(filename: string, cache: VelocityCache | null = null): SqliteReads {
   let db: Database.Database | null = null;
   const prepared = new LRUCache<string, Database.Statement>({ max: MAX_PREPARED });
+  let closed = false;
 
   function statement(sql: string): Database.Statement {
+    if (closed) throw new Error('the store is closed');
     // Opened on first use: by then migrations have created the file and its tables.
     db ??= new Database(filename, { readonly: true, fileMustExist: true });
     let stmt = prepared.get(sql);
@@ -46,6 +48,7 @@ export function openSqliteReads(filename: string, cache: VelocityCache | null = 
     ...(cache ? { cache } : {}),
     all: ({ sql, bindings }) => run(() => statement(sql).all(...bindings) as Array<Record<string, unknown>>),
     close: async () => {
+      closed = true;
       prepared.clear();
       db?.close();
       db = null;

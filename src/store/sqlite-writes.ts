@@ -70,6 +70,7 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
   let db: Database.Database | null = null;
   let commit: ((rows: readonly EventRow[]) => void) | null = null;
   let version: Database.Statement | null = null;
+  let closed = false;
   const inserts = new Map<number, Database.Statement>();
 
   const observed = (sql: string, bindings: readonly unknown[]) => {
@@ -134,6 +135,7 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
 
   return {
     async insert(rows) {
+      if (closed) throw new Error('the event store is closed');
       commit ??= open();
       const deadline = Date.now() + BUSY_TIMEOUT_MS;
       for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
@@ -147,10 +149,12 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
       }
     },
     dataVersion() {
+      if (closed) throw new Error('the event store is closed');
       commit ??= open();
       return (version as Database.Statement).get() as number;
     },
     close() {
+      closed = true;
       inserts.clear();
       db?.close();
       db = null;
