@@ -218,7 +218,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     async close() {
       await events.flush();
       await fastReads?.close();
-      fastWrites?.close();
+      await fastWrites?.close();
       await knex.destroy();
     },
   };

@@ -10,8 +10,8 @@
 // BUSY_TIMEOUT_MS has passed (then the callers get SQLITE_BUSY: an outage, 503). Waiting for the lock
 // synchronously could deadlock: a knex transaction holding it needs the event loop to finish.
 //
-// Checkpoints: SQLite's automatic one (when the WAL passes 1,000 pages) runs in the commit that crosses
-// it, on the event loop (copying and an fsync); node-sqlite3 ran it on its thread pool.
+// Checkpoints: not in this connection's commits (they would copy and fsync on the event loop), but in a
+// worker thread started with it (sqlite-checkpoints.ts), as node-sqlite3 ran them on its thread pool.
 //
 // Each statement is mirrored on knex's `query` event while something listens to it, so every statement
 // of the store stays observable in one place (debugging, tests counting statements).
@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { EventRow } from './event-writer.js';
+import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
 import type { VelocityCache } from './velocity-cache.js';
 import { aggregate, TOTAL_BUCKET, valuesList } from './velocity-counters.js';
 
@@ -45,7 +46,7 @@ export const EVENT_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
-const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -32768'];
+const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -32768', 'wal_autocheckpoint = 0'];
 
 const ADDRESS_NEW_SQL =
   'insert into velocity_addresses (project_id, kind, subject, address, last_seen) values (?, ?, ?, ?, ?) on conflict (project_id, kind, subject, address) do nothing returning 1 as added';
@@ -60,7 +61,7 @@ export interface SqliteWrites {
   insert(rows: readonly EventRow[]): Promise<void>;
   /** This connection's PRAGMA data_version: it changes when any other connection commits. */
   dataVersion(): number;
-  close(): void;
+  close(): Promise<void>;
 }
 
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown })?.code ?? ''));
@@ -71,6 +72,7 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
   let commit: ((rows: readonly EventRow[]) => void) | null = null;
   let version: Database.Statement | null = null;
   let closed = false;
+  let checkpoints: Checkpoints | null = null;
   const inserts = new Map<number, Database.Statement>();
 
   const observed = (sql: string, bindings: readonly unknown[]) => {
@@ -82,6 +84,7 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
     const conn = new Database(filename, { fileMustExist: true, timeout: 0 });
     for (const pragma of PRAGMAS) conn.pragma(pragma);
     db = conn;
+    checkpoints = startCheckpoints(filename);
     version = conn.prepare('pragma data_version').pluck();
     const addressNew = conn.prepare(ADDRESS_NEW_SQL);
     const addressSeen = conn.prepare(ADDRESS_SEEN_SQL);
@@ -153,8 +156,10 @@ export function openSqliteWrites(filename: string, knex: Knex, cache: VelocityCa
       commit ??= open();
       return (version as Database.Statement).get() as number;
     },
-    close() {
+    async close() {
       closed = true;
+      await checkpoints?.stop();
+      checkpoints = null;
       inserts.clear();
       db?.close();
       db = null;

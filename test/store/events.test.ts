@@ -1,8 +1,11 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
-import type { Store } from '../../src/store/database.js';
+import { openDatabase, type Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
@@ -720,5 +723,29 @@ describe('event commits on an embedded SQLite file while another connection hold
     expect(recorded).toBe(true);
     const v = await store.events.velocityReader('prj_lock').byIp({ ipv4: '192.0.2.77', ipv6: null, since: [], limit: 10 });
     expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: 2, distinct: 2 });
+  });
+});
+
+describe('WAL checkpoints of an embedded SQLite file', () => {
+  it('happen off the event writer, in the checkpoint thread: the database file takes the commits within seconds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'email-trust-checkpoint-'));
+    const file = join(dir, 'store.sqlite');
+    const store = await openDatabase(`sqlite:${file}`);
+    try {
+      await store.migrate();
+      const before = (await stat(file)).size;
+      await Promise.all(
+        Array.from({ length: 3_000 }, (_, i) => store.events.record(event({ projectId: 'prj_wal', email: `w${i}@x.io`, ipv4: `192.0.2.${i % 200}` }))),
+      );
+      let size = (await stat(file)).size;
+      for (let i = 0; i < 100 && size <= before; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        size = (await stat(file)).size;
+      }
+      expect(size).toBeGreaterThan(before);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
