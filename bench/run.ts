@@ -283,7 +283,8 @@ async function compareOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const sides = [
     { name: 'baseline', service: await startService(join(dir, 'baseline.sqlite'), {}, [], baseline) },
-    { name: 'this', service: await startService(join(dir, 'this.sqlite')) },
+    // BENCH_NODE_FLAGS: node flags for this side only (e.g. --max-semi-space-size=32), to compare a flag with BENCH_BASELINE=. (this checkout).
+    { name: 'this', service: await startService(join(dir, 'this.sqlite'), {}, (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)) },
   ];
   try {
     const rounds = Number(process.env.BENCH_ROUNDS ?? 3);

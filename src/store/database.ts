@@ -11,7 +11,9 @@ import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
 import { openSqliteReads } from './sqlite-reads.js';
+import { openSqliteWrites } from './sqlite-writes.js';
 import { createUsage, type Usage } from './usage.js';
+import { createVelocityCache } from './velocity-cache.js';
 
 export interface Store {
   knex: Knex;
@@ -143,8 +145,12 @@ async function makeFolder(folder: string): Promise<void> {
 
 async function sqliteConfig(filename: string, options: OpenOptions): Promise<Knex.Config> {
   if (filename !== SQLITE_MEMORY) await prepareSqliteFile(filename);
+  // better-sqlite3, not node-sqlite3: the event writer and the velocity reads open connections of their
+  // own with it, and connections of one process must share one copy of the SQLite library, or their POSIX
+  // file locks do not see each other (two copies let two writers in at once: sqlite.org/howtocorrupt.html,
+  // 2.2.1). Its statements run synchronously on the event loop; every one on the request path is bounded.
   return {
-    client: 'sqlite3',
+    client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
     ...NO_VALUES_IN_ERRORS,
@@ -152,8 +158,13 @@ async function sqliteConfig(filename: string, options: OpenOptions): Promise<Kne
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { exec(sql: string, cb: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
-        conn.exec(SQLITE_PRAGMAS, (err) => done(err, conn));
+      afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
+        try {
+          conn.exec(SQLITE_PRAGMAS);
+          done(null, conn);
+        } catch (error) {
+          done(error as Error, conn);
+        }
       },
     },
   };
@@ -183,10 +194,16 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const knex = knexFactory(config);
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
-  const fastReads = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? openSqliteReads(target.filename) : null;
+  const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
+  // …its event commits a connection of their own (sqlite-writes.ts), and velocity reads a cache the writer
+  // keeps exact (velocity-cache.ts; data_version on the writer's connection tells other connections' commits).
+  let fastWrites: ReturnType<typeof openSqliteWrites> | null = null;
+  const cache = embedded ? createVelocityCache(() => (fastWrites as ReturnType<typeof openSqliteWrites>).dataVersion()) : null;
+  fastWrites = embedded ? openSqliteWrites(embedded, knex, cache) : null;
+  const fastReads = embedded ? openSqliteReads(embedded, cache) : null;
   // The embedded file's reads run synchronously and never wait; through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
-  const events = createEvents(knex, fastReads ?? knexReads(knex, bound));
+  const events = createEvents(knex, fastReads ?? knexReads(knex, bound), fastWrites);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -201,6 +218,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     async close() {
       await events.flush();
       await fastReads?.close();
+      await fastWrites?.close();
       await knex.destroy();
     },
   };

@@ -4,10 +4,12 @@
 // transaction. Rows arrive type-checked (events.ts), but the database may still refuse one (PostgreSQL
 // cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is then
 // retried one event per transaction, so only the refused event's caller sees the error, not the other
-// requests (other projects' too) that happened to share its commit.
+// requests (other projects' too) that happened to share its commit. On an embedded SQLite file the
+// commits go through a better-sqlite3 connection of their own (sqlite-writes.ts); otherwise through knex.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
+import type { SqliteWrites } from './sqlite-writes.js';
 import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
@@ -60,7 +62,8 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export function createEventWriter(knex: Knex): EventWriter {
+/** `sqlite`: the embedded file's own commit path; without it every commit goes through knex. */
+export function createEventWriter(knex: Knex, sqlite: SqliteWrites | null = null): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
@@ -80,6 +83,7 @@ export function createEventWriter(knex: Knex): EventWriter {
 
   // The event rows and the velocity counters they add to commit together, or not at all.
   async function insertRows(rows: EventRow[]): Promise<void> {
+    if (sqlite) return sqlite.insert(rows);
     await knex.transaction(async (trx) => {
       // Plain multi-row VALUES (knex would write SQLite's as UNION ALL selects, slower to build and run).
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
+import type { SqliteWrites } from './sqlite-writes.js';
 import {
   COUNTED_COLUMNS,
   type CounterKind,
@@ -147,8 +148,9 @@ export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolea
   return { all: async (statement) => rowsOf(await query(statement)) };
 }
 
-export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
-  const writer = createEventWriter(knex);
+/** `writes`: an embedded SQLite file's own commit path (sqlite-writes.ts); without it events commit through knex. */
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: SqliteWrites | null = null): Events {
+  const writer = createEventWriter(knex, writes);
   return {
     record(event) {
       let row: EventRow;

@@ -22,7 +22,8 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === '23505') return true; // PostgreSQL unique_violation
-  return code === 'SQLITE_CONSTRAINT' && typeof message === 'string' && message.includes('UNIQUE');
+  // better-sqlite3 gives the extended code (SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY); node-sqlite3 the base one.
+  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT') && typeof message === 'string' && message.includes('UNIQUE');
 }
 
 /** A random id with a kind prefix, e.g. `prj_3f9a…` (96 random bits, hex). */

@@ -1,26 +1,31 @@
 // Hot-path reads on an embedded SQLite file through a read-only connection of their own, with
-// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex or
-// node-sqlite3's thread pool. Synchronous is safe only because every velocity statement is bounded
+// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex.
+// Synchronous is safe only because every velocity statement is bounded
 // (velocity-counters.ts: at most 182 counter rows or `limit` address rows, about 0.1 ms). WAL lets
-// this reader run beside the knex writer; every statement runs to its end, so each read sees every
+// this reader run beside the writers (knex's connection, the event writer's); every statement runs to its end, so each read sees every
 // commit made before it.
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
+import type { VelocityCache } from './velocity-cache.js';
 import type { Statement } from './velocity-counters.js';
 
 export interface SqliteReads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
+  cache?: VelocityCache;
   close(): Promise<void>;
 }
 
 /** Statements kept prepared; past it the least recently used one is dropped (and prepared again if asked). */
 const MAX_PREPARED = 64;
 
-export function openSqliteReads(filename: string): SqliteReads {
+/** `cache`: velocity subjects kept in memory, kept exact by the event writer (velocity-cache.ts). */
+export function openSqliteReads(filename: string, cache: VelocityCache | null = null): SqliteReads {
   let db: Database.Database | null = null;
   const prepared = new LRUCache<string, Database.Statement>({ max: MAX_PREPARED });
+  let closed = false;
 
   function statement(sql: string): Database.Statement {
+    if (closed) throw new Error('the store is closed');
     // Opened on first use: by then migrations have created the file and its tables.
     db ??= new Database(filename, { readonly: true, fileMustExist: true });
     let stmt = prepared.get(sql);
@@ -40,8 +45,10 @@ export function openSqliteReads(filename: string): SqliteReads {
   };
 
   return {
+    ...(cache ? { cache } : {}),
     all: ({ sql, bindings }) => run(() => statement(sql).all(...bindings) as Array<Record<string, unknown>>),
     close: async () => {
+      closed = true;
       prepared.clear();
       db?.close();
       db = null;

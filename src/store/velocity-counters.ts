@@ -56,7 +56,7 @@ function subjectsOf(row: EventRow): Array<{ kind: CounterKind; subject: string; 
 const SEP = '\u0000';
 const keyOf = (...parts: Array<string | number>) => parts.join(SEP);
 
-interface CountRow {
+export interface CountRow {
   project_id: string;
   kind: CounterKind;
   subject: string;
@@ -65,7 +65,7 @@ interface CountRow {
   addresses: number;
 }
 
-interface AddressRow {
+export interface AddressRow {
   project_id: string;
   kind: CounterKind;
   subject: string;

@@ -12,6 +12,7 @@
 // (an address seen from both keeps its latest time).
 import type { Velocity, VelocityEntry } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
+import type { VelocityCache } from './velocity-cache.js';
 import { addressesStatement, type CounterKind, countsFrom, countsStatement, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
 
 export type { Statement } from './velocity-counters.js';
@@ -19,6 +20,8 @@ export type { Statement } from './velocity-counters.js';
 /** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
 export interface Reads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
+  /** An embedded file's subjects kept in memory, exact (velocity-cache.ts). */
+  cache?: VelocityCache;
 }
 
 export interface SubjectQuery {
@@ -40,10 +43,19 @@ function fromBucket(since: readonly number[]): number {
 }
 
 export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
-  const [counts, addresses] = await Promise.all([
-    reads.all(countsStatement(q.projectId, q.kind, q.subject, fromBucket(q.since))),
-    q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
-  ]);
+  const from = fromBucket(q.since);
+  const held = reads.cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
+  let counts: Array<Record<string, unknown>>;
+  let addresses: Array<Record<string, unknown>>;
+  if (held) ({ counts, addresses } = held);
+  else {
+    const token = reads.cache?.begin();
+    [counts, addresses] = await Promise.all([
+      reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),
+      q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
+    ]);
+    if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
+  }
   const c = countsFrom(counts, q.since);
   return {
     emails: addresses.map((r) => ({ email: String(r.address), at: toNumber(r.last_seen) })),

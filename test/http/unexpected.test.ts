@@ -38,7 +38,7 @@ describe('a store that has gone away', () => {
     // Authenticate once so the keys are cached; then the operations themselves hit the closed store.
     expect((await post(server.url, '/v1/public/verify', { email_address: 'a@example.com' }, bearer(project.keys.access_token))).status).toBe(200);
     expect((await post(server.url, '/v1/intelligence', { email_address: 'a@example.com' }, apiKey(project.keys.private_key))).status).toBe(200);
-    await server.service.store.knex.destroy();
+    await server.service.store.close(); // every connection: knex's and the SQLite file's own reader and writer
 
     const verify = await post(
       server.url,

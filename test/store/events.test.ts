@@ -1,8 +1,11 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
-import type { Store } from '../../src/store/database.js';
+import { openDatabase, type Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
@@ -692,5 +695,57 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
     expect([...emailReads].sort((a, b) => a - b)).toEqual([1, 2]);
     const ipHistoryReads = await rowsPerStatement((e) => e.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20));
     expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
+  });
+});
+
+describe('event commits on an embedded SQLite file while another connection holds the write lock', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openSqliteTestStore();
+  });
+  afterAll(() => store.close());
+
+  it('wait for the lock without holding the event loop, then commit with their counters', async () => {
+    await store.events.record(event({ projectId: 'prj_lock', email: 'first@x.io', ipv4: '192.0.2.77' })); // the writer's connection is open
+    let recorded = false;
+    let during: Promise<void> = Promise.resolve();
+    // A knex transaction (retention, project lists) holds the write lock across several event-loop turns.
+    await store.knex.transaction(async (trx) => {
+      await trx('usage').insert({ project_id: 'prj_lock', month: '2026-01', count: 1 }); // takes the write lock
+      during = store.events.record(event({ projectId: 'prj_lock', email: 'during@x.io', ipv4: '192.0.2.77' })).then(() => {
+        recorded = true;
+      });
+      for (let i = 0; i < 5; i += 1) await new Promise((r) => setTimeout(r, 10)); // timers fire: the loop is free
+      expect(recorded).toBe(false);
+      await trx('usage').insert({ project_id: 'prj_lock', month: '2026-02', count: 1 }); // still ours: the writer never took it
+    });
+    await during;
+    expect(recorded).toBe(true);
+    const v = await store.events.velocityReader('prj_lock').byIp({ ipv4: '192.0.2.77', ipv6: null, since: [], limit: 10 });
+    expect({ total: v.total, distinct: v.distinctEmails }).toEqual({ total: 2, distinct: 2 });
+  });
+});
+
+describe('WAL checkpoints of an embedded SQLite file', () => {
+  it('happen off the event writer, in the checkpoint thread: the database file takes the commits within seconds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'email-trust-checkpoint-'));
+    const file = join(dir, 'store.sqlite');
+    const store = await openDatabase(`sqlite:${file}`);
+    try {
+      await store.migrate();
+      const before = (await stat(file)).size;
+      await Promise.all(
+        Array.from({ length: 3_000 }, (_, i) => store.events.record(event({ projectId: 'prj_wal', email: `w${i}@x.io`, ipv4: `192.0.2.${i % 200}` }))),
+      );
+      let size = (await stat(file)).size;
+      for (let i = 0; i < 100 && size <= before; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        size = (await stat(file)).size;
+      }
+      expect(size).toBeGreaterThan(before);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,52 @@
+// WAL checkpoints of an embedded SQLite file off the event loop. The connections of the main thread
+// (knex's, the event writer's) run better-sqlite3 synchronously, and SQLite's automatic checkpoint would
+// copy the WAL into the database and fsync it inside whichever commit crosses 1,000 pages: tens to hundreds
+// of ms on a busy disk, with every request waiting (node-sqlite3 did it on its thread pool). So those
+// connections turn it off (PRAGMA wal_autocheckpoint=0) and a worker thread with a connection of its own
+// runs a passive checkpoint every CHECKPOINT_EVERY_MS: it never waits for a lock and never blocks a writer.
+// The worker loads the same better-sqlite3 (one SQLite library in the process, so its locks are seen).
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+export const CHECKPOINT_EVERY_MS = 1_000;
+
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+let db = null;
+const timer = setInterval(() => {
+  try {
+    db ??= new Database(workerData.filename, { fileMustExist: true, timeout: 0 });
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // busy or not there yet: the next turn tries again
+  }
+}, workerData.everyMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  try { db?.close(); } catch {}
+  parentPort.postMessage('closed');
+});
+`;
+
+export interface Checkpoints {
+  stop(): Promise<void>;
+}
+
+export function startCheckpoints(filename: string): Checkpoints {
+  const module = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER, { eval: true, workerData: { filename, module, everyMs: CHECKPOINT_EVERY_MS } });
+  worker.unref();
+  worker.on('error', () => {}); // a failed checkpoint thread leaves the WAL to grow until the last connection closes
+  return {
+    async stop() {
+      const closed = new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('exit', () => resolve());
+      });
+      worker.postMessage('stop');
+      await closed;
+      await worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// Velocity reads on an embedded SQLite file answered from memory (issue 12): the rows the two read
+// statements of a subject (velocity-counters.ts: counts from a bucket on, newest addresses) returned, kept
+// per (project, kind, subject) and brought up to date by this process's event writer after each commit
+// with exactly what the commit added (the same increments the upserts made). So a cached answer is the
+// one the database would give, row for row, never an approximation:
+//
+// - Another connection's commit (retention and project lists through knex, a second process on the file)
+//   changes the writer connection's `PRAGMA data_version`: every entry read before it is dropped.
+// - A read that raced a commit of this process (read, then the commit, then the answer stored) is not
+//   stored: the commit counter moved.
+// - An entry answers a window read only from the bucket it was read from on, and an address list only up
+//   to the limit it was read with; otherwise the statements run and replace it.
+// - Address rows are ordered as SQLite's covering index returns them: last_seen descending, then the
+//   address descending in binary (UTF-8) order.
+import { LRUCache } from 'lru-cache';
+import type { AddressRow, CountRow } from './velocity-counters.js';
+import { type CounterKind, MAX_WINDOW_BUCKETS, TOTAL_BUCKET } from './velocity-counters.js';
+
+/** Subjects held; the least recently read go first. An entry is at most 182 buckets and `limit` addresses (about 20 KB at 100). */
+export const MAX_CACHED_SUBJECTS = 1_024;
+
+type Rows = Array<Record<string, unknown>>;
+
+interface Entry {
+  version: number;
+  /** Minute rows are held from this bucket on (the bucket the statement read from). */
+  floor: number;
+  total: number;
+  distinct: number;
+  /** [bucket, validations], newest first, at most MAX_WINDOW_BUCKETS. */
+  minutes: Array<[number, number]>;
+  /** The address statement's limit when it was read; the list holds at most this many. */
+  limit: number;
+  addresses: Array<{ address: string; last_seen: number }>;
+}
+
+export interface VelocityCache {
+  /** The two statements' rows for this read, or null when they must run. */
+  get(projectId: string, kind: CounterKind, subject: string, fromBucket: number, limit: number): { counts: Rows; addresses: Rows } | null;
+  /** A token to take before running the statements and hand to set(). */
+  begin(): { version: number; commits: number };
+  /** Keeps what the statements returned, unless a commit of this process or another connection came between. */
+  set(
+    token: { version: number; commits: number },
+    projectId: string,
+    kind: CounterKind,
+    subject: string,
+    fromBucket: number,
+    limit: number,
+    counts: Rows,
+    addresses: Rows,
+  ): void;
+  /** After a commit of this process: its increments (aggregate() of velocity-counters.ts, distinct counts included). */
+  apply(counts: readonly CountRow[], addresses: readonly AddressRow[]): void;
+}
+
+const keyOf = (projectId: string, kind: string, subject: string) => `${projectId}\u0000${kind}\u0000${subject}`;
+
+/** SQLite's order of text (memcmp of UTF-8), which differs from JavaScript's (UTF-16) beyond U+FFFF. */
+function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+const newestFirst = (x: { address: string; last_seen: number }, y: { address: string; last_seen: number }) =>
+  y.last_seen - x.last_seen || compareText(y.address, x.address);
+
+/** `version`: the writer connection's PRAGMA data_version (changes when any other connection commits). */
+export function createVelocityCache(version: () => number): VelocityCache {
+  const entries = new LRUCache<string, Entry>({ max: MAX_CACHED_SUBJECTS });
+  let commits = 0;
+
+  return {
+    get(projectId, kind, subject, fromBucket, limit) {
+      const entry = entries.get(keyOf(projectId, kind, subject));
+      if (!entry || fromBucket < entry.floor || limit > entry.limit) return null;
+      if (entry.version !== version()) {
+        entries.clear(); // another connection wrote: nothing held can be trusted
+        return null;
+      }
+      const counts: Rows = [{ bucket: TOTAL_BUCKET, validations: entry.total, addresses: entry.distinct }];
+      for (const [bucket, validations] of entry.minutes) {
+        if (bucket < fromBucket || counts.length > MAX_WINDOW_BUCKETS) break;
+        counts.push({ bucket, validations, addresses: 0 });
+      }
+      const addresses: Rows = [];
+      for (let i = 0; i < limit && i < entry.addresses.length; i++) {
+        const a = entry.addresses[i] as Entry['addresses'][number];
+        addresses.push({ address: a.address, last_seen: a.last_seen });
+      }
+      return { counts, addresses };
+    },
+
+    begin: () => ({ version: version(), commits }),
+
+    set(token, projectId, kind, subject, fromBucket, limit, counts, addresses) {
+      if (token.commits !== commits || token.version !== version()) return;
+      const [first, ...rest] = counts;
+      // Only a subject with a total row (the statement returns it first): anything else is read each time.
+      if (!first || Number(first.bucket) !== TOTAL_BUCKET) return;
+      entries.set(keyOf(projectId, kind, subject), {
+        version: token.version,
+        floor: fromBucket,
+        total: Number(first.validations),
+        distinct: Number(first.addresses),
+        minutes: rest.map((r) => [Number(r.bucket), Number(r.validations)]),
+        limit,
+        addresses: addresses.map((r) => ({ address: String(r.address), last_seen: Number(r.last_seen) })),
+      });
+    },
+
+    apply(counts, addresses) {
+      commits += 1;
+      for (const c of counts) {
+        const entry = entries.peek(keyOf(c.project_id, c.kind, c.subject));
+        if (!entry) continue;
+        if (c.bucket === TOTAL_BUCKET) {
+          entry.total += c.validations;
+          entry.distinct += c.addresses;
+          continue;
+        }
+        if (c.bucket < entry.floor) continue;
+        const at = entry.minutes.findIndex(([bucket]) => bucket <= c.bucket);
+        const found = entry.minutes[at];
+        if (found && found[0] === c.bucket) found[1] += c.validations;
+        else if (at === -1) entry.minutes.push([c.bucket, c.validations]);
+        else entry.minutes.splice(at, 0, [c.bucket, c.validations]);
+        if (entry.minutes.length > MAX_WINDOW_BUCKETS) entry.minutes.length = MAX_WINDOW_BUCKETS;
+      }
+      for (const a of addresses) {
+        const entry = entries.peek(keyOf(a.project_id, a.kind, a.subject));
+        if (!entry) continue;
+        const list = entry.addresses;
+        const i = list.findIndex((e) => e.address === a.address);
+        let item = { address: a.address, last_seen: a.last_seen };
+        if (i >= 0) {
+          const held = list[i] as (typeof list)[number];
+          if (held.last_seen >= a.last_seen) continue; // its row keeps the later time
+          list.splice(i, 1);
+          item = held;
+          held.last_seen = a.last_seen;
+        }
+        // Into its place (usually the front: a new event is the newest); an address past the limit is not held.
+        let at = 0;
+        while (at < list.length && newestFirst(list[at] as (typeof list)[number], item) < 0) at++;
+        if (at >= entry.limit) continue;
+        list.splice(at, 0, item);
+        if (list.length > entry.limit) list.length = entry.limit;
+      }
+    },
+  };
+}
