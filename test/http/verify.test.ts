@@ -249,7 +249,7 @@ describe('IP intelligence (default policy)', () => {
 });
 
 describe('IP velocity', () => {
-  it('counts three addresses from one IPv4 and warns multiple_accounts_detected on the third (threshold 3)', async () => {
+  it('counts three addresses from one IPv4: the flag turns true with the warning, on the third (threshold 3)', async () => {
     const project = await server.createProject({ name: 'velocity-v4' });
     const other = await server.createProject({ name: 'velocity-v4-other' });
     const ip = '203.0.113.7';
@@ -260,7 +260,7 @@ describe('IP velocity', () => {
     const [first, second, third] = replies.map((r) => r.body);
     expect(first).toMatchObject({ has_multiple_emails_in_ip: false, warnings: [] });
     expect(first.analyzed_data.total_email_in_ip).toBe('1');
-    expect(second).toMatchObject({ has_multiple_emails_in_ip: true, warnings: [] });
+    expect(second).toMatchObject({ action: 'allow', has_multiple_emails_in_ip: false, warnings: [] });
     expect(second.analyzed_data.total_email_in_ip).toBe('2');
 
     expect(third.has_multiple_emails_in_ip).toBe(true);
@@ -283,6 +283,20 @@ describe('IP velocity', () => {
     expect(elsewhere.body.analyzed_data.emails_in_ip).toEqual([{ email_address: 'four@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
   });
 
+  it("turns the flag true at the policy's own ip_duplication threshold, with the warning (counts 1, 2, 3 at threshold 2)", async () => {
+    const policyYaml = 'version: "1.0"\nchecks:\n  ip_duplication: { mode: soft, action: challenge, options: { threshold: 2, window: 5_minutes } }\n';
+    const project = await server.createProject({ name: 'velocity-threshold-2', policyYaml });
+    const replies: Reply[] = [];
+    for (const email of ['t1@example.com', 't2@example.com', 't3@example.com']) {
+      replies.push(await verify(project, { email_address: email, ipv4_address: '198.51.100.31', show_results: true }));
+    }
+    expect(replies.map((r) => [r.body.has_multiple_emails_in_ip, r.body.warnings, r.body.action])).toEqual([
+      [false, [], 'allow'],
+      [true, ['multiple_accounts_detected'], 'challenge'],
+      [true, ['multiple_accounts_detected'], 'challenge'],
+    ]);
+  });
+
   it('sees every earlier call whatever the mix of IPv4 and IPv6 callers before it (no stale read snapshot)', async () => {
     // A read of one statement once left a snapshot open that hid every later commit from other statements.
     const project = await server.createProject({ name: 'velocity-mixed' });
@@ -295,7 +309,7 @@ describe('IP velocity', () => {
     expect(last?.body.warnings).toEqual(['multiple_accounts_detected']);
     const v6 = await verify(project, { email_address: 'mixed-4@example.com', ipv6_address: '2001:db8::77', show_results: true });
     expect(v6.body.analyzed_data.total_email_in_ip).toBe('2');
-    expect(v6.body.has_multiple_emails_in_ip).toBe(true);
+    expect(v6.body.has_multiple_emails_in_ip).toBe(false);
   });
 
   it('counts repeated calls of one address without calling it multiple accounts', async () => {
