@@ -49,12 +49,16 @@ export interface CompiledVerdict {
   runner: PolicyRunner;
   /** Rule name → the action its parent rule takes. */
   actions: ReadonlyMap<string, VerdictAction>;
+  /** The parent rules as written, in order. */
+  parents: readonly ParentRule[];
 }
 
 export interface VerdictDecision {
   action: VerdictAction;
   /** Indexes of the parent rules that matched, in order. */
   matched: number[];
+  /** Index of the parent rule that decided: the first matched one whose action is the verdict; null when none matched. */
+  decidedBy: number | null;
 }
 
 export interface VerdictProblem {
@@ -90,6 +94,7 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
     stopOnBlock,
     runner: new PolicyRunner(catalog, rules),
     actions: new Map(parents.map((parent, i) => [ruleName(i), parent.action])),
+    parents,
   };
 }
 
@@ -103,7 +108,8 @@ export function decideVerdict(verdict: CompiledVerdict, fired: readonly FiredRul
   const matched = fired.map((rule) => Number(rule.name.slice('parent_rules['.length, -1))).sort((a, b) => a - b);
   const actions = fired.map((rule) => verdict.actions.get(rule.name));
   const action = actions.includes('block') ? 'block' : actions.includes('allow') ? 'allow' : 'ignore';
-  return { action, matched };
+  const decidedBy = matched.find((i) => verdict.parents[i]?.action === action) ?? null;
+  return { action, matched, decidedBy };
 }
 
 function ruleName(index: number): string {
