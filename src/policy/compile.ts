@@ -28,6 +28,20 @@ export interface EnabledCheck {
   reads: readonly string[];
 }
 
+/** A free rule as answers name it. */
+export interface EnabledRule {
+  name: string;
+  /** Its code in `warnings` when it names none, and its entry in `steps`: `rule_` and its name in snake_case. */
+  id: string;
+  /** The facts its conditions read: it ran on a request when one of them is known. */
+  reads: readonly string[];
+}
+
+/** The identifier of a free rule in answers (`rule_` + its name, hyphens as underscores): a valid code and step. */
+export function ruleId(name: string): string {
+  return `rule_${name.replaceAll('-', '_')}`;
+}
+
 /** What a fired rule tells `decide`. */
 export interface Verdict {
   source: 'check' | 'rule' | 'unknown';
@@ -47,6 +61,8 @@ export interface CompiledPolicy {
   description: string;
   defaultAction: Action;
   checks: readonly EnabledCheck[];
+  /** The free rules, in policy order. */
+  rules: readonly EnabledRule[];
   /** The registry the policy was compiled against. */
   catalog: FactCatalog;
   /** Plugins with at least one enabled check, in registry order. */
@@ -101,6 +117,7 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     description: doc.description ?? '',
     defaultAction: doc.default_action ?? 'allow',
     checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),
+    rules: (doc.rules ?? []).map((rule) => ({ name: rule.name, id: ruleId(rule.name), reads: [...new Set(factsOf(rule.conditions))] })),
     catalog,
     enabledPlugins: [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p)),
     options: Object.fromEntries(checks.map((c) => [c.name, c.options])),
@@ -173,13 +190,17 @@ function addFreeRules(rules: PolicyConditions, loaded: LoadedPolicy, catalog: Fa
   const free = loaded.document.rules ?? [];
   for (const [i, rule] of free.entries()) {
     const here = ['rules', i];
-    if (free.findIndex((r) => r.name === rule.name) !== i) problems.push(loaded.problem([...here, 'name'], `rule name "${rule.name}" is used twice`));
+    const twin = free.findIndex((r) => ruleId(r.name) === ruleId(rule.name));
+    if (twin !== i) {
+      const same = free[twin]?.name === rule.name;
+      problems.push(loaded.problem([...here, 'name'], same ? `rule name "${rule.name}" is used twice` : `rule names "${free[twin]?.name}" and "${rule.name}" both answer as ${ruleId(rule.name)}: rename one`));
+    }
     for (const problem of conditionProblems(rule.conditions, catalog)) {
       problems.push(loaded.problem([...here, 'conditions', ...problem.path], problem.message));
     }
-    const code = rule.error ?? rule.warning;
-    const verdict: Verdict = { source: 'rule', name: rule.name, action: rule.action, order: checkCount + i + 1 };
-    rules.add(rule.conditions, code ? { ...verdict, code, kind: rule.error ? 'error' : 'warning' } : verdict);
+    // A rule that names no code still names itself, so an action it changes is never unexplained.
+    const code = rule.error ?? rule.warning ?? ruleId(rule.name);
+    rules.add(rule.conditions, { source: 'rule', name: rule.name, action: rule.action, code, kind: rule.error ? 'error' : 'warning', order: checkCount + i + 1 });
   }
 }
 

@@ -224,6 +224,28 @@ describe('policy behaviour', () => {
     const fired = await verify(project, { email_address: 'a+b@example.com', show_results: true });
     expect(fired.body).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'] });
   });
+
+  it('names a free rule without a code that changed the action: rule_<name> in warnings, and in steps when it ran', async () => {
+    const policyYaml = [
+      'version: "1.0"',
+      'checks:',
+      '  free_provider_domain: { mode: soft }',
+      'rules:',
+      '  - name: free-mailbox',
+      '    conditions: { fact: is_free_provider_domain, operator: equal, value: true }',
+      '    action: challenge',
+      '',
+    ].join('\n');
+    const project = await server.createProject({ name: 'codeless-rule', policyYaml });
+    const fired = await verify(project, { email_address: 'jane@gmail.com', show_results: true, show_steps: true });
+    expect(fired.body).toMatchObject({ action: 'challenge', is_free_provider_domain: true, errors: [], warnings: ['rule_free_mailbox'] });
+    expect(fired.body.steps).toEqual(['free_provider_domain', 'rule_free_mailbox']);
+    const quiet = await verify(project, { email_address: 'jane@example.com', show_results: true, show_steps: true });
+    expect(quiet.body).toMatchObject({ action: 'allow', errors: [], warnings: [], steps: ['free_provider_domain', 'rule_free_mailbox'] });
+    // A rule whose facts are unknown did not run: an invalid address has no domain to classify.
+    const unknown = await verify(project, { email_address: 'not-an-address', show_steps: true });
+    expect(unknown.body.steps).not.toContain('rule_free_mailbox');
+  });
 });
 
 describe('IP intelligence (default policy)', () => {
