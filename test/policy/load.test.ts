@@ -72,6 +72,12 @@ describe('loading a policy', () => {
     ]);
   });
 
+  it('reports a missing field beside a bad value deeper down: both, not only the deeper one', () => {
+    const problems = problemsOf('version: "1.0"\nrules:\n  - name: r\n    conditions: { fact: has_numeric, operator: equals, value: true }\n');
+    expect(problems.map((p) => p.path)).toEqual(['/rules/0/action', '/rules/0/conditions/operator']);
+    expect(problems[0]!.message).toBe('is required');
+  });
+
   it('names an unknown field and where it is', () => {
     const [p] = problemsOf('version: "1.0"\ndefault_acton: block\n');
     expect(p).toMatchObject({ line: 2, path: '/default_acton', message: 'unknown field "default_acton"' });
