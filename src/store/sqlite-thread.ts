@@ -102,7 +102,8 @@ export function openSqliteThread(filename: string, knex: Knex): SqliteThread {
 
   function call(request: WithoutId<StoreRequest>): Promise<StoreReply & { ok: true }> {
     if (closed) return Promise.reject(new Error('the event store is closed'));
-    const thread = (worker ??= start());
+    worker ??= start();
+    const thread = worker;
     const id = nextId++;
     return new Promise((resolve, reject) => {
       if (pending.size === 0) thread.ref();
