@@ -224,7 +224,8 @@ async function profileOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
   const baseline = process.env.BENCH_BASELINE;
-  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], baseline ?? packageRoot);
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const service = await startService(join(dir, 'bench.sqlite'), {}, flags, baseline ?? packageRoot);
   try {
     const verify = verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
