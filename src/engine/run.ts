@@ -11,6 +11,7 @@ import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rule
 import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import './condition-evaluation.js';
 import './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
