@@ -52,9 +52,12 @@ interface Figures {
   errors: number;
 }
 
+/** Node flags the service runs with, as `npm start` and the container image give them. */
+const SERVE_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, ...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
@@ -224,7 +227,8 @@ async function profileOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
   const baseline = process.env.BENCH_BASELINE;
-  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], baseline ?? packageRoot);
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const service = await startService(join(dir, 'bench.sqlite'), {}, flags, baseline ?? packageRoot);
   try {
     const verify = verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });

@@ -6,6 +6,7 @@
 // Other modules count their own events through `countRejection` (rate limits, quota, limiter
 // fallback), or register a metric of their own on `registry` with the `email_trust_` prefix.
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { LabelHistogram } from './label-histogram.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'email_trust_' });
@@ -35,13 +36,13 @@ export const actions = new Counter({
   registers: [registry],
 });
 
-export const checkDuration = new Histogram({
-  name: 'email_trust_plugin_duration_seconds',
-  help: 'Time a plugin took to compute its facts for one request (network waits included), by plugin',
-  labelNames: ['plugin'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+export const checkDuration = new LabelHistogram(
+  'email_trust_plugin_duration_seconds',
+  'Time a plugin took to compute its facts for one request (network waits included), by plugin',
+  'plugin',
+  LATENCY_BUCKETS,
+  registry,
+);
 
 export const lookups = new Counter({
   name: 'email_trust_lookup_cache_total',

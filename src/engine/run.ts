@@ -11,6 +11,7 @@ import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rule
 import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import './condition-evaluation.js';
 import './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -91,6 +92,8 @@ export interface RunOutcome {
   pluginsApplied: readonly string[];
   /** Value of any registered fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
+  /** The values of several facts, in order: one wait for their plugins, not a promise per fact. */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
 }
@@ -109,6 +112,8 @@ class RequestRun {
   readonly ran: string[] = [];
   readonly applied: string[] = [];
   private readonly values = new Map<string, Promise<FactValues>>();
+  /** Each plugin's facts once its run has settled: read without a wait. */
+  private readonly settled = new Map<string, FactValues>();
   /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
   private readonly facts = new Map<string, Promise<unknown>>();
 
@@ -123,10 +128,22 @@ class RequestRun {
     if (!value) {
       const plugin = this.catalog.owner.get(name);
       if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      value = this.valuesOf(plugin).then((values) => values[name] ?? null);
+      const settled = this.settled.get(plugin.id);
+      value = settled ? Promise.resolve(settled[name] ?? null) : this.valuesOf(plugin).then((values) => values[name] ?? null);
       this.facts.set(name, value);
     }
     return value;
+  }
+
+  async factsOf(names: readonly string[]): Promise<unknown[]> {
+    const waits: Array<Promise<FactValues>> = [];
+    for (const name of names) {
+      const plugin = this.catalog.owner.get(name);
+      if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
+      if (!this.settled.has(plugin.id)) waits.push(this.valuesOf(plugin));
+    }
+    if (waits.length > 0) await Promise.all(waits);
+    return names.map((name) => (this.settled.get(this.catalog.owner.get(name)?.id as string) as FactValues)[name] ?? null);
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {
@@ -148,7 +165,8 @@ class RequestRun {
       values = {};
     }
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
-    checkDuration.observe({ plugin: plugin.id }, secondsSince(started));
+    checkDuration.observe(plugin.id, secondsSince(started));
+    this.settled.set(plugin.id, values);
     this.ran.push(plugin.id);
     if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;
@@ -239,6 +257,7 @@ export class PolicyRunner {
       pluginsRan: state.ran,
       pluginsApplied: state.applied,
       fact: (name) => state.fact(name),
+      facts: (names) => state.factsOf(names),
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();

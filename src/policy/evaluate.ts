@@ -11,6 +11,8 @@ export interface Evaluation<D> {
   decision: D;
   /** Value of a fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
+  /** Values of several facts, in order (one wait for all of them). */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
@@ -62,6 +64,7 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
   return {
     decision,
     fact: outcome.fact,
+    facts: outcome.facts,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
     steps: async () => stepsRun(policy, outcome.pluginsApplied, await checks()),
@@ -82,7 +85,7 @@ async function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promi
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
   let pending = candidates.map((check) => ({ check, next: 0 }));
   while (pending.length > 0) {
-    const values = await Promise.all(pending.map(({ check, next }) => outcome.fact(check.reads[next] as string)));
+    const values = await outcome.facts(pending.map(({ check, next }) => check.reads[next] as string));
     pending = pending.filter((p, i) => {
       if (policy.catalog.isKnown(p.check.reads[p.next] as string, values[i])) ran.add(p.check);
       else if (++p.next < p.check.reads.length) return true;

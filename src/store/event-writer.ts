@@ -5,11 +5,10 @@
 // cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is then
 // retried one event per transaction, so only the refused event's caller sees the error, not the other
 // requests (other projects' too) that happened to share its commit. On an embedded SQLite file the
-// commits go through a better-sqlite3 connection of their own (sqlite-writes.ts); otherwise through knex.
+// commits go to the store thread (sqlite-thread.ts); otherwise through knex.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
-import type { SqliteWrites } from './sqlite-writes.js';
 import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
@@ -49,6 +48,11 @@ export interface EventRow {
   created_at: number;
 }
 
+/** A commit path other than knex's: the rows and their velocity counters in one transaction, or nothing. */
+export interface EventCommits {
+  insert(rows: readonly EventRow[]): Promise<void>;
+}
+
 export interface EventWriter {
   /** Resolves once the row is committed; rejects when its commit fails. */
   write(row: EventRow): Promise<void>;
@@ -63,7 +67,7 @@ interface Pending {
 }
 
 /** `sqlite`: the embedded file's own commit path; without it every commit goes through knex. */
-export function createEventWriter(knex: Knex, sqlite: SqliteWrites | null = null): EventWriter {
+export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;

@@ -5,9 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
-import { createEventWriter, type EventRow } from './event-writer.js';
+import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import type { SqliteWrites } from './sqlite-writes.js';
 import {
   COUNTED_COLUMNS,
   type CounterKind,
@@ -148,8 +147,8 @@ export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolea
   return { all: async (statement) => rowsOf(await query(statement)) };
 }
 
-/** `writes`: an embedded SQLite file's own commit path (sqlite-writes.ts); without it events commit through knex. */
-export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: SqliteWrites | null = null): Events {
+/** `writes`: an embedded SQLite file's own commit path (sqlite-thread.ts); without it events commit through knex. */
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: EventCommits | null = null): Events {
   const writer = createEventWriter(knex, writes);
   return {
     record(event) {
