@@ -3,7 +3,8 @@
 // demo project of a fresh install once the first worker listens, runs the background retention, and
 // replaces a worker that dies. Limits stay global: through Redis when REDIS_URL is set, otherwise through
 // the limiter the primary holds for every worker (rate-limiter-flexible's RateLimiterClusterMaster). On
-// SIGINT or SIGTERM it passes the signal on, waits for every worker to finish, then exits.
+// SIGINT or SIGTERM it passes the signal on, waits for every worker to finish, then exits; SIGHUP (reload
+// the policies) it passes on to every worker.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
@@ -65,6 +66,9 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
     await store.close();
     process.exit(0);
   };
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -1,42 +1,103 @@
-// The compiled policies a service holds: every file in policies/ compiled at start (an invalid one
-// stops the start), and project-specific policy sources compiled once per revision.
+// The compiled policies a service holds. Named policies come from POLICIES_DIR first and the shipped
+// policies/ folder second (a name in POLICIES_DIR shadows the shipped one); every file is compiled at
+// start (an invalid one stops the start). Project policies stored as source compile once per revision.
+// Reloads compile aside and swap a whole compiled policy in one assignment: a request holds the
+// CompiledPolicy it started with, so every answer comes from exactly one revision, and a policy that
+// fails to compile never replaces the last good one.
 import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { FactCatalog } from '../engine/catalog.js';
+import { policiesDir as shippedPoliciesDir } from '../paths.js';
 import { type CompiledPolicy, compilePolicy } from './compile.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
-import { PolicyError } from './errors.js';
+import { PolicyError, type PolicyProblem } from './errors.js';
 import { parsePolicy, readPolicyFile } from './load.js';
 import type { IntelligencePolicy } from './types.js';
 
 /** Compiled policy sources (and custom_policy verdicts) kept; the least recently used go first. */
 const MAX_CACHED_SOURCES = 500;
 
+const POLICY_FILE = /\.ya?ml$/;
+
 export interface PolicyReference {
-  /** A policy name from the policies folder, or a label for an inline source. */
+  /** A policy name from the policies folders, or a label for an inline source. */
   policy: string;
   /** The YAML itself, when the project's policy came from a file rather than the folder. */
   policySource?: string | null;
+  /** The project's id and name (a Project has both): its last good policy is kept under them. */
+  id?: string;
+  name?: string;
+}
+
+/** What one reload did to one policy: told to the book's listeners (logs and metrics). */
+export interface ReloadOutcome {
+  /** `file`: a named policy from a folder; `stored`: a project's stored source. */
+  source: 'file' | 'stored';
+  policy: string;
+  /** The project, for a stored policy. */
+  project?: string;
+  /** `loaded`: the new revision is in use; `failed`: it did not compile, `previous` stays in use. */
+  result: 'loaded' | 'failed';
+  revision: string | null;
+  previous: string | null;
+  problems: PolicyProblem[];
+}
+
+/** A project whose policy cannot be used: its name is in no folder, or its stored source does not compile. */
+export interface UnresolvedPolicy {
+  project: string;
+  policy: string;
+  /** What is wrong and what to do, in a sentence. */
+  reason: string;
+  problems: PolicyProblem[];
+}
+
+export interface ActiveRevisions {
+  /** Named policies: their revision and which folder they came from. */
+  named: Record<string, { revision: string; from: 'POLICIES_DIR' | 'shipped' }>;
+  /** Projects with a stored policy: the revision this instance decides their requests with. */
+  projects: Record<string, { policy: string; revision: string }>;
+}
+
+export class PolicyNotFoundError extends Error {
+  override readonly name = 'PolicyNotFoundError';
+}
+
+interface NamedEntry {
+  policy: CompiledPolicy;
+  text: string;
 }
 
 export class PolicyBook {
-  private readonly named = new Map<string, CompiledPolicy>();
+  private named = new Map<string, NamedEntry>();
   private readonly bySource = new LRUCache<string, CompiledPolicy>({ max: MAX_CACHED_SOURCES });
+  /** Stored sources that did not compile, so a failing revision is compiled and reported once. */
+  private readonly failedSources = new LRUCache<string, PolicyError>({ max: MAX_CACHED_SOURCES });
+  /** Per project id: the stored policy it was last decided by (kept when a newer source fails). */
+  private readonly storedActive = new Map<string, { project: string; policy: CompiledPolicy }>();
   private readonly verdicts = new LRUCache<string, CompiledVerdict>({ max: MAX_CACHED_SOURCES });
+  private readonly listeners: ((outcome: ReloadOutcome) => void)[] = [];
+  /** Names whose file went away (reported once; their last policy stays in use). */
+  private readonly gone = new Set<string>();
 
-  private constructor(private readonly catalog: FactCatalog) {}
+  private constructor(
+    private readonly catalog: FactCatalog,
+    /** Searched in order: POLICIES_DIR (when set), then the shipped folder. */
+    readonly folders: readonly string[],
+  ) {}
 
-  /** Loads and compiles every policy in `dir`; throws a PolicyError listing every problem found. */
+  /**
+   * Loads and compiles every policy in `dir` and, when `dir` is not the shipped folder, every shipped
+   * policy whose name `dir` does not have; throws a PolicyError listing every problem found.
+   */
   static load(dir: string, catalog: FactCatalog): PolicyBook {
-    const book = new PolicyBook(catalog);
-    const problems = [];
-    for (const file of readdirSync(dir)
-      .filter((f) => /\.ya?ml$/.test(f))
-      .sort()) {
-      const name = basename(file).replace(/\.ya?ml$/, '');
+    const book = new PolicyBook(catalog, dir === shippedPoliciesDir ? [dir] : [dir, shippedPoliciesDir]);
+    const problems: PolicyProblem[] = [];
+    for (const [name, file] of book.files()) {
       try {
-        book.named.set(name, compilePolicy(name, readPolicyFile(join(dir, file)), catalog));
+        const loaded = readPolicyFile(file);
+        book.named.set(name, { policy: compilePolicy(name, loaded, catalog), text: loaded.text });
       } catch (error) {
         if (!(error instanceof PolicyError)) throw error;
         problems.push(...error.problems);
@@ -46,31 +107,132 @@ export class PolicyBook {
     return book;
   }
 
+  /** Told every outcome of a reload (files and stored sources). */
+  onReload(listener: (outcome: ReloadOutcome) => void): void {
+    this.listeners.push(listener);
+  }
+
   names(): string[] {
-    return [...this.named.keys()];
+    return [...this.named.keys()].sort();
   }
 
   byName(name: string): CompiledPolicy | undefined {
-    return this.named.get(name);
+    return this.named.get(name)?.policy;
   }
 
-  /** The compiled policy of a project; throws PolicyError if its stored source is invalid. */
+  /**
+   * Reads the folders again; each file whose text changed is compiled aside and replaces its name's
+   * policy when it compiles. A file that went away keeps its last policy (projects may still use it).
+   */
+  reloadFolders(): ReloadOutcome[] {
+    const outcomes: ReloadOutcome[] = [];
+    const next = new Map(this.named);
+    const files = this.files();
+    for (const [name, file] of files) {
+      this.gone.delete(name);
+      const current = next.get(name);
+      let text: string;
+      try {
+        text = readPolicyFile(file).text;
+      } catch {
+        continue; // gone between the listing and the read (an editor's rename): the next change event reads it
+      }
+      if (current?.text === text) continue;
+      const previous = current?.policy.revision ?? null;
+      try {
+        const policy = compilePolicy(name, parsePolicy(file, text), this.catalog);
+        next.set(name, { policy, text });
+        outcomes.push({ source: 'file', policy: name, result: 'loaded', revision: policy.revision, previous, problems: [] });
+      } catch (error) {
+        if (!(error instanceof PolicyError)) throw error;
+        outcomes.push({ source: 'file', policy: name, result: 'failed', revision: null, previous, problems: error.problems });
+      }
+    }
+    for (const name of next.keys()) {
+      if (files.has(name) || this.gone.has(name)) continue;
+      this.gone.add(name);
+      const revision = next.get(name)?.policy.revision ?? null;
+      const message = 'the file is gone: its loaded revision stays in use until a restart, which refuses to start while a project uses it';
+      outcomes.push({ source: 'file', policy: name, result: 'failed', revision: null, previous: revision, problems: [{ file: name, line: 0, column: 0, path: '', message }] });
+    }
+    this.named = next;
+    this.tell(outcomes);
+    return outcomes;
+  }
+
+  /**
+   * The compiled policy of a project. A stored source that does not compile, or a name no folder has,
+   * falls back to the policy the project was last decided by; without one it throws (PolicyError for
+   * an invalid source, PolicyNotFoundError for a missing name).
+   */
   forProject(ref: PolicyReference): CompiledPolicy {
-    if (ref.policySource) return this.fromSource(ref.policy, ref.policySource);
-    const policy = this.named.get(ref.policy);
-    if (!policy) throw new Error(`policy "${ref.policy}" is not in the policies folder (known: ${this.names().join(', ')})`);
-    return policy;
+    if (!ref.policySource) {
+      const named = this.named.get(ref.policy)?.policy;
+      if (named) return named;
+      const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
+      if (kept) return kept;
+      throw new PolicyNotFoundError(this.notFoundMessage(ref));
+    }
+    const key = `${ref.policy}\u0000${ref.policySource}`;
+    const cached = this.bySource.get(key);
+    if (cached) return this.noteStored(ref, cached);
+    const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
+    const failed = this.failedSources.get(key);
+    if (failed) {
+      if (kept) return kept;
+      throw failed;
+    }
+    try {
+      const policy = compilePolicy(ref.policy, parsePolicy(ref.policy, ref.policySource), this.catalog);
+      this.bySource.set(key, policy);
+      if (ref.id && kept?.revision !== policy.revision) this.tell([this.storedOutcome(ref, 'loaded', policy.revision, kept, [])]);
+      return this.noteStored(ref, policy);
+    } catch (error) {
+      if (!(error instanceof PolicyError)) throw error;
+      this.failedSources.set(key, error);
+      if (ref.id) this.tell([this.storedOutcome(ref, 'failed', null, kept, error.problems)]);
+      if (kept) return kept;
+      throw error;
+    }
+  }
+
+  /** Resolves every project's policy (compiling stored sources aside); returns those that cannot be used. */
+  resolveProjects(projects: readonly PolicyReference[]): UnresolvedPolicy[] {
+    const unresolved: UnresolvedPolicy[] = [];
+    for (const project of projects) {
+      try {
+        this.forProject(project);
+        if (project.policySource) continue;
+        // A name no folder has any longer, served from a kept policy, still needs fixing before a restart.
+        if (!this.named.has(project.policy) || this.gone.has(project.policy)) throw new PolicyNotFoundError(this.notFoundMessage(project));
+      } catch (error) {
+        const who = { project: project.name ?? project.policy, policy: project.policy };
+        if (error instanceof PolicyError) unresolved.push({ ...who, reason: `its stored policy "${project.policy}" does not compile`, problems: error.problems });
+        else if (error instanceof PolicyNotFoundError) unresolved.push({ ...who, reason: error.message, problems: [] });
+        else throw error;
+      }
+    }
+    return unresolved;
+  }
+
+  /** The revision in use for each named policy, and for each project with a stored policy. */
+  activeRevisions(): ActiveRevisions {
+    const named: ActiveRevisions['named'] = {};
+    const shipped = this.folders.at(-1);
+    for (const name of this.names()) {
+      const policy = this.named.get(name)?.policy as CompiledPolicy;
+      named[name] = { revision: policy.revision, from: this.folders.length > 1 && !policy.file.startsWith(`${shipped}/`) ? 'POLICIES_DIR' : 'shipped' };
+    }
+    const projects: ActiveRevisions['projects'] = {};
+    for (const { project, policy } of [...this.storedActive.values()].sort((a, b) => a.project.localeCompare(b.project))) {
+      projects[project] = { policy: policy.name, revision: policy.revision };
+    }
+    return { named, projects };
   }
 
   /** Compiles a policy given as text, reusing the compiled form for the same label and text. */
   fromSource(label: string, text: string): CompiledPolicy {
-    const key = `${label}\u0000${text}`;
-    let policy = this.bySource.get(key);
-    if (!policy) {
-      policy = compilePolicy(label, parsePolicy(label, text), this.catalog);
-      this.bySource.set(key, policy);
-    }
-    return policy;
+    return this.forProject({ policy: label, policySource: text });
   }
 
   /**
@@ -87,6 +249,48 @@ export class PolicyBook {
       this.verdicts.set(key, verdict);
     }
     return verdict;
+  }
+
+  /** Each policy name and the file it is read from: the first folder that has it wins. */
+  private files(): Map<string, string> {
+    const files = new Map<string, string>();
+    for (const folder of this.folders) {
+      for (const file of readdirSync(folder)
+        .filter((f) => POLICY_FILE.test(f))
+        .sort()) {
+        const name = file.replace(POLICY_FILE, '');
+        if (!files.has(name)) files.set(name, join(folder, file));
+      }
+    }
+    return files;
+  }
+
+  private noteStored(ref: PolicyReference, policy: CompiledPolicy): CompiledPolicy {
+    if (ref.id && this.storedActive.get(ref.id)?.policy !== policy) this.storedActive.set(ref.id, { project: ref.name ?? ref.id, policy });
+    return policy;
+  }
+
+  private storedOutcome(
+    ref: PolicyReference,
+    result: ReloadOutcome['result'],
+    revision: string | null,
+    kept: CompiledPolicy | undefined,
+    problems: PolicyProblem[],
+  ): ReloadOutcome {
+    return { source: 'stored', policy: ref.policy, project: ref.name ?? ref.id, result, revision, previous: kept?.revision ?? null, problems };
+  }
+
+  private tell(outcomes: readonly ReloadOutcome[]): void {
+    for (const outcome of outcomes) for (const listener of this.listeners) listener(outcome);
+  }
+
+  private notFoundMessage(ref: PolicyReference): string {
+    const who = ref.name ? `project "${ref.name}" uses policy "${ref.policy}", which` : `policy "${ref.policy}"`;
+    const where = this.folders.length > 1 ? `is neither in POLICIES_DIR (${this.folders[0]}) nor in the shipped policies` : `is not in the policies folder (${this.folders[0]})`;
+    const fix = ref.name
+      ? `add ${ref.policy}.yaml to POLICIES_DIR, or point the project at another policy: email-trust project update ${ref.name} --policy NAME|FILE`
+      : `add ${ref.policy}.yaml to POLICIES_DIR or name another policy`;
+    return `${who} ${where} (known: ${this.names().join(', ')}); ${fix}`;
   }
 }
 

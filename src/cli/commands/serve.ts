@@ -1,5 +1,6 @@
 // `email-trust serve`: binds the port first (a taken port stops the start before anything is made),
 // then creates the demo project of a fresh install and prints its keys, then serves until SIGINT or SIGTERM.
+// SIGHUP reloads the policies (folders and every project's stored policy) without a restart.
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -20,7 +21,7 @@ export function addServeCommand(program: Command): void {
   program
     .command('serve')
     .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG)',
+      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG); SIGHUP reloads the policies',
     )
     .action(serve);
 }
@@ -40,6 +41,9 @@ async function serve(): Promise<void> {
     throw error;
   });
   const servers = [server, ...(metricsServer ? [metricsServer] : [])];
+  process.on('SIGHUP', () => {
+    service.reloadPolicies().catch((error: unknown) => service.log.error({ err: error }, 'SIGHUP: policies not reloaded; the loaded ones stay in use'));
+  });
   // A worker serves; its primary makes the demo project and runs the retention.
   if (cluster.isWorker) return stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
