@@ -4,7 +4,7 @@
 // Reloads compile aside and swap a whole compiled policy in one assignment: a request holds the
 // CompiledPolicy it started with, so every answer comes from exactly one revision, and a policy that
 // fails to compile never replaces the last good one.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { FactCatalog } from '../engine/catalog.js';
@@ -133,7 +133,7 @@ export class PolicyBook {
       const current = next.get(name);
       let text: string;
       try {
-        text = readPolicyFile(file).text;
+        text = readFileSync(file, 'utf8');
       } catch {
         continue; // gone between the listing and the read (an editor's rename): the next change event reads it
       }
