@@ -153,7 +153,14 @@ export class PolicyBook {
       this.gone.add(name);
       const revision = next.get(name)?.policy.revision ?? null;
       const message = 'the file is gone: its loaded revision stays in use until a restart, which refuses to start while a project uses it';
-      outcomes.push({ source: 'file', policy: name, result: 'failed', revision: null, previous: revision, problems: [{ file: name, line: 0, column: 0, path: '', message }] });
+      outcomes.push({
+        source: 'file',
+        policy: name,
+        result: 'failed',
+        revision: null,
+        previous: revision,
+        problems: [{ file: name, line: 0, column: 0, path: '', message }],
+      });
     }
     this.named = next;
     this.tell(outcomes);
@@ -207,7 +214,8 @@ export class PolicyBook {
         if (!this.named.has(project.policy) || this.gone.has(project.policy)) throw new PolicyNotFoundError(this.notFoundMessage(project));
       } catch (error) {
         const who = { project: project.name ?? project.policy, policy: project.policy };
-        if (error instanceof PolicyError) unresolved.push({ ...who, reason: `its stored policy "${project.policy}" does not compile`, problems: error.problems });
+        if (error instanceof PolicyError)
+          unresolved.push({ ...who, reason: `its stored policy "${project.policy}" does not compile`, problems: error.problems });
         else if (error instanceof PolicyNotFoundError) unresolved.push({ ...who, reason: error.message, problems: [] });
         else throw error;
       }
@@ -286,7 +294,10 @@ export class PolicyBook {
 
   private notFoundMessage(ref: PolicyReference): string {
     const who = ref.name ? `project "${ref.name}" uses policy "${ref.policy}", which` : `policy "${ref.policy}"`;
-    const where = this.folders.length > 1 ? `is neither in POLICIES_DIR (${this.folders[0]}) nor in the shipped policies` : `is not in the policies folder (${this.folders[0]})`;
+    const where =
+      this.folders.length > 1
+        ? `is neither in POLICIES_DIR (${this.folders[0]}) nor in the shipped policies`
+        : `is not in the policies folder (${this.folders[0]})`;
     const fix = ref.name
       ? `add ${ref.policy}.yaml to POLICIES_DIR, or point the project at another policy: email-trust project update ${ref.name} --policy NAME|FILE`
       : `add ${ref.policy}.yaml to POLICIES_DIR or name another policy`;

@@ -173,7 +173,7 @@ describe("a project's stored policy", () => {
 });
 
 describe('start', () => {
-  it('`serve` refuses to start when a project\'s policy is found nowhere: exit 2 naming the project, the policy and what to do', async () => {
+  it("`serve` refuses to start when a project's policy is found nowhere: exit 2 naming the project, the policy and what to do", async () => {
     const database = `sqlite:${join(dir, 'lost.sqlite')}`;
     const store = await openDatabase(database);
     await store.migrate();
