@@ -18,7 +18,8 @@ import type { IntelligencePolicy } from './types.js';
 /** Compiled policy sources (and custom_policy verdicts) kept; the least recently used go first. */
 const MAX_CACHED_SOURCES = 500;
 
-const POLICY_FILE = /\.ya?ml$/;
+/** A policy file's name: the policy's name and this ending. */
+export const POLICY_FILE = /\.ya?ml$/;
 
 export interface PolicyReference {
   /** A policy name from the policies folders, or a label for an inline source. */
@@ -78,6 +79,8 @@ export class PolicyBook {
   private readonly storedActive = new Map<string, { project: string; policy: CompiledPolicy }>();
   private readonly verdicts = new LRUCache<string, CompiledVerdict>({ max: MAX_CACHED_SOURCES });
   private readonly listeners: ((outcome: ReloadOutcome) => void)[] = [];
+  /** Per name, the file text that last failed to compile: reported once, not at every reload. */
+  private readonly failedTexts = new Map<string, string>();
   /** Names whose file went away (reported once; their last policy stays in use). */
   private readonly gone = new Set<string>();
 
@@ -137,14 +140,16 @@ export class PolicyBook {
       } catch {
         continue; // gone between the listing and the read (an editor's rename): the next change event reads it
       }
-      if (current?.text === text) continue;
+      if (current?.text === text || this.failedTexts.get(name) === text) continue;
       const previous = current?.policy.revision ?? null;
       try {
         const policy = compilePolicy(name, parsePolicy(file, text), this.catalog);
         next.set(name, { policy, text });
+        this.failedTexts.delete(name);
         outcomes.push({ source: 'file', policy: name, result: 'loaded', revision: policy.revision, previous, problems: [] });
       } catch (error) {
         if (!(error instanceof PolicyError)) throw error;
+        this.failedTexts.set(name, text);
         outcomes.push({ source: 'file', policy: name, result: 'failed', revision: null, previous, problems: error.problems });
       }
     }
@@ -236,11 +241,6 @@ export class PolicyBook {
       projects[project] = { policy: policy.name, revision: policy.revision };
     }
     return { named, projects };
-  }
-
-  /** Compiles a policy given as text, reusing the compiled form for the same label and text. */
-  fromSource(label: string, text: string): CompiledPolicy {
-    return this.forProject({ policy: label, policySource: text });
   }
 
   /**

@@ -6,7 +6,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { Logger } from 'pino';
 import { policyReloads, policyRevision } from '../metrics.js';
-import type { PolicyBook, ReloadOutcome } from '../policy/book.js';
+import { POLICY_FILE, type PolicyBook, type ReloadOutcome } from '../policy/book.js';
 import { formatProblem } from '../policy/errors.js';
 import type { Store } from '../store/database.js';
 
@@ -39,7 +39,9 @@ export function startPolicyReload({ book, store, log, debounceMs = RELOAD_DEBOUN
       log.error({ err: error, folders: book.folders }, 'policies not reloaded: a policies folder cannot be read; the loaded policies stay in use');
     }
   };
-  const changed = () => {
+  // Other files in the folder (an editor's swap file, a log written there) are no policy's change.
+  const changed = (_event: string, file: string | null) => {
+    if (file !== null && !POLICY_FILE.test(file)) return;
     clearTimeout(timer);
     timer = setTimeout(reloadFolders, debounceMs);
   };
