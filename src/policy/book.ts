@@ -197,7 +197,8 @@ export class PolicyBook {
     try {
       const policy = compilePolicy(ref.policy, parsePolicy(ref.policy, ref.policySource), this.catalog);
       this.bySource.set(key, policy);
-      if (ref.id && kept?.revision !== policy.revision) this.tell([this.storedOutcome(ref, 'loaded', policy.revision, kept, [])]);
+      // A project's first policy in this instance is a load, not a reload: nothing to report.
+      if (ref.id && kept && kept.revision !== policy.revision) this.tell([this.storedOutcome(ref, 'loaded', policy.revision, kept, [])]);
       return this.noteStored(ref, policy);
     } catch (error) {
       if (!(error instanceof PolicyError)) throw error;
