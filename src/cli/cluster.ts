@@ -28,6 +28,13 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   let started = false;
   const fork = (): Worker => cluster.fork();
   for (let i = 0; i < config.workers; i += 1) fork();
+  // SIGHUP goes to listening workers only: one still starting would die of it (no handler yet), and loads the policies anyway.
+  const listening = new Set<Worker>();
+  cluster.on('listening', (worker) => listening.add(worker));
+  cluster.on('exit', (worker) => listening.delete(worker));
+  process.on('SIGHUP', () => {
+    for (const worker of listening) worker.process.kill('SIGHUP');
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     if (!started) {
@@ -66,9 +73,6 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
     await store.close();
     process.exit(0);
   };
-  process.on('SIGHUP', () => {
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
-  });
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -140,7 +140,11 @@ export class PolicyBook {
       } catch {
         continue; // gone between the listing and the read (an editor's rename): the next change event reads it
       }
-      if (current?.text === text || this.failedTexts.get(name) === text) continue;
+      if (current?.text === text) {
+        this.failedTexts.delete(name); // back to the text in use: a later return of the failing text is news again
+        continue;
+      }
+      if (this.failedTexts.get(name) === text) continue;
       const previous = current?.policy.revision ?? null;
       try {
         const policy = compilePolicy(name, parsePolicy(file, text), this.catalog);

@@ -32,6 +32,9 @@ async function serve(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, hostAndPort);
   const service = await composeService(config);
   const server = await listen(service);
+  process.on('SIGHUP', () => {
+    service.reloadPolicies().catch((error: unknown) => service.log.error({ err: error }, 'SIGHUP: policies not reloaded; the loaded ones stay in use'));
+  });
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
   service.log.info({ base, database: config.databaseUrl, policies: service.policies.names(), ...worker }, 'email-trust is listening');
@@ -41,9 +44,6 @@ async function serve(): Promise<void> {
     throw error;
   });
   const servers = [server, ...(metricsServer ? [metricsServer] : [])];
-  process.on('SIGHUP', () => {
-    service.reloadPolicies().catch((error: unknown) => service.log.error({ err: error }, 'SIGHUP: policies not reloaded; the loaded ones stay in use'));
-  });
   // A worker serves; its primary makes the demo project and runs the retention.
   if (cluster.isWorker) return stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
