@@ -189,7 +189,7 @@ export class PolicyBook {
       if (kept) return kept;
       throw new PolicyNotFoundError(this.notFoundMessage(ref));
     }
-    const key = `${ref.policy}\u0000${ref.policySource}`;
+    const key = sourceKey(ref.policy, ref.policySource);
     const cached = this.bySource.get(key);
     if (cached) return this.noteStored(ref, cached);
     const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
@@ -219,7 +219,12 @@ export class PolicyBook {
     for (const project of projects) {
       try {
         this.forProject(project);
-        if (project.policySource) continue;
+        // A stored text that failed, served from a kept policy, still needs fixing before a restart.
+        if (project.policySource) {
+          const failed = this.failedSources.get(sourceKey(project.policy, project.policySource));
+          if (failed) throw failed;
+          continue;
+        }
         // A name no folder has any longer, served from a kept policy, still needs fixing before a restart.
         if (!this.named.has(project.policy) || this.gone.has(project.policy)) throw new PolicyNotFoundError(this.notFoundMessage(project));
       } catch (error) {
@@ -308,6 +313,11 @@ export class PolicyBook {
       : `add ${ref.policy}.yaml to POLICIES_DIR or name another policy`;
     return `${who} ${where} (known: ${this.names().join(', ')}); ${fix}`;
   }
+}
+
+/** The cache key of a stored policy: its label and its text. */
+function sourceKey(label: string, text: string): string {
+  return `${label}\u0000${text}`;
 }
 
 export class CustomPolicyError extends Error {}
