@@ -1,25 +1,19 @@
-// The compiled policies a service holds. Named policies come from POLICIES_DIR first and the shipped
-// policies/ folder second (a name in POLICIES_DIR shadows the shipped one); every file is compiled at
-// start (an invalid one stops the start). Project policies stored as source compile once per revision.
-// Reloads compile aside and swap a whole compiled policy in one assignment: a request holds the
-// CompiledPolicy it started with, so every answer comes from exactly one revision, and a policy that
-// fails to compile never replaces the last good one.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The compiled policies a service holds: the named ones from the policies folders (named-policies.ts,
+// every file compiled at start: an invalid one stops the start), and project policies stored as source,
+// compiled once per revision. Reloads compile aside and swap a whole compiled policy in one assignment:
+// a request holds the CompiledPolicy it started with, so every answer comes from exactly one revision,
+// and a policy that fails to compile never replaces the last good one.
 import { LRUCache } from 'lru-cache';
 import type { FactCatalog } from '../engine/catalog.js';
-import { policiesDir as shippedPoliciesDir } from '../paths.js';
 import { type CompiledPolicy, compilePolicy } from './compile.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { PolicyError, type PolicyProblem } from './errors.js';
-import { parsePolicy, readPolicyFile } from './load.js';
+import { parsePolicy } from './load.js';
+import { NamedPolicies, type NamedRevisions, type ReloadOutcome } from './named-policies.js';
 import type { IntelligencePolicy } from './types.js';
 
 /** Compiled policy sources (and custom_policy verdicts) kept; the least recently used go first. */
 const MAX_CACHED_SOURCES = 500;
-
-/** A policy file's name: the policy's name and this ending. */
-export const POLICY_FILE = /\.ya?ml$/;
 
 export interface PolicyReference {
   /** A policy name from the policies folders, or a label for an inline source. */
@@ -29,20 +23,6 @@ export interface PolicyReference {
   /** The project's id and name (a Project has both): its last good policy is kept under them. */
   id?: string;
   name?: string;
-}
-
-/** What one reload did to one policy: told to the book's listeners (logs and metrics). */
-export interface ReloadOutcome {
-  /** `file`: a named policy from a folder; `stored`: a project's stored source. */
-  source: 'file' | 'stored';
-  policy: string;
-  /** The project, for a stored policy. */
-  project?: string;
-  /** `loaded`: the new revision is in use; `failed`: it did not compile, `previous` stays in use. */
-  result: 'loaded' | 'failed';
-  revision: string | null;
-  previous: string | null;
-  problems: PolicyProblem[];
 }
 
 /** A project whose policy cannot be used: its name is in no folder, or its stored source does not compile. */
@@ -56,7 +36,7 @@ export interface UnresolvedPolicy {
 
 export interface ActiveRevisions {
   /** Named policies: their revision and which folder they came from. */
-  named: Record<string, { revision: string; from: 'POLICIES_DIR' | 'shipped' }>;
+  named: NamedRevisions;
   /** Projects with a stored policy: the revision this instance decides their requests with. */
   projects: Record<string, { policy: string; revision: string }>;
 }
@@ -65,13 +45,7 @@ export class PolicyNotFoundError extends Error {
   override readonly name = 'PolicyNotFoundError';
 }
 
-interface NamedEntry {
-  policy: CompiledPolicy;
-  text: string;
-}
-
 export class PolicyBook {
-  private named = new Map<string, NamedEntry>();
   private readonly bySource = new LRUCache<string, CompiledPolicy>({ max: MAX_CACHED_SOURCES });
   /** Stored sources that did not compile, so a failing revision is compiled and reported once. */
   private readonly failedSources = new LRUCache<string, PolicyError>({ max: MAX_CACHED_SOURCES });
@@ -79,35 +53,20 @@ export class PolicyBook {
   private readonly storedActive = new Map<string, { project: string; policy: CompiledPolicy }>();
   private readonly verdicts = new LRUCache<string, CompiledVerdict>({ max: MAX_CACHED_SOURCES });
   private readonly listeners: ((outcome: ReloadOutcome) => void)[] = [];
-  /** Per name, the file text that last failed to compile: reported once, not at every reload. */
-  private readonly failedTexts = new Map<string, string>();
-  /** Names whose file went away (reported once; their last policy stays in use). */
-  private readonly gone = new Set<string>();
 
   private constructor(
     private readonly catalog: FactCatalog,
-    /** Searched in order: POLICIES_DIR (when set), then the shipped folder. */
-    readonly folders: readonly string[],
+    private readonly named: NamedPolicies,
   ) {}
 
-  /**
-   * Loads and compiles every policy in `dir` and, when `dir` is not the shipped folder, every shipped
-   * policy whose name `dir` does not have; throws a PolicyError listing every problem found.
-   */
+  /** Loads and compiles every policy of `dir` and of the shipped folder; throws a PolicyError listing every problem found. */
   static load(dir: string, catalog: FactCatalog): PolicyBook {
-    const book = new PolicyBook(catalog, dir === shippedPoliciesDir ? [dir] : [dir, shippedPoliciesDir]);
-    const problems: PolicyProblem[] = [];
-    for (const [name, file] of book.files()) {
-      try {
-        const loaded = readPolicyFile(file);
-        book.named.set(name, { policy: compilePolicy(name, loaded, catalog), text: loaded.text });
-      } catch (error) {
-        if (!(error instanceof PolicyError)) throw error;
-        problems.push(...error.problems);
-      }
-    }
-    if (problems.length > 0) throw new PolicyError(problems);
-    return book;
+    return new PolicyBook(catalog, NamedPolicies.load(dir, catalog));
+  }
+
+  /** Searched in order: POLICIES_DIR (when set), then the shipped folder. */
+  get folders(): readonly string[] {
+    return this.named.folders;
   }
 
   /** Told every outcome of a reload (files and stored sources). */
@@ -116,62 +75,16 @@ export class PolicyBook {
   }
 
   names(): string[] {
-    return [...this.named.keys()].sort();
+    return this.named.names();
   }
 
   byName(name: string): CompiledPolicy | undefined {
-    return this.named.get(name)?.policy;
+    return this.named.get(name);
   }
 
-  /**
-   * Reads the folders again; each file whose text changed is compiled aside and replaces its name's
-   * policy when it compiles. A file that went away keeps its last policy (projects may still use it).
-   */
+  /** Reads the folders again (named-policies.ts); tells the listeners each outcome. */
   reloadFolders(): ReloadOutcome[] {
-    const outcomes: ReloadOutcome[] = [];
-    const next = new Map(this.named);
-    const files = this.files();
-    for (const [name, file] of files) {
-      this.gone.delete(name);
-      const current = next.get(name);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        continue; // gone between the listing and the read (an editor's rename): the next change event reads it
-      }
-      if (current?.text === text) {
-        this.failedTexts.delete(name); // back to the text in use: a later return of the failing text is news again
-        continue;
-      }
-      if (this.failedTexts.get(name) === text) continue;
-      const previous = current?.policy.revision ?? null;
-      try {
-        const policy = compilePolicy(name, parsePolicy(file, text), this.catalog);
-        next.set(name, { policy, text });
-        this.failedTexts.delete(name);
-        outcomes.push({ source: 'file', policy: name, result: 'loaded', revision: policy.revision, previous, problems: [] });
-      } catch (error) {
-        if (!(error instanceof PolicyError)) throw error;
-        this.failedTexts.set(name, text);
-        outcomes.push({ source: 'file', policy: name, result: 'failed', revision: null, previous, problems: error.problems });
-      }
-    }
-    for (const name of next.keys()) {
-      if (files.has(name) || this.gone.has(name)) continue;
-      this.gone.add(name);
-      const revision = next.get(name)?.policy.revision ?? null;
-      const message = 'the file is gone: its loaded revision stays in use until a restart, which refuses to start while a project uses it';
-      outcomes.push({
-        source: 'file',
-        policy: name,
-        result: 'failed',
-        revision: null,
-        previous: revision,
-        problems: [{ file: name, line: 0, column: 0, path: '', message }],
-      });
-    }
-    this.named = next;
+    const outcomes = this.named.reload();
     this.tell(outcomes);
     return outcomes;
   }
@@ -183,7 +96,7 @@ export class PolicyBook {
    */
   forProject(ref: PolicyReference): CompiledPolicy {
     if (!ref.policySource) {
-      const named = this.named.get(ref.policy)?.policy;
+      const named = this.named.get(ref.policy);
       if (named) return named;
       const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
       if (kept) return kept;
@@ -226,7 +139,7 @@ export class PolicyBook {
           continue;
         }
         // A name no folder has any longer, served from a kept policy, still needs fixing before a restart.
-        if (!this.named.has(project.policy) || this.gone.has(project.policy)) throw new PolicyNotFoundError(this.notFoundMessage(project));
+        if (!this.named.hasFile(project.policy)) throw new PolicyNotFoundError(this.notFoundMessage(project));
       } catch (error) {
         const who = { project: project.name ?? project.policy, policy: project.policy };
         if (error instanceof PolicyError)
@@ -240,17 +153,11 @@ export class PolicyBook {
 
   /** The revision in use for each named policy, and for each project with a stored policy. */
   activeRevisions(): ActiveRevisions {
-    const named: ActiveRevisions['named'] = {};
-    const shipped = this.folders.at(-1);
-    for (const name of this.names()) {
-      const policy = this.named.get(name)?.policy as CompiledPolicy;
-      named[name] = { revision: policy.revision, from: this.folders.length > 1 && !policy.file.startsWith(`${shipped}/`) ? 'POLICIES_DIR' : 'shipped' };
-    }
     const projects: ActiveRevisions['projects'] = {};
     for (const { project, policy } of [...this.storedActive.values()].sort((a, b) => a.project.localeCompare(b.project))) {
       projects[project] = { policy: policy.name, revision: policy.revision };
     }
-    return { named, projects };
+    return { named: this.named.revisions(), projects };
   }
 
   /**
@@ -267,20 +174,6 @@ export class PolicyBook {
       this.verdicts.set(key, verdict);
     }
     return verdict;
-  }
-
-  /** Each policy name and the file it is read from: the first folder that has it wins. */
-  private files(): Map<string, string> {
-    const files = new Map<string, string>();
-    for (const folder of this.folders) {
-      for (const file of readdirSync(folder)
-        .filter((f) => POLICY_FILE.test(f))
-        .sort()) {
-        const name = file.replace(POLICY_FILE, '');
-        if (!files.has(name)) files.set(name, join(folder, file));
-      }
-    }
-    return files;
   }
 
   private noteStored(ref: PolicyReference, policy: CompiledPolicy): CompiledPolicy {

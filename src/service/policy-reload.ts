@@ -6,8 +6,9 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { Logger } from 'pino';
 import { policyReloads, policyRevision } from '../metrics.js';
-import { POLICY_FILE, type PolicyBook, type ReloadOutcome } from '../policy/book.js';
+import type { PolicyBook } from '../policy/book.js';
 import { formatProblem } from '../policy/errors.js';
+import { POLICY_FILE, type ReloadOutcome } from '../policy/named-policies.js';
 import type { Store } from '../store/database.js';
 
 /** Quiet time after the last change event before the folders are read (an editor's save is several events). */

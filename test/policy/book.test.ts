@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
-import { PolicyBook, type ReloadOutcome } from '../../src/policy/book.js';
+import { PolicyBook } from '../../src/policy/book.js';
 import { parsePolicy } from '../../src/policy/load.js';
+import type { ReloadOutcome } from '../../src/policy/named-policies.js';
 import { fixturePolicy } from '../http/contract.js';
 
 const catalog = new FactCatalog(registry);
