@@ -11,7 +11,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
-  /** Folder of named policies, all compiled at start. */
+  /** POLICIES_DIR (searched before the shipped policies), or the shipped folder when unset (policy/book.ts). */
   policiesDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Which X-Forwarded-For entries are believed (src/service/client-ip.ts). */

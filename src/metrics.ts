@@ -5,7 +5,7 @@
 //
 // Other modules count their own events through `countRejection` (rate limits, quota, limiter
 // fallback), or register a metric of their own on `registry` with the `email_trust_` prefix.
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { LabelHistogram } from './label-histogram.js';
 
 export const registry = new Registry();
@@ -70,6 +70,20 @@ export const rejections = new Counter({
   name: 'email_trust_rejections_total',
   help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',
   labelNames: ['kind', 'limit'] as const,
+  registers: [registry],
+});
+
+export const policyReloads = new Counter({
+  name: 'email_trust_policy_reloads_total',
+  help: 'Policy reloads, by source (file: a named policy in POLICIES_DIR or the shipped folder; stored: a project policy) and result (loaded, failed: the previous revision stays in use)',
+  labelNames: ['source', 'result'] as const,
+  registers: [registry],
+});
+
+export const policyRevision = new Gauge({
+  name: 'email_trust_policy_revision_info',
+  help: 'The revision in use for each named policy (value 1; one series per policy)',
+  labelNames: ['policy', 'revision'] as const,
   registers: [registry],
 });
 
