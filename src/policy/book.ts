@@ -177,7 +177,7 @@ export class PolicyBook {
   }
 
   private noteStored(ref: PolicyReference, policy: CompiledPolicy): CompiledPolicy {
-    if (ref.id && this.storedActive.get(ref.id)?.policy !== policy) this.storedActive.set(ref.id, { project: ref.name ?? ref.id, policy });
+    if (ref.id && this.storedActive.get(ref.id)?.policy !== policy) this.storedActive.set(ref.id, { project: ref.id, policy }); // /readyz needs no key: ids, never names
     return policy;
   }
 

@@ -97,7 +97,8 @@ it('SIGHUP re-reads a project policy changed on the database at once; the proces
   expect(Date.now() - cachedAt).toBeLessThan(KEY_CACHE_MS); // so the new answer is SIGHUP's doing, not the cache expiring
   const ready = (await (await fetch(`${base}/readyz`)).json()) as { status: string; policies: { projects: Record<string, unknown> } };
   expect(ready.status).toBe('ready');
-  expect(ready.policies.projects.shop).toEqual({ policy: 'plus-hard', revision: parsePolicy('x', fixturePolicy('plus-hard')).revision });
+  expect(ready.policies.projects).not.toHaveProperty('shop'); // /readyz needs no key: projects by id, never by name
+  expect(ready.policies.projects[shop.project.id]).toEqual({ policy: 'plus-hard', revision: parsePolicy('x', fixturePolicy('plus-hard')).revision });
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     proc.once('exit', (code, signal) => resolve({ code, signal })),

@@ -168,7 +168,7 @@ describe("a project's stored policy", () => {
     await server.service.reloadPolicies();
     // At once: the reload forgets the cached key lookups that hold the project.
     expect((await verify(project.keys.access_token)).body.action).toBe('block');
-    expect((await readyPolicies()).projects.stored).toEqual({ policy: 'stored', revision: revisionOf(HARD) });
+    expect((await readyPolicies()).projects[project.project.id]).toEqual({ policy: 'stored', revision: revisionOf(HARD) });
   });
 });
 

@@ -86,7 +86,7 @@ describe("projects' policies", () => {
     expect(book.resolveProjects([{ ...project, policySource: fixturePolicy('invalid-mode') }])).toMatchObject([
       { project: 'stored', reason: 'its stored policy "stored" does not compile', problems: [{ line: 6, column: 23 }] },
     ]);
-    expect(book.activeRevisions().projects).toEqual({ stored: { policy: 'stored', revision: revisionOf(SOFT) } });
+    expect(book.activeRevisions().projects).toEqual({ p3: { policy: 'stored', revision: revisionOf(SOFT) } }); // by id: /readyz needs no key
     // A project never decided before has nothing to fall back to: the problems are thrown.
     expect(() => book.forProject({ id: 'p4', name: 'new', policy: 'new', policySource: fixturePolicy('invalid-mode') })).toThrow(/new:6:23/);
   });
