@@ -17,7 +17,7 @@ export interface RecordingAccess extends Access {
 /** A key's last use is written at most this often by one instance. */
 export const LAST_USED_EVERY_MS = 60_000;
 /** Pending last uses are written together, this long after the first of them. */
-const FLUSH_DELAY_MS = 1_000;
+const FLUSH_DELAY_MS = 250;
 /** Keys whose last write this instance remembers; one that drops out is written again at its next use. */
 const REMEMBERED_KEYS = 10_000;
 
