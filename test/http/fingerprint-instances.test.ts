@@ -54,5 +54,4 @@ describe.each([
     expect(onSecond.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false });
     expect((await intelligence(first, await issue(second))).status).toBe(200);
   });
-
 });
