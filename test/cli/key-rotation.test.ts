@@ -71,11 +71,16 @@ describe('key rotate', () => {
     offset = 0;
   });
 
-  it('refuses a grace that is not a duration or is over 90 days, and an unknown project', async () => {
+  it('refuses a grace that is not a duration or is over 90 days, a bad label and an unknown project', async () => {
     for (const grace of ['7', '1w', '91d', '-1d']) {
       const r = await run('key', 'rotate', '--project', 'rotating', '--kind', 'public_key', '--grace', grace);
       expect(r.code, grace).toBe(2);
       expect(r.err).toMatch(/--grace/);
+    }
+    for (const label of ['', 'x'.repeat(65), 'tab\there']) {
+      const r = await run('key', 'create', '--project', 'rotating', '--kind', 'public_key', '--label', label);
+      expect(r.code, JSON.stringify(label)).toBe(2);
+      expect(r.err).toMatch(/--label.*1 to 64 characters without control characters/);
     }
     const nobody = await run('key', 'rotate', '--project', 'nobody', '--kind', 'public_key');
     expect(nobody.code).toBe(2);
