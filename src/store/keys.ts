@@ -166,7 +166,7 @@ export function createKeys(knex: Knex): Keys {
               { column: 'id', order: 'desc' },
             ])
         ).map(keyFromRow);
-        const label = options.label !== undefined && options.label !== null ? options.label : (live[0]?.label ?? null);
+        const label = options.label ?? live[0]?.label ?? null;
         const created = await insertKey(trx, projectId, kind, now, label);
         const retiring: ApiKey[] = [];
         for (const old of live) {
