@@ -87,7 +87,17 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   afterAll(() => store.close());
 
   it('creates every table', async () => {
-    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage', 'velocity_counts', 'velocity_addresses', 'project_list_entries', 'fingerprint_keys']) {
+    for (const table of [
+      'projects',
+      'api_keys',
+      'events',
+      'domain_facts',
+      'usage',
+      'velocity_counts',
+      'velocity_addresses',
+      'project_list_entries',
+      'fingerprint_keys',
+    ]) {
       expect(await store.knex.schema.hasTable(table), table).toBe(true);
     }
   });
