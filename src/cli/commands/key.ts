@@ -124,12 +124,13 @@ async function listKeys(opts: { project: string; json: boolean }): Promise<void>
   for (const k of keys) {
     const used = k.lastUsedAt === null ? 'never used' : `last used ${iso(k.lastUsedAt)}`;
     const revoked = k.revokedAt === null ? '' : k.revokedAt > now ? `  REVOKES ${iso(k.revokedAt)}` : `  REVOKED ${iso(k.revokedAt)}`;
-    console.log(`${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…${labelText(k)}  created ${iso(k.createdAt)}  ${used}${revoked}`);
+    console.log(`${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…${k.label === null ? '' : ` ${labelText(k)}`}  created ${iso(k.createdAt)}  ${used}${revoked}`);
   }
 }
 
+/** ` "label"` after a key's id or hint, nothing for a key without one. */
 function labelText(k: ApiKey): string {
-  return k.label === null ? '' : `  "${k.label}"`;
+  return k.label === null ? '' : ` "${k.label}"`;
 }
 
 async function revokeKey(id: string): Promise<void> {
