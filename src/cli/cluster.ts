@@ -13,6 +13,7 @@ import { startRetention } from '../service/retention.js';
 import { openDatabase } from '../store/database.js';
 import { createLogger } from './logger.js';
 import { ensureDemoProject, printCreated } from './projects.js';
+import { databaseName } from './with-store.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 /** A worker that dies is replaced after this delay (a crash loop then costs little). */
@@ -20,6 +21,7 @@ const RESTART_DELAY_MS = 1000;
 
 export async function runPrimary(config: Config, hostAndPort: (host: string, port: number) => string): Promise<void> {
   const log = createLogger(config);
+  log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   // Created once, before the workers: it answers their RateLimiterCluster requests.

@@ -1,6 +1,5 @@
 // The composition root: builds the config, opens the store, takes the plugin registry and hands
 // them down. Nothing below src/cli knows where its parts come from.
-import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { registry } from '../../plugins/index.js';
@@ -12,6 +11,7 @@ import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
 import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
 import { formatProblem } from '../policy/errors.js';
+import { createAccess } from '../service/access.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createLimits, type Limits } from '../service/limits.js';
@@ -23,6 +23,7 @@ import { openDatabase, type Store } from '../store/database.js';
 import { closeRedis, connectRedis, redisReady } from '../store/redis.js';
 import { UsageError } from './errors.js';
 import { createLogger } from './logger.js';
+import { databaseName } from './with-store.js';
 
 export { createLogger } from './logger.js';
 
@@ -57,6 +58,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const catalog = new FactCatalog(registry);
   const policies = PolicyBook.load(config.policiesDir, catalog);
   const apiDescription = buildOpenApiDocument({ catalog, config });
+  log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   const unresolved = policies.resolveProjects(await store.projects.list());
@@ -64,15 +66,20 @@ export async function composeService(config: Config, options: ComposeOptions = {
     await store.close();
     throw new UsageError(unresolved.map(unresolvedMessage).join('\n'));
   }
+  let keys = config.fingerprintKeys;
+  if (keys.length === 0) {
+    log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key kept in the database, readable by anyone who can read it; set FINGERPRINT_KEYS');
+    try {
+      keys = [await store.fingerprintKeys.shared()];
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
   const reload = startPolicyReload({ book: policies, store, log });
   const now = options.now ?? Date.now;
   const network = createNetwork(config.network, store.domainFacts, log);
   const ctx: ServiceContext = { store, policies, network, log, config, now };
-  let keys = config.fingerprintKeys;
-  if (keys.length === 0) {
-    log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key made at start and will not open after a restart or on another instance');
-    keys = [{ id: 'eph', key: randomBytes(32) }];
-  }
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
@@ -98,12 +105,14 @@ export async function composeService(config: Config, options: ComposeOptions = {
     })
     .inform('policies', () => policies.activeRevisions());
   if (redis) readiness.add('redis', () => redis.ping());
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota, readiness, apiDescription });
+  const access = createAccess(store.keys, { now, log });
+  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription });
   const close = async () => {
     reload.close();
     await network.close();
     await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
     if (redis) await closeRedis(redis);
+    await access.close();
     await store.close();
   };
   return { config, log, store, policies, catalog, readiness, app, limits, quota, reloadPolicies: () => reload.reloadNow(), close };

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
+import { createFingerprintKeys, type FingerprintKeys } from './fingerprint-keys.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
@@ -20,6 +21,8 @@ export interface Store {
   /** Each project's own domain lists (`email-trust project lists`). */
   projectLists: ProjectLists;
   keys: Keys;
+  /** The fingerprint sealing key made when FINGERPRINT_KEYS is not set, shared by every instance. */
+  fingerprintKeys: FingerprintKeys;
   events: Events;
   domainFacts: DomainFacts;
   usage: Usage;
@@ -206,6 +209,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     projects: createProjects(knex, () => keys.clearCache()),
     projectLists: createProjectLists(knex, () => keys.clearCache()),
     keys,
+    fingerprintKeys: createFingerprintKeys(knex),
     events,
     domainFacts: createDomainFacts(knex),
     usage: createUsage(knex),

@@ -223,6 +223,7 @@ describe('a project', () => {
     expect(spawnSync(process.execPath, [BIN, 'project', 'lists', 'add', 'shop', 'known-abuse', 'example.com'], { cwd: dir, env: env() }).status).toBe(0);
     const r = bin('--file', 'shop.txt', '--project', 'shop', '--out', 'shop.jsonl');
     expect(r.code).toBe(0);
+    expect(r.err.split('\n')[0]).toBe(`using ${databaseUrl}`);
     const rows = jsonOut('shop.jsonl');
     expect(rows.map((row) => row.action)).toEqual(['block', 'block']);
     expect(rows[0]).toMatchObject({ is_known_abuse_domain: true });

@@ -14,6 +14,7 @@ import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
 import { stopOnSignals } from '../shutdown.js';
+import { databaseName } from '../with-store.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -37,7 +38,7 @@ async function serve(): Promise<void> {
   });
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
-  service.log.info({ base, database: config.databaseUrl, policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
   const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
     server.close();
     await service.close();
