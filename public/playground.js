@@ -89,7 +89,7 @@
       if (mine !== sent) return; // a later edit's answer is on its way
       status('');
       showProblems(answer.compiled ? [] : answer.problems);
-      if (answer.compiled) showResult(answer.result);
+      if (answer.compiled) showResult(answer.result, answer.revision);
       else $('result').replaceChildren(el('p', 'hint', 'Fix the policy to see the result.'));
     } catch (error) {
       if (mine === sent) status(error.message);
@@ -116,9 +116,11 @@
     $('problems').replaceChildren(...(problems.length > 0 ? [el('h2', null, `${problems.length} problem(s): the policy does not compile`), list] : []));
   }
 
-  function showResult(result) {
+  function showResult(result, revision) {
     if (!result) {
-      $('result').replaceChildren(el('p', 'hint', 'The policy compiles. Enter an address to see the action, the steps that ran and why.'));
+      $('result').replaceChildren(
+        el('p', 'hint', `The policy compiles (revision ${revision}). Enter an address to see the action, the steps that ran and why.`),
+      );
       return;
     }
     const explain = result.explain;
@@ -126,7 +128,7 @@
     const action = el('p', 'action');
     action.append('action ', el('strong', `badge ${result.action}`, result.action));
     action.querySelector('strong').id = 'action';
-    parts.push(action, el('p', 'why', explain.why));
+    parts.push(action, el('p', 'why', explain.why), el('p', 'hint', `Decided by the text in the editor (revision ${revision}); nothing was stored.`));
     const codes = [
       ['errors', result.errors],
       ['warnings', result.warnings],

@@ -32,9 +32,7 @@ export interface PlaygroundRequest {
 }
 
 /** Either the problems that keep the text from compiling, or the verify answer it gives. */
-export type PlaygroundAnswer =
-  | { compiled: false; problems: Omit<PolicyProblem, 'file'>[] }
-  | { compiled: true; revision: string; result?: VerifyResponse };
+export type PlaygroundAnswer = { compiled: false; problems: Omit<PolicyProblem, 'file'>[] } | { compiled: true; revision: string; result?: VerifyResponse };
 
 /** The playground shows a policy's internals and runs any text: sandbox projects only. */
 export function assertPlayground(project: Project): void {

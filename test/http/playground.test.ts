@@ -150,7 +150,8 @@ describe('the page', () => {
     expect(res.headers.get('content-security-policy')).toBe(PLAYGROUND_CSP);
     expect(PLAYGROUND_CSP).not.toContain('unsafe-inline');
     expect(await res.text()).toContain('/playground/ace/ace.js');
-    for (const asset of ['ace.js', 'mode-yaml.js', 'ace.css', 'theme/textmate.css', 'main-1.png']) expect((await fetch(`${server.url}/playground/ace/${asset}`)).status).toBe(200);
+    for (const asset of ['ace.js', 'mode-yaml.js', 'ace.css', 'theme/textmate.css', 'main-1.png'])
+      expect((await fetch(`${server.url}/playground/ace/${asset}`)).status).toBe(200);
   });
 });
 
