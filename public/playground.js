@@ -62,7 +62,8 @@
     try {
       const policy = await call('GET', '/v1/playground/policy');
       localStorage.setItem(KEY_STORAGE, key);
-      $('project').textContent = `project ${policy.project}, policy ${policy.policy} (revision ${policy.revision})`;
+      const inUse = policy.in_use === null ? ', which does not compile' : policy.in_use !== policy.revision ? `; in use: ${policy.in_use}` : '';
+      $('project').textContent = `project ${policy.project}, policy ${policy.policy} (revision ${policy.revision}${inUse})`;
       loaded = true;
       editor.setValue(policy.source, -1);
       evaluateSoon(0);

@@ -53,7 +53,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   await store.migrate();
   const now = options.now ?? Date.now;
   const network = createNetwork(config.network, store.domainFacts, log);
-  const ctx: ServiceContext = { store, policies, network, log, config, now };
+  const ctx: ServiceContext = { store, policies, catalog, network, log, config, now };
   let keys = config.fingerprintKeys;
   if (keys.length === 0) {
     log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key made at start and will not open after a restart or on another instance');

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import createError from 'http-errors';
-import { compilePolicy } from '../policy/compile.js';
+import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
 import { PolicyError, type PolicyProblem } from '../policy/errors.js';
 import { parsePolicy } from '../policy/load.js';
 import type { Project } from '../store/projects.js';
@@ -19,8 +19,8 @@ export interface PlaygroundPolicy {
   source: string;
   /** The revision of `source` (its content hash). */
   revision: string;
-  /** The revision the project's requests are decided by: another one when the file changed since it was loaded. */
-  in_use: string;
+  /** The revision the project's requests are decided by: another one when the file changed since it was loaded; null when its stored text does not compile. */
+  in_use: string | null;
 }
 
 export interface PlaygroundRequest {
@@ -43,23 +43,30 @@ export function assertPlayground(project: Project): void {
   );
 }
 
-/** The source of the project's policy: its stored text, or the file of its named policy. */
+/**
+ * The source of the project's policy: its stored text (even one that does not compile: the playground is
+ * where it gets fixed), or the file of its named policy.
+ */
 export function playgroundPolicy(ctx: ServiceContext, project: Project): PlaygroundPolicy {
   assertPlayground(project);
-  const policy = ctx.policies.forProject(project);
-  const source = project.policySource ?? readFileSync(policy.file, 'utf8');
+  let inUse: CompiledPolicy | null = null;
+  try {
+    inUse = ctx.policies.forProject(project);
+  } catch (error) {
+    if (!(error instanceof PolicyError) || project.policySource === null) throw error;
+  }
+  const source = project.policySource ?? readFileSync((inUse as CompiledPolicy).file, 'utf8');
   // The same hash as load.ts's: a file edited since it was loaded shows a revision other than in_use.
   const revision = createHash('sha256').update(source).digest('hex').slice(0, 16);
-  return { project: project.name, policy: policy.name, source, revision, in_use: policy.revision };
+  return { project: project.name, policy: inUse?.name ?? project.policy, source, revision, in_use: inUse?.revision ?? null };
 }
 
 /** One address through `request.policy`, compiled aside. */
 export async function playgroundEvaluate(ctx: ServiceContext, project: Project, request: PlaygroundRequest): Promise<PlaygroundAnswer> {
   assertPlayground(project);
-  const catalog = ctx.policies.forProject(project).catalog;
-  let compiled: ReturnType<typeof compilePolicy>;
+  let compiled: CompiledPolicy;
   try {
-    compiled = compilePolicy('playground', parsePolicy('playground', request.policy), catalog);
+    compiled = compilePolicy('playground', parsePolicy('playground', request.policy), ctx.catalog);
   } catch (error) {
     if (!(error instanceof PolicyError)) throw error;
     return { compiled: false, problems: error.problems.map(({ file: _file, ...where }) => where) };

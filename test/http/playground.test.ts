@@ -72,6 +72,14 @@ describe('GET /v1/playground/policy', () => {
     expect(own.body).toMatchObject({ project: 'stored', policy: 'stored', source: STORED });
     expect(own.body.revision).toMatch(/^[0-9a-f]{16}$/);
   });
+
+  it('gives a stored text that does not compile (the playground is where it gets fixed), with no revision in use', async () => {
+    const broken = await server.createProject({ name: 'broken', sandbox: true });
+    await server.service.store.projects.update(broken.project.id, { policy: 'broken', policySource: BROKEN });
+    const res = await send('GET', server.url, '/v1/playground/policy', undefined, bearer(broken.keys.access_token));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ project: 'broken', policy: 'broken', source: BROKEN, in_use: null });
+  });
 });
 
 describe('POST /v1/playground/evaluate', () => {
