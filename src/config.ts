@@ -34,6 +34,8 @@ export interface Config {
   ops: OpsConfig;
   /** EXPLAIN_PROJECTS: names or ids of the projects besides sandbox ones whose verify calls may ask for show_explain. */
   explainProjects: readonly string[];
+  /** PLAYGROUND: the policy playground at /playground and its /v1/playground/* calls (sandbox keys only); off: 404. */
+  playground: boolean;
 }
 
 /** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name.length > 0),
+    playground: onOff(env, 'PLAYGROUND', true),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

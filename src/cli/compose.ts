@@ -79,7 +79,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const reload = startPolicyReload({ book: policies, store, log });
   const now = options.now ?? Date.now;
   const network = createNetwork(config.network, store.domainFacts, log);
-  const ctx: ServiceContext = { store, policies, network, log, config, now };
+  const ctx: ServiceContext = { store, policies, catalog, network, log, config, now };
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
