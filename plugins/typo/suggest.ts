@@ -109,6 +109,8 @@ export class TypoSuggester {
     if (labelEdits > MAX_LABEL_EDITS || (labelEdits > 0 && label.length < MIN_CHANGED_LABEL_LENGTH)) return false;
     // The provider's name under another real country code of the same length (hotmail.dk, gmx.pt): its national domain, not a slip.
     if (labelEdits === 0 && rest(domain).length === rest(suggestion).length && hasPublicSuffix(domain)) return false;
+    // A changed name under another real suffix (4mail.cf, zmail.cam) is somebody else's domain, not two slips.
+    if (labelEdits > 0 && rest(domain) !== rest(suggestion) && hasPublicSuffix(domain)) return false;
     return edits(rest(domain), rest(suggestion), MAX_SUFFIX_EDITS) <= MAX_SUFFIX_EDITS;
   }
 }

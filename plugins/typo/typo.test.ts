@@ -121,6 +121,8 @@ testPlugin(typo, [
     fires: ['typo_detection'],
   },
   { name: 'two slips in a short name', email: 'jane@aolll.com', facts: none, fires: [] },
+  { name: 'a changed name under another real TLD is somebody else’s domain (.cam exists)', email: 'jane@zmail.cam', facts: none, fires: [] },
+  { name: 'a changed name under another real ccTLD (.cf exists)', email: 'jane@4mail.cf', facts: none, fires: [] },
   { name: 'IDN domain', email: 'jane@gmaïl.com', facts: none, fires: [] },
   // Top-level domains that are not delegated, one edit from a common suffix: the first labels stay as typed.
   { email: 'jane@acme.cmo', facts: { ...typoOf('jane@acme.com'), typo_edits: 1 }, fires: ['typo_detection'] },
