@@ -82,7 +82,7 @@ export const SUBDOMAINS = {
   spectrum: {
     parents: ['rr.com'],
     source:
-      "Road Runner (Time Warner Cable, now Spectrum) addresses are user@<region>.rr.com: ISPDB rr.com.xml and TWC's server FAQ serve all of them; email-providers all.json lists 33 regional rr.com domains (nc.rr.com, socal.rr.com, …)",
+      'Road Runner (Time Warner Cable, now Spectrum) addresses are user@<region>.rr.com, all on one server set (ISPDB rr.com.xml); freemail free.txt lists 8 regional rr.com domains, email-providers all.json 33 (nc.rr.com, socal.rr.com, …)',
   },
   plusnet: {
     parents: ['plus.com', 'force9.co.uk'],
