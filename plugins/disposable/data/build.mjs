@@ -118,16 +118,10 @@ for (const [domain, listedBy] of families) {
   }
   kept.add(domain);
 }
-// What each source added: the kept domains no source before it (in the order above) has.
-const seen = new Set();
-for (const source of sources) {
-  for (const domain of source.valid) {
-    if (kept.has(domain) && !seen.has(domain)) {
-      addedBy.set(source.name, addedBy.get(source.name) + 1);
-      seen.add(domain);
-    }
-  }
-}
+// What each source added: the kept domains it lists that the reviewed list does not (an agreement counts for each voter).
+const reviewed = sources[0].valid;
+for (const source of sources.slice(1)) addedBy.set(source.name, [...source.valid].filter((d) => kept.has(d) && !reviewed.has(d)).length);
+addedBy.set(TRUSTED, [...reviewed].filter((d) => kept.has(d)).length);
 
 const sorted = [...kept].sort();
 const header = [
@@ -138,7 +132,7 @@ const header = [
 writeFileSync(here('domains.txt'), `${[...header, ...sorted].join('\n')}\n`);
 
 const fmt = (n) => n.toLocaleString('en-US');
-console.log('source (family): entries, malformed, kept by the rule, added (kept and not in a source above)');
+console.log('source (family): entries, malformed, kept by the rule, added beyond the reviewed list');
 for (const s of sources) {
   const keptOf = [...s.valid].filter((d) => kept.has(d)).length;
   console.log(`  ${s.name} ${s.version} ${s.license} (${s.family}): ${fmt(s.entries.length)}, ${s.malformed}, ${fmt(keptOf)}, +${fmt(addedBy.get(s.name))}`);
