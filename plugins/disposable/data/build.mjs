@@ -39,7 +39,13 @@ const PACKED = [
   },
   // ivolo's list (npm disposable-email-domains), its successor tompec's (npm disposable-domains) and wesbos's
   // burner list share most entries (burner: 50,628 of 57,070 are in ivolo's): one family, one vote.
-  { name: 'disposable-email-domains', version: '1.0.62', license: 'MIT', family: 'ivolo', read: (dir) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) },
+  {
+    name: 'disposable-email-domains',
+    version: '1.0.62',
+    license: 'MIT',
+    family: 'ivolo',
+    read: (dir) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')),
+  },
   { name: 'disposable-domains', version: '2.0.1', license: 'MIT', family: 'ivolo', read: (dir) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) },
   { name: 'burner-email-providers', version: '1.0.67', license: 'MIT', family: 'ivolo', read: (dir) => lines(readFileSync(join(dir, 'emails.txt'), 'utf8')) },
 ];
@@ -50,7 +56,10 @@ function packed({ name, version }) {
   const pkg = join(dir, 'package');
   if (existsSync(join(pkg, 'package.json')) && JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version === version) return pkg;
   mkdirSync(dir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' }).trim().split('\n').pop();
+  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
   execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
   return pkg;
 }
@@ -58,7 +67,13 @@ function packed({ name, version }) {
 const TRUSTED = 'disposable-email-domains-js';
 const trustedMeta = require(`${TRUSTED}/package.json`);
 const sources = [
-  { name: TRUSTED, version: trustedMeta.version, license: trustedMeta.license, family: 'reviewed', entries: require(`${TRUSTED}/dist/dict/disposable_email_blocklist.json`) },
+  {
+    name: TRUSTED,
+    version: trustedMeta.version,
+    license: trustedMeta.license,
+    family: 'reviewed',
+    entries: require(`${TRUSTED}/dist/dict/disposable_email_blocklist.json`),
+  },
   ...PACKED.map((s) => ({ ...s, entries: s.read(packed(s)) })),
 ];
 
