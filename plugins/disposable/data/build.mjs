@@ -146,6 +146,17 @@ const header = [
 ];
 writeFileSync(here('domains.txt'), `${[...header, ...sorted].join('\n')}\n`);
 
+// MIT asks that each source's copyright and permission notice travel with the copies: NOTICES.txt keeps them.
+const notices = PACKED.map((s) => {
+  const file = join(packed(s), 'LICENSE');
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : `${s.license} (package.json); the package has no LICENSE file.`;
+  return `== ${s.name} ${s.version} ==\n${text}\n`;
+});
+writeFileSync(
+  here('NOTICES.txt'),
+  `Notices of the MIT-licensed lists domains.txt is built from (build.mjs writes this file; see SOURCE.md).\n\n${notices.join('\n')}`,
+);
+
 const fmt = (n) => n.toLocaleString('en-US');
 console.log('source (family): entries, malformed, kept by the rule, added beyond the reviewed list');
 for (const s of sources) {
