@@ -244,7 +244,7 @@ describe('disposable data', () => {
   const never = dataFile('never-disposable.txt');
 
   it('ships a large list of lower-case ASCII domains, sorted and without duplicates', () => {
-    expect(shipped.length).toBeGreaterThan(5000);
+    expect(shipped.length).toBeGreaterThan(40_000);
     expect(new Set(shipped).size).toBe(shipped.length);
     expect(shipped).toEqual([...shipped].sort());
     expect(shipped.filter((domain) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain))).toEqual([]);
@@ -256,7 +256,20 @@ describe('disposable data', () => {
     expect(shipped.filter((domain) => parents(domain).some((name) => neverSet.has(name)))).toEqual([]);
   });
 
-  it('never-disposable list names the relays and big providers of the brief', () => {
+  it('holds no university domain nor a subdomain of one, and no free provider (the build guard, issue 16)', () => {
+    const lines = (path: string) =>
+      readFileSync(join(packageRoot, path), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() && !l.startsWith('#'));
+    const universities = new Set(lines('plugins/education/data/domains.txt').map((l) => l.trim().toLowerCase()));
+    const providers = JSON.parse(readFileSync(join(packageRoot, 'plugins/free-provider/data/providers.json'), 'utf8')) as Record<string, { domains: string[] }>;
+    const free = new Set(Object.values(providers).flatMap((p) => p.domains));
+    const parents = (domain: string) => domain.split('.').map((_, i, labels) => labels.slice(i).join('.'));
+    expect(shipped.filter((domain) => parents(domain).some((name) => universities.has(name)))).toEqual([]);
+    expect(shipped.filter((domain) => free.has(domain))).toEqual([]);
+  });
+
+  it('never-disposable list names the relays, big providers and national portals of the briefs', () => {
     for (const domain of [
       'duck.com',
       'simplelogin.com',
@@ -295,6 +308,12 @@ describe('disposable data', () => {
       'mail.ru',
       'yandex.ru',
       'zoho.com',
+      '21cn.com',
+      '99.com',
+      'tom.com',
+      'sify.com',
+      'hush.com',
+      'yandex.net',
     ]) {
       expect(never).toContain(domain);
     }
