@@ -60,7 +60,7 @@ describe('email-trust data --json', () => {
       expect(row.date, row.name).toMatch(/^20\d\d-\d\d-\d\d$/);
     }
     expect(rows.find((r) => r.name === 'providers/aws.txt')).toMatchObject({ plugin: 'ip-intelligence', license: 'CC0-1.0', date: '2026-08-22' });
-    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0' });
+    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0 AND MIT' });
   });
 
   it('counts the entries each plugin loaded: non-zero, except the two lists that ship empty and the uncountable PSL', () => {
