@@ -90,7 +90,8 @@ const rows: [string, Row][] = [
   ['aim.com', { email: 'jane@aim.com', corrected: null, action: 'allow' }],
   // Short provider names: one keyboard slip, corrected when exactly one provider fits (a warning, action allow).
   ['a missed key: liv.com', { email: 'jane@liv.com', corrected: 'jane@live.com', action: 'allow' }],
-  ['a doubled key: aoll.com', { email: 'Jane@aoll.com', corrected: 'Jane@aol.com', action: 'allow' }],
+  // aoll.com is also a typo-squat on the disposable lists: challenged with the correction, as gmial.com is.
+  ['a doubled key: aoll.com', { email: 'Jane@aoll.com', corrected: 'Jane@aol.com', action: 'challenge' }],
   ['a neighbouring key: gnx.de', { email: 'jane@gnx.de', corrected: 'jane@gmx.de', action: 'allow' }],
   ['swapped keys: mial.ru', { email: 'jane@mial.ru', corrected: 'jane@mail.ru', action: 'allow' }],
   ['a digit doubled: 1633.com', { email: 'jane@1633.com', corrected: 'jane@163.com', action: 'allow' }],
