@@ -56,6 +56,11 @@ export interface RunRequest {
   halts?(ruleName: string): boolean;
   /** Keep every rule's condition results (RunOutcome.conditions), for an explanation; off by default (it costs a copy). */
   explain?: boolean;
+  /**
+   * Facts given rather than computed (a replay's recorded facts): a fact it answers (anything but undefined)
+   * is taken as is and its plugin is not run for it.
+   */
+  given?(name: string): unknown;
 }
 
 /** A condition as a run saw it: plain data, `result` absent when the engine did not evaluate it (short-circuit). */
@@ -93,6 +98,11 @@ export interface RunOutcome {
   fact(name: string): Promise<unknown>;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
+  /**
+   * The facts of I/O plugins (network, history) that the rules or other plugins read in this run, with their
+   * values: what a replay cannot compute again offline, so it is stored with the event.
+   */
+  recorded(): Promise<Record<string, unknown>>;
 }
 
 export class UnknownFactError extends Error {
@@ -111,6 +121,8 @@ class RequestRun {
   private readonly values = new Map<string, Promise<FactValues>>();
   /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
   private readonly facts = new Map<string, Promise<unknown>>();
+  /** Facts read by the rules or by plugins (not those only a caller asked for): what the decision stood on. */
+  readonly read = new Set<string>();
 
   constructor(
     readonly request: RunRequest,
@@ -123,10 +135,21 @@ class RequestRun {
     if (!value) {
       const plugin = this.catalog.owner.get(name);
       if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      value = this.valuesOf(plugin).then((values) => values[name] ?? null);
+      const given = this.request.given?.(name);
+      value = given === undefined ? this.valuesOf(plugin).then((values) => values[name] ?? null) : Promise.resolve(given);
       this.facts.set(name, value);
     }
     return value;
+  }
+
+  async recorded(): Promise<Record<string, unknown>> {
+    const names = [...this.read].filter((name) => this.catalog.owner.get(name)?.io === true);
+    const values = await Promise.all(names.map((name) => this.facts.get(name)));
+    const recorded: Record<string, unknown> = {};
+    names.forEach((name, i) => {
+      recorded[name] = values[i] ?? null;
+    });
+    return recorded;
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {
@@ -156,7 +179,9 @@ class RequestRun {
 
   /** What a plugin reading `name` through ctx.fact gets: the value, or an error when `needs` does not allow it. */
   factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
-    return readable.has(name) ? this.fact(name) : Promise.reject(this.undeclared(plugin, name));
+    if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+    this.read.add(name);
+    return this.fact(name);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -212,6 +237,7 @@ class RunAlmanac extends Almanac {
 
   // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
   override factValue<T>(factId: string): Promise<T> {
+    this.run.read.add(factId);
     return this.run.fact(factId) as Promise<T>;
   }
 }
@@ -239,6 +265,7 @@ export class PolicyRunner {
       pluginsRan: state.ran,
       pluginsApplied: state.applied,
       fact: (name) => state.fact(name),
+      recorded: () => state.recorded(),
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();

@@ -9,6 +9,7 @@ import * as projectOrigins from './0005-project-origins.js';
 import * as eventsBigintId from './0006-events-bigint-id.js';
 import * as projectLists from './0007-project-lists.js';
 import * as projectQuota from './0008-project-quota.js';
+import * as eventsRecordedFacts from './0009-events-recorded-facts.js';
 
 interface Migration {
   name: string;
@@ -24,6 +25,7 @@ const migrations: readonly Migration[] = [
   { name: '0006-events-bigint-id', module: eventsBigintId },
   { name: '0007-project-lists', module: projectLists },
   { name: '0008-project-quota', module: projectQuota },
+  { name: '0009-events-recorded-facts', module: eventsRecordedFacts },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

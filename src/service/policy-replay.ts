@@ -1,0 +1,146 @@
+// `email-trust policy replay`: a project's stored verify events re-decided by a candidate policy, as a
+// from → to matrix of actions. Checks on the address itself (structure, lists, typos, risk …) run again
+// offline, as at decision time; facts that came from the network or the history (DNS, RDAP, website,
+// velocity: the I/O plugins) are taken as recorded with the event (migration 0009), never looked up again.
+// A network or history fact the candidate needs and an event lacks (older events, or a fact the deciding
+// policy never read) is unknown for that event, as a lookup that failed would be, and named in the report.
+import type { FactCatalog } from '../engine/catalog.js';
+import { noHistory } from '../engine/no-history.js';
+import type { Plugin, ProjectListReader, RequestInput } from '../engine/plugin.js';
+import { OFFLINE } from '../engine/run.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { severity } from '../policy/decide.js';
+import { evaluate } from '../policy/evaluate.js';
+import type { ReplayEvent } from '../store/replay-events.js';
+import type { Action } from '../vocabulary.js';
+
+/** Sample addresses kept per changed cell of the matrix. */
+export const SAMPLES_PER_CELL = 3;
+
+export interface ReplayCell {
+  from: string;
+  to: string;
+  count: number;
+  /** Up to SAMPLES_PER_CELL addresses, masked (j***@example.com); only for cells whose action changed. */
+  samples: string[];
+}
+
+/** A network or history fact the candidate needed and some events had not recorded. */
+export interface NotReplayed {
+  fact: string;
+  plugin: string;
+  /** Events that lacked it (it was unknown for them). */
+  events: number;
+  /** The candidate's checks whose evidence includes it (their plugin, or a plugin they need, emits it). */
+  checks: string[];
+}
+
+export interface ReplayReport {
+  policy: { name: string; revision: string };
+  events: number;
+  changed: number;
+  /** Every from → to pair seen, the most severe stored action first. */
+  matrix: ReplayCell[];
+  before: Record<string, number>;
+  after: Record<string, number>;
+  not_replayed: NotReplayed[];
+}
+
+export interface ReplaySource {
+  /** The project's stored verify events, in batches (src/store/replay-events.ts). */
+  events: AsyncIterable<readonly ReplayEvent[]>;
+  projectId: string;
+  /** The project's own domain lists (as they are now). */
+  lists: ProjectListReader;
+}
+
+/** Re-decides the window's events with `policy`; `onEvents` hears how many were done after each batch. */
+export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource, onEvents: (done: number) => void = () => {}): Promise<ReplayReport> {
+  const recordedFacts = ioFacts(policy.catalog);
+  const tally = new Tally();
+  const missing = new Map<string, number>();
+  let event: ReplayEvent | null = null;
+  // Per fact and event at most once: the run caches each fact it has asked for.
+  const given = (name: string): unknown => {
+    if (!recordedFacts.has(name)) return undefined;
+    const facts = (event as ReplayEvent).recordedFacts;
+    if (facts !== null && name in facts) return facts[name];
+    missing.set(name, (missing.get(name) ?? 0) + 1);
+    return null;
+  };
+  const services = { velocity: noHistory, network: OFFLINE, lists: source.lists, now: () => (event as ReplayEvent).createdAt };
+  for await (const batch of source.events) {
+    for (const e of batch) {
+      event = e;
+      const evaluation = await evaluate(policy, inputOf(e, source.projectId), services, { given });
+      tally.add(e.action, evaluation.decision.action, e.email);
+    }
+    onEvents(batch.length);
+  }
+  return {
+    policy: { name: policy.name, revision: policy.revision },
+    ...tally.summary(),
+    not_replayed: [...missing].map(([fact, events]) => notReplayed(policy, fact, events)).sort((a, b) => b.events - a.events || a.fact.localeCompare(b.fact)),
+  };
+}
+
+function inputOf(e: ReplayEvent, projectId: string): RequestInput {
+  return { email: e.email, ipv4: e.ipv4, ipv6: e.ipv6, device: e.device, softCheck: true, projectId };
+}
+
+/** Facts of the plugins that do I/O: recorded at decision time, never computed again. */
+function ioFacts(catalog: FactCatalog): ReadonlySet<string> {
+  return new Set([...catalog.owner].filter(([, plugin]) => plugin.io === true).map(([fact]) => fact));
+}
+
+function notReplayed(policy: CompiledPolicy, fact: string, events: number): NotReplayed {
+  const owner = policy.catalog.owner.get(fact) as Plugin;
+  const reaches = (plugin: Plugin): boolean => plugin === owner || plugin.needs.some((id) => reaches(policy.catalog.plugins.get(id) as Plugin));
+  return { fact, plugin: owner.id, events, checks: policy.checks.filter((c) => reaches(c.plugin)).map((c) => c.name) };
+}
+
+/** `jane@example.com` → `j***@example.com`: enough to recognise a case, not to read the address. */
+export function maskAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = at < 0 ? email : email.slice(0, at);
+  return `${[...local][0] ?? ''}***${at < 0 ? '' : email.slice(at)}`;
+}
+
+class Tally {
+  private readonly cells = new Map<string, ReplayCell>();
+  private readonly before = new Map<string, number>();
+  private readonly after = new Map<string, number>();
+  private events = 0;
+  private changed = 0;
+
+  add(from: string, to: Action, email: string): void {
+    this.events += 1;
+    this.before.set(from, (this.before.get(from) ?? 0) + 1);
+    this.after.set(to, (this.after.get(to) ?? 0) + 1);
+    const key = `${from}\u0000${to}`;
+    let cell = this.cells.get(key);
+    if (!cell) {
+      cell = { from, to, count: 0, samples: [] };
+      this.cells.set(key, cell);
+    }
+    cell.count += 1;
+    if (from === to) return;
+    this.changed += 1;
+    if (cell.samples.length < SAMPLES_PER_CELL) {
+      const masked = maskAddress(email);
+      if (!cell.samples.includes(masked)) cell.samples.push(masked);
+    }
+  }
+
+  summary(): Pick<ReplayReport, 'events' | 'changed' | 'matrix' | 'before' | 'after'> {
+    const bySeverity = (a: string, b: string) => severity(b as Action) - severity(a as Action) || a.localeCompare(b);
+    const counts = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => bySeverity(a, b)));
+    return {
+      events: this.events,
+      changed: this.changed,
+      matrix: [...this.cells.values()].sort((a, b) => bySeverity(a.from, b.from) || bySeverity(a.to, b.to)),
+      before: counts(this.before),
+      after: counts(this.after),
+    };
+  }
+}
