@@ -10,7 +10,7 @@ import type { Plugin, ProjectListReader, RequestInput } from '../engine/plugin.j
 import { OFFLINE } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { severity } from '../policy/decide.js';
-import { evaluate } from '../policy/evaluate.js';
+import { decideEagerly } from '../policy/decide-eagerly.js';
 import type { ReplayEvent } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 
@@ -49,34 +49,73 @@ export interface ReplayReport {
 export interface ReplaySource {
   /** The project's stored verify events, in batches (src/store/replay-events.ts). */
   events: AsyncIterable<readonly ReplayEvent[]>;
-  projectId: string;
-  /** The project's own domain lists (as they are now). */
-  lists: ProjectListReader;
+  /** Decides each batch: in process (batchDecider) or in worker threads (src/cli/replay-pool.ts). */
+  decide: BatchDecider;
+  /** Batches handed to `decide` before the oldest one's answer is awaited (more than one keeps workers busy). */
+  inFlight?: number;
 }
 
-/** Re-decides the window's events with `policy`; `onEvents` hears how many were done after each batch. */
-export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource, onEvents: (done: number) => void = () => {}): Promise<ReplayReport> {
+/** The candidate's action on each event of a batch, in order, and the recorded facts the batch lacked. */
+export interface BatchDecisions {
+  actions: string[];
+  /** Fact → events of the batch that had not recorded it (it was unknown for them). */
+  missing: Record<string, number>;
+}
+
+export type BatchDecider = (events: readonly ReplayEvent[]) => Promise<BatchDecisions>;
+
+/**
+ * Decides batches in this thread with one compiled policy. Checks on the address run again (the project's
+ * lists as they are now, the event's time as the clock); network and history facts come from the event.
+ */
+export function batchDecider(policy: CompiledPolicy, projectId: string, lists: ProjectListReader): BatchDecider {
   const recordedFacts = ioFacts(policy.catalog);
-  const tally = new Tally();
-  const missing = new Map<string, number>();
   let event: ReplayEvent | null = null;
+  let facts: Record<string, unknown> | null = null;
+  let missing: Record<string, number> = {};
   // Per fact and event at most once: the run caches each fact it has asked for.
   const given = (name: string): unknown => {
     if (!recordedFacts.has(name)) return undefined;
-    const facts = (event as ReplayEvent).recordedFacts;
     if (facts !== null && name in facts) return facts[name];
-    missing.set(name, (missing.get(name) ?? 0) + 1);
+    missing[name] = (missing[name] ?? 0) + 1;
     return null;
   };
-  const services = { velocity: noHistory, network: OFFLINE, lists: source.lists, now: () => (event as ReplayEvent).createdAt };
-  for await (const batch of source.events) {
-    for (const e of batch) {
+  const services = { velocity: noHistory, network: OFFLINE, lists, now: () => (event as ReplayEvent).createdAt };
+  return async (events) => {
+    missing = {};
+    const actions: string[] = [];
+    for (const e of events) {
       event = e;
-      const evaluation = await evaluate(policy, inputOf(e, source.projectId), services, { given });
-      tally.add(e.action, evaluation.decision.action, e.email);
+      facts = e.recordedFacts === null ? null : (JSON.parse(e.recordedFacts) as Record<string, unknown>);
+      actions.push((await decideEagerly(policy, inputOf(e, projectId), services, { given })).action);
     }
-    onEvents(batch.length);
+    return { actions, missing };
+  };
+}
+
+/** Re-decides the events with `policy`; `onEvents` hears how many were done after each batch. */
+export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource, onEvents: (done: number) => void = () => {}): Promise<ReplayReport> {
+  const tally = new Tally();
+  const missing = new Map<string, number>();
+  const pending: Array<{ events: readonly ReplayEvent[]; decided: Promise<BatchDecisions> }> = [];
+  // Answers are taken in batch order, so the samples and the report do not depend on which worker was faster.
+  const settle = async () => {
+    const oldest = pending.shift();
+    if (!oldest) return;
+    const { actions, missing: lacked } = await oldest.decided;
+    oldest.events.forEach((e, i) => {
+      tally.add(e.action, actions[i] as Action, e.email);
+    });
+    for (const [fact, n] of Object.entries(lacked)) missing.set(fact, (missing.get(fact) ?? 0) + n);
+    onEvents(oldest.events.length);
+  };
+  for await (const events of source.events) {
+    const decided = source.decide(events);
+    decided.catch(() => undefined); // awaited in order by settle(); a later batch's failure must not crash the process first
+    pending.push({ events, decided });
+    if (pending.length >= (source.inFlight ?? 1)) await settle();
   }
+  while (pending.length > 0) await settle();
   return {
     policy: { name: policy.name, revision: policy.revision },
     ...tally.summary(),

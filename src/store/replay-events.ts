@@ -4,6 +4,7 @@
 // by primary key, so the write path keeps its indexes as they are.
 import type { Knex } from 'knex';
 import { toNumber } from './sql-values.js';
+import { rowsOf } from './velocity-counters.js';
 
 export interface ReplayEvent {
   id: number;
@@ -13,8 +14,8 @@ export interface ReplayEvent {
   device: string | null;
   /** The action given at the time. */
   action: string;
-  /** The network and history facts the decision read (fact → value); null for events stored before migration 0009. */
-  recordedFacts: Record<string, unknown> | null;
+  /** JSON of the network and history facts the decision read (fact → value); null for events stored before migration 0009. */
+  recordedFacts: string | null;
   createdAt: number;
 }
 
@@ -26,7 +27,10 @@ export interface ReplayWindow {
   batchSize: number;
 }
 
-const COLUMNS = ['id', 'email', 'ipv4', 'ipv6', 'device', 'action', 'recorded_facts', 'created_at'];
+// By primary key only: `project_id || ''` and `created_at + 0` keep the planners off the (project_id, …) and
+// created_at indexes, through which SQLite would read every event of the project and sort them, per batch.
+const BATCH_SQL = `select id, email, ipv4, ipv6, device, action, recorded_facts, created_at from events
+  where id > ? and project_id || '' = ? and endpoint = 'verify' and created_at + 0 >= ? order by id limit ?`;
 
 /** How many verify events of the project fall in the window (for the progress bar). */
 export async function countReplayEvents(knex: Knex, window: Pick<ReplayWindow, 'projectId' | 'since'>): Promise<number> {
@@ -40,13 +44,7 @@ export async function* replayEvents(knex: Knex, window: ReplayWindow): AsyncGene
   if (first?.id === null || first?.id === undefined) return;
   let after = toNumber(first.id) - 1;
   for (;;) {
-    const rows = (await knex('events')
-      .select(COLUMNS)
-      .where('id', '>', after)
-      .andWhere({ project_id: window.projectId, endpoint: 'verify' })
-      .andWhere('created_at', '>=', window.since)
-      .orderBy('id')
-      .limit(window.batchSize)) as Array<Record<string, unknown>>;
+    const rows = rowsOf(await knex.raw(BATCH_SQL, [after, window.projectId, window.since, window.batchSize]));
     if (rows.length === 0) return;
     after = toNumber(rows[rows.length - 1]?.id);
     yield rows.map(replayEvent);
@@ -63,7 +61,7 @@ function replayEvent(row: Record<string, unknown>): ReplayEvent {
     ipv6: (row.ipv6 as string | null) ?? null,
     device: (row.device as string | null) ?? null,
     action: String(row.action),
-    recordedFacts: typeof facts === 'string' ? (JSON.parse(facts) as Record<string, unknown>) : null,
+    recordedFacts: typeof facts === 'string' ? facts : null,
     createdAt: toNumber(row.created_at),
   };
 }

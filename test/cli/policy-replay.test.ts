@@ -1,9 +1,13 @@
 // `email-trust policy replay`: events stored through the real verify endpoint under a lenient policy,
 // re-decided with a stricter candidate, on SQLite and PostgreSQL: the matrix, masked samples, what could not
 // be replayed, --since, and the refusals (exit 2 bad arguments, exit 3 invalid policy).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createPostgresSchema } from '../support/databases.js';
@@ -25,6 +29,8 @@ checks:
   ip_duplication: { mode: soft, action: challenge, options: { threshold: 2, window: total } }
   mx_record: { mode: soft, action: allow_with_verification }
 `;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Run {
   code: number;
@@ -57,10 +63,13 @@ interface Cell {
 
 let dir: string;
 let strictFile: string;
+let lenientFile: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'email-trust-replay-'));
   strictFile = join(dir, 'strict.yaml');
   await writeFile(strictFile, STRICT);
+  lenientFile = join(dir, 'lenient.yaml');
+  await writeFile(lenientFile, LENIENT);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -147,6 +156,25 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     for (const m of notReplayed) expect(m).toMatchObject({ plugin: 'dns', checks: ['mx_record'] });
     expect(new Set(notReplayed.map((m) => m.events))).toEqual(new Set([8]));
     expect(notReplayed.map((m) => m.fact)).not.toContain('distinct_emails_in_ip');
+  });
+
+  it('replaying the policy that decided changes nothing', async () => {
+    const report = JSON.parse((await run('policy', 'replay', '--project', 'shop', '--policy', lenientFile, '--json')).out);
+    expect(report).toMatchObject({ events: 8, changed: 0, not_replayed: [] });
+    expect((report.matrix as Cell[]).every((c) => c.from === c.to && c.samples.length === 0)).toBe(true);
+  });
+
+  it.runIf(database === 'sqlite')('gives the same report from the built command with worker threads', async () => {
+    if (!existsSync(join(root, 'dist/src/cli/replay-worker.js'))) await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
+    const args = ['policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json'];
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '2'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
+    const inProcess = JSON.parse((await run(...args)).out);
+    const workers = JSON.parse(stdout);
+    expect(workers.events).toBe(8);
+    expect({ matrix: workers.matrix, not_replayed: workers.not_replayed }).toEqual({ matrix: inProcess.matrix, not_replayed: inProcess.not_replayed });
   });
 
   it('prints the same as text, with the policy revision and the window', async () => {
