@@ -14,6 +14,9 @@ import { decideEagerly } from '../policy/decide-eagerly.js';
 import type { ReplayEvent } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 
+/** Parsed recorded facts kept by their JSON: events of one domain and IP carry the same text again and again. */
+const PARSED_KEPT = 10_000;
+
 /** Sample addresses kept per changed cell of the matrix. */
 export const SAMPLES_PER_CELL = 3;
 
@@ -81,12 +84,22 @@ export function batchDecider(policy: CompiledPolicy, projectId: string, lists: P
     return null;
   };
   const services = { velocity: noHistory, network: OFFLINE, lists, now: () => (event as ReplayEvent).createdAt };
+  const parsed = new Map<string, Record<string, unknown>>();
+  const parse = (json: string) => {
+    let value = parsed.get(json);
+    if (!value) {
+      if (parsed.size >= PARSED_KEPT) parsed.clear();
+      value = JSON.parse(json) as Record<string, unknown>;
+      parsed.set(json, value);
+    }
+    return value;
+  };
   return async (events) => {
     missing = {};
     const actions: string[] = [];
     for (const e of events) {
       event = e;
-      facts = e.recordedFacts === null ? null : (JSON.parse(e.recordedFacts) as Record<string, unknown>);
+      facts = e.recordedFacts === null ? null : parse(e.recordedFacts);
       actions.push((await decideEagerly(policy, inputOf(e, projectId), services, { given })).action);
     }
     return { actions, missing };

@@ -158,16 +158,25 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     expect(notReplayed.map((m) => m.fact)).not.toContain('distinct_emails_in_ip');
   });
 
+  it('verify stored with each event the network and history facts its decision read, and only those', async () => {
+    const facts = async (email: string) => {
+      const row = await server.service.store.knex('events').first('recorded_facts').where({ email });
+      return JSON.parse(row.recorded_facts);
+    };
+    expect(await facts('a2@example.org')).toEqual({ distinct_emails_in_ip: 2 });
+    expect(await facts('jane@example.com')).toEqual({ distinct_emails_in_ip: null });
+  });
+
   it('replaying the policy that decided changes nothing', async () => {
     const report = JSON.parse((await run('policy', 'replay', '--project', 'shop', '--policy', lenientFile, '--json')).out);
     expect(report).toMatchObject({ events: 8, changed: 0, not_replayed: [] });
     expect((report.matrix as Cell[]).every((c) => c.from === c.to && c.samples.length === 0)).toBe(true);
   });
 
-  it.runIf(database === 'sqlite')('gives the same report from the built command with worker threads', async () => {
+  it.runIf(database === 'sqlite')('gives the same report from the built command with a worker thread', async () => {
     if (!existsSync(join(root, 'dist/src/cli/replay-worker.js'))) await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
     const args = ['policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json'];
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '2'], {
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '1'], {
       cwd: root,
       env: { ...process.env, LOG_LEVEL: 'warn' },
     });
