@@ -213,13 +213,16 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     expect(capped.events).toBe(2);
   });
 
-  it('refuses an unknown project and a bad --since with exit 2, an invalid policy with exit 3', async () => {
+  it('refuses an unknown project, a bad --since or --workers with exit 2, an invalid policy with exit 3', async () => {
     const unknown = await run('policy', 'replay', '--project', 'nope', '--policy', strictFile);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('no project named or with id "nope"');
     const since = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--since', 'a week');
     expect(since.code).toBe(2);
     expect(since.err).toContain('--since must be a number and a unit');
+    const workers = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--workers', 'many');
+    expect(workers.code).toBe(2);
+    expect(workers.err).toContain('--workers must be an integer from 0 to 16, got "many"');
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, 'version: "1.0"\nchecks:\n  no_such_check: { mode: hard }\n');
     const invalid = await run('policy', 'replay', '--project', 'shop', '--policy', bad);

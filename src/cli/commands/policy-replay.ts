@@ -62,7 +62,8 @@ function parseWorkers(text: string | undefined): number {
 async function replay(opts: ReplayOptions): Promise<void> {
   const config = loadConfig();
   const wanted = parseSince(opts.since);
-  const workers = poolAvailable() ? parseWorkers(opts.workers) : 0;
+  const asked = parseWorkers(opts.workers);
+  const workers = poolAvailable() ? asked : 0;
   const candidate = compilePolicy(basename(opts.policy), readPolicyFile(opts.policy), new FactCatalog(registry));
   const retention = config.velocityRetentionDays * UNIT_MS.d;
   const started = Date.now();
