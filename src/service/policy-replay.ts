@@ -34,7 +34,7 @@ export interface NotReplayed {
   plugin: string;
   /** Events that lacked it (it was unknown for them). */
   events: number;
-  /** The candidate's checks whose evidence includes it (their plugin, or a plugin they need, emits it). */
+  /** The candidate's checks whose evidence includes it: their condition reads it, or their plugin is built on its plugin. */
   checks: string[];
 }
 
@@ -147,8 +147,13 @@ function ioFacts(catalog: FactCatalog): ReadonlySet<string> {
 
 function notReplayed(policy: CompiledPolicy, fact: string, events: number): NotReplayed {
   const owner = policy.catalog.owner.get(fact) as Plugin;
-  const reaches = (plugin: Plugin): boolean => plugin === owner || plugin.needs.some((id) => reaches(policy.catalog.plugins.get(id) as Plugin));
-  return { fact, plugin: owner.id, events, checks: policy.checks.filter((c) => reaches(c.plugin)).map((c) => c.name) };
+  const builtOn = (plugin: Plugin): boolean =>
+    plugin.needs.some((id) => {
+      const needed = policy.catalog.plugins.get(id) as Plugin;
+      return needed === owner || builtOn(needed);
+    });
+  const checks = policy.checks.filter((c) => c.reads.includes(fact) || builtOn(c.plugin)).map((c) => c.name);
+  return { fact, plugin: owner.id, events, checks };
 }
 
 /** `jane@example.com` → `j***@example.com`: enough to recognise a case, not to read the address. */
