@@ -15,6 +15,7 @@ import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
+import { replayBench } from './replay.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -358,7 +359,17 @@ async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   }
 }
 
+/** BENCH_ONLY=replay: `policy replay` over 1,000,000 stored events (bench/replay.ts), merged into bench/results.json. */
+async function replayOnly(): Promise<void> {
+  const figures = await replayBench();
+  const file = join(packageRoot, 'bench/results.json');
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify({ ...results, replay: figures }, null, 2)}\n`);
+  console.log('replay figures written to bench/results.json');
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'replay') return replayOnly();
   if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();

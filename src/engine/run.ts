@@ -57,6 +57,13 @@ export interface RunRequest {
   halts?(ruleName: string): boolean;
   /** Keep every rule's condition results (RunOutcome.conditions), for an explanation; off by default (it costs a copy). */
   explain?: boolean;
+  /**
+   * Facts given rather than computed (a replay's recorded facts): a fact it answers (anything but undefined)
+   * is taken as is and its plugin is not run for it.
+   */
+  given?(name: string): unknown;
+  /** Observe each plugin's duration for GET /metrics (default); a replay of a million events skips it. */
+  timed?: boolean;
 }
 
 /** A condition as a run saw it: plain data, `result` absent when the engine did not evaluate it (short-circuit). */
@@ -96,6 +103,11 @@ export interface RunOutcome {
   facts(names: readonly string[]): Promise<unknown[]>;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
+  /**
+   * The facts of I/O plugins (network, history) that the rules or other plugins read in this run, with their
+   * values: what a replay cannot compute again offline, so it is stored with the event.
+   */
+  recorded(): Promise<Record<string, unknown>>;
 }
 
 export class UnknownFactError extends Error {
@@ -116,6 +128,8 @@ class RequestRun {
   private readonly settled = new Map<string, FactValues>();
   /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
   private readonly facts = new Map<string, Promise<unknown>>();
+  /** Facts read by the rules or by plugins (not those only a caller asked for): what the decision stood on. */
+  readonly read = new Set<string>();
 
   constructor(
     readonly request: RunRequest,
@@ -128,8 +142,10 @@ class RequestRun {
     if (!value) {
       const plugin = this.catalog.owner.get(name);
       if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+      const given = this.request.given?.(name);
       const settled = this.settled.get(plugin.id);
-      value = settled ? Promise.resolve(settled[name] ?? null) : this.valuesOf(plugin).then((values) => values[name] ?? null);
+      if (given !== undefined) value = Promise.resolve(given);
+      else value = settled ? Promise.resolve(settled[name] ?? null) : this.valuesOf(plugin).then((values) => values[name] ?? null);
       this.facts.set(name, value);
     }
     return value;
@@ -140,10 +156,24 @@ class RequestRun {
     for (const name of names) {
       const plugin = this.catalog.owner.get(name);
       if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
-      if (!this.settled.has(plugin.id)) waits.push(this.valuesOf(plugin));
+      if (this.request.given?.(name) === undefined && !this.settled.has(plugin.id)) waits.push(this.valuesOf(plugin));
     }
     if (waits.length > 0) await Promise.all(waits);
-    return names.map((name) => (this.settled.get(this.catalog.owner.get(name)?.id as string) as FactValues)[name] ?? null);
+    return names.map((name) => {
+      const given = this.request.given?.(name);
+      if (given !== undefined) return given;
+      return (this.settled.get(this.catalog.owner.get(name)?.id as string) as FactValues)[name] ?? null;
+    });
+  }
+
+  async recorded(): Promise<Record<string, unknown>> {
+    const names = [...this.read].filter((name) => this.catalog.owner.get(name)?.io === true);
+    const values = await Promise.all(names.map((name) => this.facts.get(name)));
+    const recorded: Record<string, unknown> = {};
+    names.forEach((name, i) => {
+      recorded[name] = values[i] ?? null;
+    });
+    return recorded;
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {
@@ -165,7 +195,7 @@ class RequestRun {
       values = {};
     }
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
-    checkDuration.observe(plugin.id, secondsSince(started));
+    if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
     this.settled.set(plugin.id, values);
     this.ran.push(plugin.id);
     if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
@@ -174,7 +204,9 @@ class RequestRun {
 
   /** What a plugin reading `name` through ctx.fact gets: the value, or an error when `needs` does not allow it. */
   factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
-    return readable.has(name) ? this.fact(name) : Promise.reject(this.undeclared(plugin, name));
+    if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+    this.read.add(name);
+    return this.fact(name);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -230,6 +262,7 @@ class RunAlmanac extends Almanac {
 
   // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
   override factValue<T>(factId: string): Promise<T> {
+    this.run.read.add(factId);
     return this.run.fact(factId) as Promise<T>;
   }
 }
@@ -250,6 +283,15 @@ export class PolicyRunner {
     return this.rules.length;
   }
 
+  /** The request's facts without running the rules: for a caller that decides by itself (src/policy/decide-eagerly.ts). */
+  facts(request: RunRequest): (name: string) => Promise<unknown> {
+    const state = new RequestRun(request, this.catalog);
+    return (name) => {
+      state.read.add(name);
+      return state.fact(name);
+    };
+  }
+
   async run(request: RunRequest): Promise<RunOutcome> {
     const state = new RequestRun(request, this.catalog);
     const outcome: RunOutcome = {
@@ -258,6 +300,7 @@ export class PolicyRunner {
       pluginsApplied: state.applied,
       fact: (name) => state.fact(name),
       facts: (names) => state.factsOf(names),
+      recorded: () => state.recorded(),
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();

@@ -23,11 +23,15 @@ export interface Evaluation<D> {
   checkedTypes(): Promise<string[]>;
   /** Why the decision was reached (src/policy/explain.ts); only when evaluate() was asked to explain. */
   explanation?: Explanation;
+  /** The network and history facts the decision read, with their values (see RunOutcome.recorded): stored with the event for replay. */
+  recorded(): Promise<Record<string, unknown>>;
 }
 
 export interface EvaluateOptions {
   /** Keep the run's condition results and build `explanation` (costs a copy of them: off by default). */
   explain?: boolean;
+  /** Facts taken as given instead of computed (see RunRequest.given): a replay's recorded facts. */
+  given?(name: string): unknown;
 }
 
 /** The policy's decision on one request. */
@@ -37,7 +41,13 @@ export async function evaluate(
   services: RunServices,
   options: EvaluateOptions = {},
 ): Promise<Evaluation<Decision>> {
-  const outcome = await policy.runner.run({ input, options: policy.options, services, ...(options.explain ? { explain: true } : {}) });
+  const outcome = await policy.runner.run({
+    input,
+    options: policy.options,
+    services,
+    ...(options.explain ? { explain: true } : {}),
+    ...(options.given ? { given: options.given } : {}),
+  });
   const result = evaluation(policy, outcome, decide(policy, outcome.fired));
   if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);
   return result;
@@ -67,6 +77,7 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     facts: outcome.facts,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
+    recorded: outcome.recorded,
     steps: async () => stepsRun(policy, outcome.pluginsApplied, await checks()),
     checkedTypes: async () => [...new Set((await checks()).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
   };

@@ -14,7 +14,7 @@ import { valuesList, writeCounters } from './velocity-counters.js';
 
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
-/** Rows per INSERT: 500 × 13 bindings stays below both databases' parameter limits (32,766 and 65,535). */
+/** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
 const COLUMNS = [
   'project_id',
@@ -29,6 +29,7 @@ const COLUMNS = [
   'action',
   'risk_score',
   'policy_revision',
+  'recorded_facts',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
@@ -45,6 +46,8 @@ export interface EventRow {
   action: string;
   risk_score: number | null;
   policy_revision: string | null;
+  /** JSON of the network and history facts the decision read (fact → value), for replay. */
+  recorded_facts: string | null;
   created_at: number;
 }
 

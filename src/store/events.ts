@@ -40,6 +40,8 @@ export interface NewEvent {
   riskScore?: number | null;
   /** Content hash of the policy that decided. */
   policyRevision?: string | null;
+  /** The network and history facts the decision read (fact → value), for `policy replay`; JSON-serialisable. */
+  recordedFacts?: Readonly<Record<string, unknown>> | null;
   /** Milliseconds since the epoch; defaults to the time of record(). */
   createdAt?: number;
 }
@@ -108,6 +110,14 @@ function optionalText(event: NewEvent, field: 'domain' | 'device' | 'policyRevis
   return value;
 }
 
+/** Stored as JSON text; an empty snapshot (the decision read no network or history fact) as null. */
+function recordedFactsOf(facts: NewEvent['recordedFacts']): string | null {
+  if (facts === null || facts === undefined) return null;
+  if (typeof facts !== 'object' || Array.isArray(facts)) throw new TypeError('event.recordedFacts must be an object or null');
+  for (const _ in facts) return JSON.stringify(facts);
+  return null;
+}
+
 /** Checks every column before queueing, so one bad row can never fail a whole group commit. */
 function toRow(event: NewEvent): EventRow {
   const createdAt = event.createdAt ?? Date.now();
@@ -127,6 +137,7 @@ function toRow(event: NewEvent): EventRow {
     action: requireText(event, 'action'),
     risk_score: risk,
     policy_revision: optionalText(event, 'policyRevision'),
+    recorded_facts: recordedFactsOf(event.recordedFacts),
     created_at: createdAt,
   };
 }

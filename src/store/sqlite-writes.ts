@@ -31,6 +31,7 @@ export const EVENT_COLUMNS = [
   'action',
   'risk_score',
   'policy_revision',
+  'recorded_facts',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 

@@ -114,6 +114,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0006-events-bigint-id',
       '0007-project-lists',
       '0008-project-quota',
+      '0009-events-recorded-facts',
       '0010-fingerprint-keys',
       '0011-api-key-labels',
     ]);
