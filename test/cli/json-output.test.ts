@@ -71,6 +71,7 @@ const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean }[] = 
   { name: 'key create', args: ['key', 'create', '--project', 'shop', '--kind', 'public_key', '--json'], db: true },
   { name: 'key rotate', args: ['key', 'rotate', '--project', 'shop', '--kind', 'public_key', '--json'], db: true },
   { name: 'key list', args: ['key', 'list', '--project', 'shop', '--json'], db: true },
+  { name: 'policy replay', args: ['policy', 'replay', '--project', 'shop', '--policy', shippedPolicy, '--workers', '0', '--json'], db: true },
   { name: 'facts', args: ['facts', '--json'], db: false },
   { name: 'data', args: ['data', '--json'], db: false },
   { name: 'policy explain', args: ['policy', 'explain', '--policy', shippedPolicy, '--email', 'jane@mailinator.com', '--json'], db: false },
