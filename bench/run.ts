@@ -15,6 +15,7 @@ import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
+import { replayBench } from './replay.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -52,9 +53,12 @@ interface Figures {
   errors: number;
 }
 
+/** Node flags the service runs with, as `npm start` and the container image give them. */
+const SERVE_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, ...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
@@ -224,7 +228,8 @@ async function profileOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   const profileDir = process.env.BENCH_PROFILE_DIR ?? join(dir, 'profile');
   const baseline = process.env.BENCH_BASELINE;
-  const service = await startService(join(dir, 'bench.sqlite'), {}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`], baseline ?? packageRoot);
+  const flags = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
+  const service = await startService(join(dir, 'bench.sqlite'), {}, flags, baseline ?? packageRoot);
   try {
     const verify = verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
@@ -354,7 +359,17 @@ async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   }
 }
 
+/** BENCH_ONLY=replay: `policy replay` over 1,000,000 stored events (bench/replay.ts), merged into bench/results.json. */
+async function replayOnly(): Promise<void> {
+  const figures = await replayBench();
+  const file = join(packageRoot, 'bench/results.json');
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify({ ...results, replay: figures }, null, 2)}\n`);
+  console.log('replay figures written to bench/results.json');
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_ONLY === 'replay') return replayOnly();
   if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();

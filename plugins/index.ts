@@ -7,6 +7,7 @@ export const registry: readonly Plugin[] = (
     import('./allowed-domains/index.js'),
     import('./deliverability/index.js'),
     import('./disposable/index.js'),
+    import('./disposable-infrastructure/index.js'),
     import('./dns/index.js'),
     import('./domain-age/index.js'),
     import('./domain-form/index.js'),

@@ -22,9 +22,18 @@ export function parseList(text: string): Set<string> {
   return names;
 }
 
-/** A list file of plugins/<pluginId>/data/ as a set (see parseList). */
-export function readList(pluginId: string, file: string): Set<string> {
-  return parseList(readDataFile(pluginId, file));
+// One set per file for the process: disposable-infrastructure reads disposable's 43k domains, held once.
+const lists = new Map<string, ReadonlySet<string>>();
+
+/** A list file of plugins/<pluginId>/data/ as a set (see parseList), read once and shared by every reader. */
+export function readList(pluginId: string, file: string): ReadonlySet<string> {
+  const key = `${pluginId}/${file}`;
+  let list = lists.get(key);
+  if (!list) {
+    list = parseList(readDataFile(pluginId, file));
+    lists.set(key, list);
+  }
+  return list;
 }
 
 const SOURCE_COLUMNS = ['file', 'source', 'license', 'date'] as const;

@@ -11,7 +11,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
-  /** Folder of named policies, all compiled at start. */
+  /** POLICIES_DIR (searched before the shipped policies), or the shipped folder when unset (policy/book.ts). */
   policiesDir: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Which X-Forwarded-For entries are believed (src/service/client-ip.ts). */
@@ -34,6 +34,8 @@ export interface Config {
   ops: OpsConfig;
   /** EXPLAIN_PROJECTS: names or ids of the projects besides sandbox ones whose verify calls may ask for show_explain. */
   explainProjects: readonly string[];
+  /** PLAYGROUND: the policy playground at /playground and its /v1/playground/* calls (sandbox keys only); off: 404. */
+  playground: boolean;
 }
 
 /** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((name) => name.trim())
       .filter((name) => name.length > 0),
+    playground: onOff(env, 'PLAYGROUND', true),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

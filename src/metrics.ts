@@ -5,7 +5,8 @@
 //
 // Other modules count their own events through `countRejection` (rate limits, quota, limiter
 // fallback), or register a metric of their own on `registry` with the `email_trust_` prefix.
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { LabelHistogram } from './label-histogram.js';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry, prefix: 'email_trust_' });
@@ -35,13 +36,13 @@ export const actions = new Counter({
   registers: [registry],
 });
 
-export const checkDuration = new Histogram({
-  name: 'email_trust_plugin_duration_seconds',
-  help: 'Time a plugin took to compute its facts for one request (network waits included), by plugin',
-  labelNames: ['plugin'] as const,
-  buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
+export const checkDuration = new LabelHistogram(
+  'email_trust_plugin_duration_seconds',
+  'Time a plugin took to compute its facts for one request (network waits included), by plugin',
+  'plugin',
+  LATENCY_BUCKETS,
+  registry,
+);
 
 export const lookups = new Counter({
   name: 'email_trust_lookup_cache_total',
@@ -69,6 +70,20 @@ export const rejections = new Counter({
   name: 'email_trust_rejections_total',
   help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',
   labelNames: ['kind', 'limit'] as const,
+  registers: [registry],
+});
+
+export const policyReloads = new Counter({
+  name: 'email_trust_policy_reloads_total',
+  help: 'Policy reloads, by source (file: a named policy in POLICIES_DIR or the shipped folder; stored: a project policy) and result (loaded, failed: the previous revision stays in use)',
+  labelNames: ['source', 'result'] as const,
+  registers: [registry],
+});
+
+export const policyRevision = new Gauge({
+  name: 'email_trust_policy_revision_info',
+  help: 'The revision in use for each named policy (value 1; one series per policy)',
+  labelNames: ['policy', 'revision'] as const,
   registers: [registry],
 });
 

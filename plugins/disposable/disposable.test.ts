@@ -48,6 +48,42 @@ testPlugin(disposable, [
   { name: 'punycode written as such', email: 'a@xn--d-bga.net', facts: listed('xn--d-bga.net'), fires: ['disposable_domain'] },
   { name: 'listed name as a subdomain of an unlisted domain', email: 'a@mailinator.com.example.org', facts: no, fires: [] },
   { name: 'listed name as a label prefix', email: 'a@mailinator.community', facts: no, fires: [] },
+  // Issue 16: the rule and guard of data/build.mjs (SOURCE.md, "The rule").
+  {
+    name: 'not on the reviewed list, on mailchecker and the ivolo family',
+    email: 'a@abyssemail.com',
+    facts: listed('abyssemail.com'),
+    fires: ['disposable_domain'],
+  },
+  { name: 'on one family only (tompec): not counted', email: 'a@das-abitur-nachholen.net', facts: no, fires: [] },
+  {
+    name: 'a throwaway host under a dynamic-DNS zone, two families agree',
+    email: 'a@tempmail.sytes.net',
+    facts: listed('tempmail.sytes.net'),
+    fires: ['disposable_domain'],
+  },
+  { name: 'the dynamic-DNS zone itself is not listed whole (private suffix)', email: 'a@shop.sytes.net', facts: no, fires: [] },
+  { name: 'a shared-hosting zone two lists name is not listed whole', email: 'a@acme.za.com', facts: no, fires: [] },
+  { name: 'portal mailbox: 21CN (China Telecom), on the reviewed list before', email: 'a@21cn.com', facts: no, fires: [] },
+  { name: 'portal mailbox: Sify (India), on the reviewed list before', email: 'a@sify.com', facts: no, fires: [] },
+  { name: 'portal mailbox: TOM (China), on two lists', email: 'a@vip.tom.com', facts: no, fires: [] },
+  { name: "mail.com's vanity domain, on two lists", email: 'a@consultant.com', facts: no, fires: [] },
+  { name: 'Hushmail, on two lists', email: 'a@hush.com', facts: no, fires: [] },
+  { name: 'a university domain is never on the list', email: 'a@mit.edu', facts: no, fires: [] },
+  {
+    name: 'a project still adds a domain the lists miss',
+    email: 'a@das-abitur-nachholen.net',
+    options: options({ add: ['das-abitur-nachholen.net'] }),
+    facts: listed('das-abitur-nachholen.net'),
+    fires: ['disposable_domain'],
+  },
+  {
+    name: 'a project still exempts a domain the rule added',
+    email: 'a@abyssemail.com',
+    options: options({ exempt: ['abyssemail.com'] }),
+    facts: no,
+    fires: [],
+  },
   { name: 'privacy relay: DuckDuckGo', email: 'a@duck.com', facts: no, fires: [] },
   { name: 'privacy relay: SimpleLogin', email: 'a@simplelogin.com', facts: no, fires: [] },
   { name: 'privacy relay: SimpleLogin slmail.me', email: 'a@slmail.me', facts: no, fires: [] },
@@ -208,7 +244,7 @@ describe('disposable data', () => {
   const never = dataFile('never-disposable.txt');
 
   it('ships a large list of lower-case ASCII domains, sorted and without duplicates', () => {
-    expect(shipped.length).toBeGreaterThan(5000);
+    expect(shipped.length).toBeGreaterThan(40_000);
     expect(new Set(shipped).size).toBe(shipped.length);
     expect(shipped).toEqual([...shipped].sort());
     expect(shipped.filter((domain) => !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain))).toEqual([]);
@@ -220,7 +256,20 @@ describe('disposable data', () => {
     expect(shipped.filter((domain) => parents(domain).some((name) => neverSet.has(name)))).toEqual([]);
   });
 
-  it('never-disposable list names the relays and big providers of the brief', () => {
+  it('holds no university domain nor a subdomain of one, and no free provider (the build guard, issue 16)', () => {
+    const lines = (path: string) =>
+      readFileSync(join(packageRoot, path), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() && !l.startsWith('#'));
+    const universities = new Set(lines('plugins/education/data/domains.txt').map((l) => l.trim().toLowerCase()));
+    const providers = JSON.parse(readFileSync(join(packageRoot, 'plugins/free-provider/data/providers.json'), 'utf8')) as Record<string, { domains: string[] }>;
+    const free = new Set(Object.values(providers).flatMap((p) => p.domains));
+    const parents = (domain: string) => domain.split('.').map((_, i, labels) => labels.slice(i).join('.'));
+    expect(shipped.filter((domain) => parents(domain).some((name) => universities.has(name)))).toEqual([]);
+    expect(shipped.filter((domain) => free.has(domain))).toEqual([]);
+  });
+
+  it('never-disposable list names the relays, big providers and national portals of the briefs', () => {
     for (const domain of [
       'duck.com',
       'simplelogin.com',
@@ -259,6 +308,12 @@ describe('disposable data', () => {
       'mail.ru',
       'yandex.ru',
       'zoho.com',
+      '21cn.com',
+      '99.com',
+      'tom.com',
+      'sify.com',
+      'hush.com',
+      'yandex.net',
     ]) {
       expect(never).toContain(domain);
     }

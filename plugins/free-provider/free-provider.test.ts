@@ -96,6 +96,30 @@ testPlugin(freeProvider, [
   // Not free: exact match only, companies, relays, disposables, education.
   { name: 'mail.google.com is not gmail (exact domains)', email: 'a@mail.google.com', facts: notFree, fires: [] },
   { name: 'a subdomain of gmail.com is not gmail', email: 'a@x.gmail.com', facts: notFree, fires: [] },
+  // Documented regional subdomains (regional.mjs SUBDOMAINS): any host under the parent.
+  { name: 'a Road Runner regional domain no list names', email: 'a@nc.rr.com', facts: free('spectrum', 'common'), fires: ['free_provider_domain'] },
+  { name: 'another region', email: 'a@socal.rr.com', facts: free('spectrum', 'common'), fires: ['free_provider_domain'] },
+  { name: 'a Plusnet user subdomain', email: 'a@jsmith.plus.com', facts: free('plusnet', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'a Freeserve user subdomain', email: 'a@jsmith.freeserve.co.uk', facts: free('freeserve', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'subdomains only where documented: Comcast', email: 'a@nj.comcast.net', facts: notFree, fires: [] },
+  { name: 'a parent under the documented one is not it', email: 'a@rr.com.example', facts: notFree, fires: [] },
+  // Regional ISPs and mailbox providers (regional.mjs).
+  { name: 'UK: Virgin Media (ntlworld)', email: 'a@ntlworld.com', facts: free('virginmedia', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'UK: Virgin Media (blueyonder)', email: 'a@blueyonder.co.uk', facts: free('virginmedia', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Germany: Kabel Deutschland', email: 'a@kabelmail.de', facts: free('kabel_deutschland', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Germany: EWE', email: 'a@ewetel.de', facts: free('ewe', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Germany: 1&1 DSL', email: 'a@onlinehome.de', facts: free('online_de', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Finland: Suomi24', email: 'a@suomi24.fi', facts: free('suomi24', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Finland: Kolumbus', email: 'a@kolumbus.fi', facts: free('kolumbus', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Netherlands: KPN', email: 'a@kpnplanet.nl', facts: free('kpn', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Portugal: Clix', email: 'a@clix.pt', facts: free('clix_pt', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Hungary: Citromail', email: 'a@citromail.hu', facts: free('citromail', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Hungary: national Hotmail', email: 'a@hotmail.hu', facts: free('outlook', 'common'), fires: ['free_provider_domain'] },
+  { name: 'New Zealand: Inspire Net', email: 'a@inspire.net.nz', facts: free('inspire_nz', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Australia: Telstra', email: 'a@bigpond.net', facts: free('bigpond', 'common'), fires: ['free_provider_domain'] },
+  { name: 'national Hotmail', email: 'a@hotmail.dk', facts: free('outlook', 'common'), fires: ['free_provider_domain'] },
+  { name: "a faker locale's made-up business domain is no provider", email: 'a@corpfolder.com', facts: notFree, fires: [] },
+  { name: "a faker locale's typo of hotmail is no provider", email: 'a@hotamil.com', facts: notFree, fires: [] },
   { name: "google.com is Google's own domain", email: 'a@google.com', facts: notFree, fires: [] },
   { email: 'a@example.com', facts: notFree, fires: [] },
   { email: 'a@acme-corp.co.uk', facts: notFree, fires: [] },
@@ -195,7 +219,7 @@ describe('providers.json', () => {
     expect(found).toEqual([]);
     const index = indexProviders(providers);
     const dns = ['dyndns.org', 'dyndns.com', 'noip.com', 'no-ip.com', 'duckdns.org', 'dynu.com', 'afraid.org', 'dnsmadeeasy.com', 'mydomain.com', 'name.com'];
-    expect(dns.filter((domain) => index.has(domain))).toEqual([]);
+    expect(dns.filter((domain) => index.byDomain.has(domain))).toEqual([]);
   });
 
   it('holds no privacy relay', () => {
@@ -213,7 +237,7 @@ describe('providers.json', () => {
       '33mail.com',
     ];
     const index = indexProviders(providers);
-    expect(relays.filter((relay) => index.has(relay))).toEqual([]);
+    expect(relays.filter((relay) => index.byDomain.has(relay))).toEqual([]);
   });
 
   it('has keys in lower case with underscores, a group and a name each, and no domain twice', () => {
@@ -310,7 +334,7 @@ describe('providers.json', () => {
       'hush.ai',
     ];
     const index = indexProviders(providers);
-    expect(formerLongTail.filter((domain) => !index.has(domain))).toEqual([]);
+    expect(formerLongTail.filter((domain) => !index.byDomain.has(domain))).toEqual([]);
   });
 
   it('stays under 2 MB', () => {

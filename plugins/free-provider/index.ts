@@ -1,7 +1,7 @@
 // Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
-import { indexProviders, readProviders } from './providers.js';
+import { findProvider, indexProviders, readProviders } from './providers.js';
 
 const providers = indexProviders(readProviders());
 
@@ -12,7 +12,8 @@ const plugin: Plugin = {
   facts: {
     is_free_provider_domain: {
       type: 'boolean',
-      description: 'The domain (exactly, in ASCII form) is a domain of a known free mailbox provider.',
+      description:
+        'The domain (in ASCII form) is a domain of a known free mailbox provider, or a subdomain where the provider documents subdomain addresses (nc.rr.com).',
       expose: 'flag',
     },
     free_provider: {
@@ -34,11 +35,11 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'idn'],
   // Entries: domains (each names its provider key).
-  data: dataLists('free-provider', [{ file: 'providers.json', entries: providers.size }]),
+  data: dataLists('free-provider', [{ file: 'providers.json', entries: providers.byDomain.size }]),
   async run(ctx): Promise<FactValues> {
     const domain = await asciiDomainOf(ctx);
     if (domain === null) return {};
-    const provider = providers.get(domain);
+    const provider = findProvider(providers, domain);
     return {
       is_free_provider_domain: provider !== undefined,
       free_provider: provider?.key ?? null,

@@ -79,6 +79,7 @@ const EVIDENCE = [
   'ip_provider',
   'vpn',
   'random_domain_signal',
+  'disposable_infrastructure_signal',
 ] as const;
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
@@ -99,6 +100,7 @@ async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<C
     vpn: f.vpn === 'detected',
     high_velocity: isInt(distinct) && distinct >= velocity.threshold,
     random_domain: f.random_domain_signal === 'detected',
+    disposable_infrastructure: f.disposable_infrastructure_signal === 'detected',
     structure: f.valid_address_format === false,
     disposable_domain: f.is_disposable_domain === true,
     known_abuse_domain: f.is_known_abuse_domain === true,
@@ -119,7 +121,7 @@ const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((nam
 const plugin: Plugin = {
   id: 'risk',
   description:
-    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD) and validation failures into a 0–100 score and a level.',
+    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service) and validation failures into a 0–100 score and a level.',
   steps: ['risk_score'],
   facts: {
     risk_score: {
@@ -210,6 +212,7 @@ const plugin: Plugin = {
     'domain-shape',
     'dns',
     'disposable',
+    'disposable-infrastructure',
     'known-abuse',
     'spam-trap',
     'fraud-pattern',

@@ -162,6 +162,24 @@ testPlugin(
       fires: [],
     },
     {
+      name: "a week-old domain on a disposable service's MX host: high",
+      email: 'jane@rotating-inbox.com',
+      facts: {
+        risk_score: 60,
+        risk_level: 'high',
+        risk_score_breakdown: { new_domain: 20, disposable_infrastructure: 40 },
+        risk_breakdown_signals: 'new_domain,disposable_infrastructure',
+        risk_breakdown_failures: null,
+      },
+      fires: ['risk_score'],
+    },
+    {
+      name: "an established domain on a disposable service's MX host: medium",
+      email: 'jane@old-rotating.com',
+      facts: signal('disposable_infrastructure', 'medium'),
+      fires: [],
+    },
+    {
       name: 'a dead domain: poor health and no MX',
       email: 'jane@gone-shop.com',
       facts: { risk_score: 50, risk_level: 'medium', risk_breakdown_signals: 'poor_health', risk_breakdown_failures: 'mx_record:25' },
@@ -177,6 +195,8 @@ testPlugin(
       'gone-shop.com': 'nxdomain',
       'q8w3ejd.top': { mx: ['mx.q8w3ejd.top'], a: ['192.0.2.4'], registered_days_ago: 3, website: true },
       'xkqzv7.xyz': { mx: ['mx.xkqzv7.xyz'], a: ['192.0.2.5'], registered_days_ago: YEARS, website: true },
+      'rotating-inbox.com': { mx: ['mx.guerrillamail.com'], a: ['192.0.2.6'], registered_days_ago: 6, website: true },
+      'old-rotating.com': { mx: ['mx.guerrillamail.com'], a: ['192.0.2.7'], registered_days_ago: YEARS, website: true },
     },
   },
 );

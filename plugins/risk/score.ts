@@ -13,6 +13,7 @@ export const SIGNALS = [
   'vpn',
   'high_velocity',
   'random_domain',
+  'disposable_infrastructure',
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
@@ -34,6 +35,7 @@ export const DEFAULT_WEIGHTS: Weights = {
   vpn: 25,
   high_velocity: 60,
   random_domain: 40,
+  disposable_infrastructure: 40,
   structure: 40,
   disposable_domain: 40,
   known_abuse_domain: 50,

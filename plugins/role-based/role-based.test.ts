@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { allLocales } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
 import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
 import roleBased from './index.js';
@@ -41,6 +42,34 @@ testPlugin(roleBased, [
   { name: 'user is the owner of a personal domain', email: 'user@smith.example', facts: person, fires: [] },
   { name: "family is a household's inbox", email: 'family@smiths.example', facts: person, fires: [] },
   { name: "home is a household's inbox", email: 'home@smiths.example', facts: person, fires: [] },
+  // Issue 16: no-reply in other languages, admin and system variants, protocol and system mailboxes.
+  { name: 'German no-reply', email: 'keine-antwort@example.de', facts: role('keineantwort'), fires: ['role_based_address'] },
+  { email: 'nicht.antworten@example.de', facts: role('nichtantworten'), fires: ['role_based_address'] },
+  { name: 'French no-reply', email: 'ne-pas-repondre@example.fr', facts: role('nepasrepondre'), fires: ['role_based_address'] },
+  { name: 'Spanish no-reply', email: 'no_responder@example.es', facts: role('noresponder'), fires: ['role_based_address'] },
+  { name: 'Portuguese no-reply', email: 'nao-responda@example.com.br', facts: role('naoresponda'), fires: ['role_based_address'] },
+  { name: 'Italian no-reply', email: 'non-rispondere@example.it', facts: role('nonrispondere'), fires: ['role_based_address'] },
+  { name: 'Dutch no-reply', email: 'niet-beantwoorden@example.nl', facts: role('nietbeantwoorden'), fires: ['role_based_address'] },
+  { name: 'Polish no-reply', email: 'nie-odpowiadaj@example.pl', facts: role('nieodpowiadaj'), fires: ['role_based_address'] },
+  { name: 'Swedish no-reply', email: 'svara-inte@example.se', facts: role('svarainte'), fires: ['role_based_address'] },
+  { name: 'Finnish no-reply', email: 'ala-vastaa@example.fi', facts: role('alavastaa'), fires: ['role_based_address'] },
+  { email: 'do-not-respond@example.com', facts: role('donotrespond'), fires: ['role_based_address'] },
+  { name: 'admin variant', email: 'sysadmin@example.com', facts: role('sysadmin'), fires: ['role_based_address'] },
+  { email: 'administrator@example.com', facts: role('administrator'), fires: ['role_based_address'] },
+  { name: 'French admin', email: 'administrateur@example.fr', facts: role('administrateur'), fires: ['role_based_address'] },
+  { name: 'Spanish admin', email: 'administrador@example.es', facts: role('administrador'), fires: ['role_based_address'] },
+  { email: 'system@example.com', facts: role('system'), fires: ['role_based_address'] },
+  { email: 'listmaster@example.com', facts: role('listmaster'), fires: ['role_based_address'] },
+  { email: 'majordomo@example.com', facts: role('majordomo'), fires: ['role_based_address'] },
+  { email: 'nobody@example.com', facts: role('nobody'), fires: ['role_based_address'] },
+  { email: 'www-data@example.com', facts: role('wwwdata'), fires: ['role_based_address'] },
+  { email: 'dmarc-reports@example.com', facts: role('dmarcreports'), fires: ['role_based_address'] },
+  { name: 'RFC 2142: ftp', email: 'ftp@example.com', facts: role('ftp'), fires: ['role_based_address'] },
+  { name: 'RFC 2142: www', email: 'www@example.com', facts: role('www'), fires: ['role_based_address'] },
+  // Given names that the package lists as roles were removed (issue 16): people, in some language.
+  { name: 'Per is a Scandinavian given name', email: 'per@example.se', facts: person, fires: [] },
+  { name: 'Job is a Dutch given name', email: 'job@example.nl', facts: person, fires: [] },
+  { name: 'Dev is an Indian given name', email: 'dev@example.in', facts: person, fires: [] },
   // People and near misses: the whole compared local part must be a role.
   { email: 'john.smith@example.com', facts: person, fires: [] },
   { email: 'jane@example.com', facts: person, fires: [] },
@@ -98,5 +127,23 @@ describe('role-based data', () => {
     ]) {
       expect(lines).toContain(name);
     }
+  });
+});
+
+describe('first names are never roles', () => {
+  it('flags no given name of any @faker-js/faker locale (77 locales, some 24,600 names, compared as the plugin compares)', () => {
+    const roles = new Set(
+      readFileSync(new URL('./data/roles.txt', import.meta.url), 'utf8')
+        .trimEnd()
+        .split('\n'),
+    );
+    const compared = (name: string) => name.toLowerCase().replace(/[._-]/g, '');
+    const names = new Set<string>();
+    for (const locale of Object.values(allLocales)) {
+      const first = locale.person?.first_name;
+      for (const name of [...(first?.female ?? []), ...(first?.male ?? []), ...(first?.generic ?? [])]) names.add(compared(name));
+    }
+    expect(names.size).toBeGreaterThan(20_000);
+    expect([...names].filter((name) => roles.has(name))).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { hostName, toAsciiForm } from '../../src/host-name.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
-import { readCommonSuffixes, readPopularDomains } from './popular-domains.js';
+import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
+import { ShortNameCorrector } from './short-names.js';
 import { SuffixCorrector } from './suffix.js';
 import { edits, TypoSuggester } from './suggest.js';
 
@@ -11,6 +12,8 @@ const popular = readPopularDomains();
 const suggester = new TypoSuggester(popular);
 const commonSuffixes = readCommonSuffixes();
 const suffixes = new SuffixCorrector(commonSuffixes);
+const knownDomains = readKnownDomains();
+const shortNames = new ShortNameCorrector(popular, knownDomains);
 
 /** The address as the user meant it: the local part as typed, the domain lower-cased as typed and in ASCII. */
 interface MeantAddress {
@@ -48,12 +51,14 @@ async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
 function suggestionFor(domain: string, ascii: string): { typed: string; ascii: string } | null {
   const popularDomain = suggester.suggest(ascii);
   if (popularDomain !== null) return { typed: popularDomain, ascii: popularDomain };
+  const shortName = shortNames.correct(ascii);
+  if (shortName !== null) return { typed: shortName, ascii: shortName };
   const correction = suffixes.correct(ascii);
   if (correction === null) return null;
   const asciiLabels = ascii.split('.');
   const fixed = [...asciiLabels.slice(0, correction.kept), correction.suffix].join('.');
   // A slip in the name too (gmial.cmo): the popular domain, not the fixed typo (gmial.com).
-  const popularFixed = suggester.suggest(fixed);
+  const popularFixed = suggester.suggest(fixed) ?? shortNames.correct(fixed);
   if (popularFixed !== null) return { typed: popularFixed, ascii: popularFixed };
   const typedLabels = domain.split('.');
   // The first labels stay as typed; when IDNA mapping changed the label count (a full-width dot), the ASCII form.
@@ -98,6 +103,7 @@ const plugin: Plugin = {
   data: dataLists('typo', [
     { file: 'popular-domains.txt', entries: popular.length },
     { file: 'common-suffixes.txt', entries: commonSuffixes.length },
+    { file: 'known-domains.txt', entries: knownDomains.length },
   ]),
   async run(ctx): Promise<FactValues> {
     const address = await meantAddress(ctx);

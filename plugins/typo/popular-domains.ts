@@ -18,3 +18,8 @@ export function readPopularDomains(): string[] {
 export function readCommonSuffixes(): string[] {
   return readNames('common-suffixes.txt');
 }
+
+/** Real mail domains one keyboard slip from a short popular name (dr.com, love.com): never corrected. */
+export function readKnownDomains(): string[] {
+  return readNames('known-domains.txt');
+}

@@ -33,6 +33,11 @@ export function isDelegatedTld(tld: string): boolean {
   return parse(`example.${tld}`, PARSE_OPTIONS).isIcann === true;
 }
 
+/** Whether the domain ends in an ICANN public suffix (`hotmail.co.za` does, though `.za` alone is none). */
+export function hasPublicSuffix(domain: string): boolean {
+  return parse(domain, PARSE_OPTIONS).isIcann === true;
+}
+
 export class SuffixCorrector {
   private readonly suffixes: string[];
 
@@ -54,7 +59,8 @@ export class SuffixCorrector {
   correct(domain: string): SuffixCorrection | null {
     const labels = domain.split('.');
     const tld = labels[labels.length - 1] ?? '';
-    if (labels.length < 2 || isDelegatedTld(tld) || SPECIAL_USE.has(tld)) return null;
+    // The whole domain, not its last label: `.za` alone is no public suffix, `co.za` is (hotmail.co.za is real).
+    if (labels.length < 2 || hasPublicSuffix(domain) || SPECIAL_USE.has(tld)) return null;
     let best: { correction: SuffixCorrection; edits: number; rank: number } | null = null;
     for (let kept = 1; kept < labels.length; kept++) {
       const typed = labels.slice(kept).join('.');

@@ -2,6 +2,7 @@
 import { run as spellCheck } from '@zootools/email-spell-checker';
 import damerauLevenshtein from 'damerau-levenshtein';
 import { LRUCache } from 'lru-cache';
+import { hasPublicSuffix } from './suffix.js';
 
 /** Candidate search (sift3 distance, the library's own; its default thresholds). */
 const DOMAIN_THRESHOLD = 2;
@@ -106,6 +107,10 @@ export class TypoSuggester {
     const label = firstLabel(suggestion);
     const labelEdits = edits(firstLabel(domain), label, MAX_LABEL_EDITS);
     if (labelEdits > MAX_LABEL_EDITS || (labelEdits > 0 && label.length < MIN_CHANGED_LABEL_LENGTH)) return false;
+    // The provider's name under another real country code of the same length (hotmail.dk, gmx.pt): its national domain, not a slip.
+    if (labelEdits === 0 && rest(domain).length === rest(suggestion).length && hasPublicSuffix(domain)) return false;
+    // A changed name under another real suffix (4mail.cf, zmail.cam) is somebody else's domain, not two slips.
+    if (labelEdits > 0 && rest(domain) !== rest(suggestion) && hasPublicSuffix(domain)) return false;
     return edits(rest(domain), rest(suggestion), MAX_SUFFIX_EDITS) <= MAX_SUFFIX_EDITS;
   }
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checksPolicy, decisionFor, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
 import typo from './index.js';
-import { readCommonSuffixes, readPopularDomains } from './popular-domains.js';
+import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
+import { isOneSlip, ShortNameCorrector } from './short-names.js';
 import { isDelegatedTld, SuffixCorrector } from './suffix.js';
 import { TypoSuggester } from './suggest.js';
 
@@ -76,7 +77,6 @@ testPlugin(typo, [
   // Business domains close to provider names: not typos.
   { email: 'jane@example.com', facts: none, fires: [] },
   { name: 'a business name containing a provider name', email: 'jane@gmaill-consulting.com', facts: none, fires: [] },
-  { name: 'AIG is one letter from aim.com: short names are never changed', email: 'jane@aig.com', facts: none, fires: [] },
   { email: 'jane@ibm.com', facts: none, fires: [] },
   { email: 'jane@box.com', facts: none, fires: [] },
   { email: 'jane@cnn.com', facts: none, fires: [] },
@@ -92,7 +92,37 @@ testPlugin(typo, [
   { email: 'jane@acme.co', facts: none, fires: [] },
   { name: 'mail.google.com is not a typo of gmail.com', email: 'jane@mail.google.com', facts: none, fires: [] },
   { name: 'a country gmail does not offer is not guessed', email: 'jane@gmial.fr', facts: none, fires: [] },
-  { name: 'liv.com: four-letter names are never changed', email: 'jane@liv.com', facts: none, fires: [] },
+  // Short names (first label under 5): one keyboard slip, only when exactly one popular domain fits.
+  { name: 'a missed key in a short name', email: 'jane@liv.com', facts: typoOf('jane@live.com'), fires: ['typo_detection'] },
+  { name: 'a doubled key', email: 'jane@aoll.com', facts: typoOf('jane@aol.com'), fires: ['typo_detection'] },
+  { name: 'a neighbouring key (m for n)', email: 'jane@msm.com', facts: typoOf('jane@msn.com'), fires: ['typo_detection'] },
+  { name: 'two keys swapped', email: 'jane@mns.com', facts: typoOf('jane@msn.com'), fires: ['typo_detection'] },
+  { email: 'jane@gnx.de', facts: typoOf('jane@gmx.de'), fires: ['typo_detection'] },
+  { email: 'jane@gmxx.net', facts: typoOf('jane@gmx.net'), fires: ['typo_detection'] },
+  { email: 'jane@wev.de', facts: typoOf('jane@web.de'), fires: ['typo_detection'] },
+  { email: 'jane@wbe.de', facts: typoOf('jane@web.de'), fires: ['typo_detection'] },
+  { email: 'jane@qqq.com', facts: typoOf('jane@qq.com'), fires: ['typo_detection'] },
+  { email: 'jane@1633.com', facts: typoOf('jane@163.com'), fires: ['typo_detection'] },
+  { email: 'jane@mial.ru', facts: typoOf('jane@mail.ru'), fires: ['typo_detection'] },
+  { email: 'jane@maik.ru', facts: typoOf('jane@mail.ru'), fires: ['typo_detection'] },
+  { name: 'a national domain keeps its suffix', email: 'jane@lve.co.uk', facts: typoOf('jane@live.co.uk'), fires: ['typo_detection'] },
+  { name: 'Apple: m and a swapped', email: 'jane@amc.com', facts: typoOf('jane@mac.com'), fires: ['typo_detection'] },
+  { name: 'ambiguous: 136 is one slip from both 163 and 126', email: 'jane@136.com', facts: none, fires: [] },
+  { name: 'two-letter names are left alone (every two-letter .com is somebody’s)', email: 'jane@ao.com', facts: none, fires: [] },
+  { name: 'mw.com: a two-letter name', email: 'jane@mw.com', facts: none, fires: [] },
+  { name: 'g and m are not neighbours: aig.com is no slip of aim.com', email: 'jane@aig.com', facts: none, fires: [] },
+  { name: 'a known free provider one slip from aol.com is real', email: 'jane@love.com', facts: none, fires: [] },
+  { name: 'a known throwaway domain one slip from daum.net is not corrected', email: 'jane@duam.net', facts: none, fires: [] },
+  { name: 'a known name with a suffix it does not use', email: 'jane@msn.de', facts: none, fires: [] },
+  {
+    name: 'a slip in a short name and a TLD that does not exist: the provider',
+    email: 'jane@aoll.con',
+    facts: typoOf('jane@aol.com'),
+    fires: ['typo_detection'],
+  },
+  { name: 'two slips in a short name', email: 'jane@aolll.com', facts: none, fires: [] },
+  { name: 'a changed name under another real TLD is somebody else’s domain (.cam exists)', email: 'jane@zmail.cam', facts: none, fires: [] },
+  { name: 'a changed name under another real ccTLD (.cf exists)', email: 'jane@4mail.cf', facts: none, fires: [] },
   { name: 'IDN domain', email: 'jane@gmaïl.com', facts: none, fires: [] },
   // Top-level domains that are not delegated, one edit from a common suffix: the first labels stay as typed.
   { email: 'jane@acme.cmo', facts: { ...typoOf('jane@acme.com'), typo_edits: 1 }, fires: ['typo_detection'] },
@@ -248,10 +278,22 @@ describe('TypoSuggester', () => {
   });
 
   it('would correct those free-provider domains: the guard on is_free_provider_domain is what spares them', () => {
-    expect(suggester.suggest('outlook.dk')).toBe('outlook.de');
-    expect(suggester.suggest('yahoo.ie')).toBe('yahoo.it');
     expect(suggester.suggest('xmail.com')).toBe('gmail.com');
     expect(suggester.suggest('3email.com')).toBe('email.com');
+  });
+
+  it('leaves a provider name under another real country code of the same length alone: a national domain, not a slip', () => {
+    for (const national of ['outlook.dk', 'yahoo.ie', 'hotmail.dk', 'hotmail.fi', 'hotmail.com.tr', 'gmx.pt', 'gmx.ie', 'outlook.ee']) {
+      expect(suggester.suggest(national), national).toBeNull();
+    }
+    // Another length is a slip, even where the country code exists (.cm, .co, .om).
+    for (const [typed, meant] of [
+      ['gmail.cm', 'gmail.com'],
+      ['gmail.co', 'gmail.com'],
+      ['gmail.om', 'gmail.com'],
+    ]) {
+      expect(suggester.suggest(typed ?? '')).toBe(meant);
+    }
   });
 
   it('accepts one edit in the name and one in the suffix, not more', () => {
@@ -278,5 +320,46 @@ describe('TypoSuggester', () => {
     const start = performance.now();
     expect(suggester.suggest(long)).toBeNull();
     expect(performance.now() - start).toBeLessThan(200);
+  });
+});
+
+describe('ShortNameCorrector', () => {
+  const corrector = new ShortNameCorrector(readPopularDomains(), readKnownDomains());
+
+  it('knows one keyboard slip: a neighbouring key, a missed key, a doubled or neighbouring extra key, a swap', () => {
+    for (const [typed, meant] of [
+      ['wen', 'web'],
+      ['ao', 'aol'],
+      ['aoll', 'aol'],
+      ['aokl', 'aol'],
+      ['mns', 'msn'],
+      ['173', '163'],
+    ]) {
+      expect(isOneSlip(typed ?? '', meant ?? ''), `${typed} ${meant}`).toBe(true);
+    }
+    for (const [typed, meant] of [
+      ['aig', 'aim'], // g and m are far apart
+      ['aol', 'aol'],
+      ['aoxl', 'aol'],
+      ['lao', 'aol'],
+      ['msnxx', 'msn'],
+    ]) {
+      expect(isOneSlip(typed ?? '', meant ?? ''), `${typed} ${meant}`).toBe(false);
+    }
+  });
+
+  it('corrects only when exactly one popular domain fits, never a known mail domain, never a long name', () => {
+    expect(corrector.correct('gnx.de')).toBe('gmx.de');
+    expect(corrector.correct('136.com')).toBeNull(); // 163.com and 126.com
+    expect(corrector.correct('love.com')).toBeNull(); // a known free provider
+    expect(corrector.correct('gmial.com')).toBeNull(); // long names are the distance search's
+    expect(corrector.correct('qq.com')).toBeNull();
+    expect(corrector.correct('aol')).toBeNull();
+  });
+
+  it('ships the known domains sorted, unique and each one slip from a short popular name', () => {
+    const known = readKnownDomains();
+    expect(known).toEqual([...new Set(known)].sort());
+    expect(known).toContain('love.com');
   });
 });

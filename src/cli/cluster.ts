@@ -3,7 +3,8 @@
 // demo project of a fresh install once the first worker listens, runs the background retention, and
 // replaces a worker that dies. Limits stay global: through Redis when REDIS_URL is set, otherwise through
 // the limiter the primary holds for every worker (rate-limiter-flexible's RateLimiterClusterMaster). On
-// SIGINT or SIGTERM it passes the signal on, waits for every worker to finish, then exits.
+// SIGINT or SIGTERM it passes the signal on, waits for every worker to finish, then exits; SIGHUP (reload
+// the policies) it passes on to every worker.
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
@@ -12,6 +13,7 @@ import { startRetention } from '../service/retention.js';
 import { openDatabase } from '../store/database.js';
 import { createLogger } from './logger.js';
 import { ensureDemoProject, printCreated } from './projects.js';
+import { databaseName } from './with-store.js';
 
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 /** A worker that dies is replaced after this delay (a crash loop then costs little). */
@@ -19,6 +21,7 @@ const RESTART_DELAY_MS = 1000;
 
 export async function runPrimary(config: Config, hostAndPort: (host: string, port: number) => string): Promise<void> {
   const log = createLogger(config);
+  log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
   // Created once, before the workers: it answers their RateLimiterCluster requests.
@@ -27,6 +30,13 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   let started = false;
   const fork = (): Worker => cluster.fork();
   for (let i = 0; i < config.workers; i += 1) fork();
+  // SIGHUP goes to listening workers only: one still starting would die of it (no handler yet), and loads the policies anyway.
+  const listening = new Set<Worker>();
+  cluster.on('listening', (worker) => listening.add(worker));
+  cluster.on('exit', (worker) => listening.delete(worker));
+  process.on('SIGHUP', () => {
+    for (const worker of listening) worker.process.kill('SIGHUP');
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     if (!started) {

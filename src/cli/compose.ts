@@ -1,6 +1,5 @@
 // The composition root: builds the config, opens the store, takes the plugin registry and hands
 // them down. Nothing below src/cli knows where its parts come from.
-import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { registry } from '../../plugins/index.js';
@@ -10,16 +9,21 @@ import { createApp } from '../http/app.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
-import { PolicyBook } from '../policy/book.js';
+import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
+import { formatProblem } from '../policy/errors.js';
+import { createAccess } from '../service/access.js';
 import type { ServiceContext } from '../service/context.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createLimits, type Limits } from '../service/limits.js';
 import { createOperations } from '../service/operations.js';
+import { startPolicyReload } from '../service/policy-reload.js';
 import { createQuota, type Quota } from '../service/quota.js';
 import { ProbeFailure, Readiness } from '../service/readiness.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { closeRedis, connectRedis, redisReady } from '../store/redis.js';
+import { UsageError } from './errors.js';
 import { createLogger } from './logger.js';
+import { databaseName } from './with-store.js';
 
 export { createLogger } from './logger.js';
 
@@ -35,6 +39,8 @@ export interface Service {
   /** Rate limits (shared through Redis when REDIS_URL is set); onLimitEvent/counters for metrics. */
   limits: Limits;
   quota: Quota;
+  /** SIGHUP: policies read again from their folders, every project's policy again from the database. */
+  reloadPolicies(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,22 +49,37 @@ export interface ComposeOptions {
   now?: () => number;
 }
 
-/** Loads policies first (an invalid one stops the start before anything is opened), then the store. */
+/**
+ * Loads policies first (an invalid one stops the start before anything is opened), then the store; a
+ * project whose policy cannot be used stops the start too. Policies reload on file change from then on.
+ */
 export async function composeService(config: Config, options: ComposeOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config);
   const catalog = new FactCatalog(registry);
   const policies = PolicyBook.load(config.policiesDir, catalog);
   const apiDescription = buildOpenApiDocument({ catalog, config });
+  log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
   const store = await openDatabase(config.databaseUrl);
   await store.migrate();
-  const now = options.now ?? Date.now;
-  const network = createNetwork(config.network, store.domainFacts, log);
-  const ctx: ServiceContext = { store, policies, network, log, config, now };
+  const unresolved = policies.resolveProjects(await store.projects.list());
+  if (unresolved.length > 0) {
+    await store.close();
+    throw new UsageError(unresolved.map(unresolvedMessage).join('\n'));
+  }
   let keys = config.fingerprintKeys;
   if (keys.length === 0) {
-    log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key made at start and will not open after a restart or on another instance');
-    keys = [{ id: 'eph', key: randomBytes(32) }];
+    log.warn('FINGERPRINT_KEYS is not set: fingerprints are sealed with a key kept in the database, readable by anyone who can read it; set FINGERPRINT_KEYS');
+    try {
+      keys = [await store.fingerprintKeys.shared()];
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
   }
+  const reload = startPolicyReload({ book: policies, store, log });
+  const now = options.now ?? Date.now;
+  const network = createNetwork(config.network, store.domainFacts, log);
+  const ctx: ServiceContext = { store, policies, catalog, network, log, config, now };
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
@@ -81,16 +102,27 @@ export async function composeService(config: Config, options: ComposeOptions = {
     .add('database', () => store.knex.raw('select 1'))
     .add('policies', () => {
       if (policies.names().length === 0) throw new ProbeFailure('no policy is loaded');
-    });
+    })
+    .inform('policies', () => policies.activeRevisions());
   if (redis) readiness.add('redis', () => redis.ping());
-  const app = createApp({ config, log, access: store.keys, origins: store.projects, operations, limits, quota, readiness, apiDescription });
+  const access = createAccess(store.keys, { now, log });
+  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription });
   const close = async () => {
+    reload.close();
     await network.close();
     await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
     if (redis) await closeRedis(redis);
+    await access.close();
     await store.close();
   };
-  return { config, log, store, policies, catalog, readiness, app, limits, quota, close };
+  return { config, log, store, policies, catalog, readiness, app, limits, quota, reloadPolicies: () => reload.reloadNow(), close };
+}
+
+/** Why a project cannot start with its policy, and what to do. */
+function unresolvedMessage(u: UnresolvedPolicy): string {
+  if (u.problems.length === 0) return `cannot start: ${u.reason}`;
+  const problems = u.problems.map(formatProblem).join('; ');
+  return `cannot start: project "${u.project}": its stored policy "${u.policy}" does not compile: ${problems}; store a fixed one with \`email-trust project update ${u.project} --policy FILE\``;
 }
 
 /** A Redis URL without its password, for logs. */

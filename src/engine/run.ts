@@ -11,6 +11,7 @@ import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rule
 import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import './condition-evaluation.js';
 import './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -56,6 +57,13 @@ export interface RunRequest {
   halts?(ruleName: string): boolean;
   /** Keep every rule's condition results (RunOutcome.conditions), for an explanation; off by default (it costs a copy). */
   explain?: boolean;
+  /**
+   * Facts given rather than computed (a replay's recorded facts): a fact it answers (anything but undefined)
+   * is taken as is and its plugin is not run for it.
+   */
+  given?(name: string): unknown;
+  /** Observe each plugin's duration for GET /metrics (default); a replay of a million events skips it. */
+  timed?: boolean;
 }
 
 /** A condition as a run saw it: plain data, `result` absent when the engine did not evaluate it (short-circuit). */
@@ -91,8 +99,15 @@ export interface RunOutcome {
   pluginsApplied: readonly string[];
   /** Value of any registered fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
+  /** The values of several facts, in order: one wait for their plugins, not a promise per fact. */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
+  /**
+   * The facts of I/O plugins (network, history) that the rules or other plugins read in this run, with their
+   * values: what a replay cannot compute again offline, so it is stored with the event.
+   */
+  recorded(): Promise<Record<string, unknown>>;
 }
 
 export class UnknownFactError extends Error {
@@ -109,8 +124,12 @@ class RequestRun {
   readonly ran: string[] = [];
   readonly applied: string[] = [];
   private readonly values = new Map<string, Promise<FactValues>>();
+  /** Each plugin's facts once its run has settled: read without a wait. */
+  private readonly settled = new Map<string, FactValues>();
   /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
   private readonly facts = new Map<string, Promise<unknown>>();
+  /** Facts read by the rules or by plugins (not those only a caller asked for): what the decision stood on. */
+  readonly read = new Set<string>();
 
   constructor(
     readonly request: RunRequest,
@@ -123,10 +142,38 @@ class RequestRun {
     if (!value) {
       const plugin = this.catalog.owner.get(name);
       if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      value = this.valuesOf(plugin).then((values) => values[name] ?? null);
+      const given = this.request.given?.(name);
+      const settled = this.settled.get(plugin.id);
+      if (given !== undefined) value = Promise.resolve(given);
+      else value = settled ? Promise.resolve(settled[name] ?? null) : this.valuesOf(plugin).then((values) => values[name] ?? null);
       this.facts.set(name, value);
     }
     return value;
+  }
+
+  async factsOf(names: readonly string[]): Promise<unknown[]> {
+    const waits: Array<Promise<FactValues>> = [];
+    for (const name of names) {
+      const plugin = this.catalog.owner.get(name);
+      if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
+      if (this.request.given?.(name) === undefined && !this.settled.has(plugin.id)) waits.push(this.valuesOf(plugin));
+    }
+    if (waits.length > 0) await Promise.all(waits);
+    return names.map((name) => {
+      const given = this.request.given?.(name);
+      if (given !== undefined) return given;
+      return (this.settled.get(this.catalog.owner.get(name)?.id as string) as FactValues)[name] ?? null;
+    });
+  }
+
+  async recorded(): Promise<Record<string, unknown>> {
+    const names = [...this.read].filter((name) => this.catalog.owner.get(name)?.io === true);
+    const values = await Promise.all(names.map((name) => this.facts.get(name)));
+    const recorded: Record<string, unknown> = {};
+    names.forEach((name, i) => {
+      recorded[name] = values[i] ?? null;
+    });
+    return recorded;
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {
@@ -148,7 +195,8 @@ class RequestRun {
       values = {};
     }
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
-    checkDuration.observe({ plugin: plugin.id }, secondsSince(started));
+    if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
+    this.settled.set(plugin.id, values);
     this.ran.push(plugin.id);
     if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;
@@ -156,7 +204,9 @@ class RequestRun {
 
   /** What a plugin reading `name` through ctx.fact gets: the value, or an error when `needs` does not allow it. */
   factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
-    return readable.has(name) ? this.fact(name) : Promise.reject(this.undeclared(plugin, name));
+    if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+    this.read.add(name);
+    return this.fact(name);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -212,6 +262,7 @@ class RunAlmanac extends Almanac {
 
   // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
   override factValue<T>(factId: string): Promise<T> {
+    this.run.read.add(factId);
     return this.run.fact(factId) as Promise<T>;
   }
 }
@@ -232,6 +283,15 @@ export class PolicyRunner {
     return this.rules.length;
   }
 
+  /** The request's facts without running the rules: for a caller that decides by itself (src/policy/decide-eagerly.ts). */
+  facts(request: RunRequest): (name: string) => Promise<unknown> {
+    const state = new RequestRun(request, this.catalog);
+    return (name) => {
+      state.read.add(name);
+      return state.fact(name);
+    };
+  }
+
   async run(request: RunRequest): Promise<RunOutcome> {
     const state = new RequestRun(request, this.catalog);
     const outcome: RunOutcome = {
@@ -239,6 +299,8 @@ export class PolicyRunner {
       pluginsRan: state.ran,
       pluginsApplied: state.applied,
       fact: (name) => state.fact(name),
+      facts: (names) => state.factsOf(names),
+      recorded: () => state.recorded(),
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();

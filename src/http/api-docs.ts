@@ -13,13 +13,13 @@ import type { OpenApiDocument } from './openapi/document.js';
 
 export const ASSET_MAX_AGE_SECONDS = 86_400;
 
-const PAGE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PAGE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const HOME_CSP = `${PAGE_POLICY}; style-src 'unsafe-inline'; img-src 'self'`;
 // Swagger UI draws its icons as data: SVG images and fetches the document from this origin; nothing inline
 // (test/http/docs-browser.test.ts opens an operation and finds no refusal).
 export const DOCS_CSP = `${PAGE_POLICY}; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'`;
 
-interface StaticFile {
+export interface StaticFile {
   path: string;
   type: string;
   /** Cache-Control; the service's no-store when absent. */
@@ -49,7 +49,7 @@ function swaggerUiDir(): string {
 }
 
 /** A file read on first use and kept (the Swagger UI bundle is 1.5 MB: not read by instances nobody browses), with an ETag. */
-function staticFile(file: StaticFile): Middleware {
+export function staticFile(file: StaticFile): Middleware {
   let loaded: { body: Buffer; etag: string } | undefined;
   return (ctx) => {
     if (!loaded) {

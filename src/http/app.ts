@@ -29,9 +29,10 @@ import { requestLog } from './middleware/request-log.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
 import type { OpenApiDocument } from './openapi/document.js';
+import { addPlaygroundRoutes, PLAYGROUND_BODY_LIMIT_BYTES, PLAYGROUND_EVALUATE_PATH } from './playground.js';
 
 export interface AppDeps {
-  config: Pick<Config, 'trustProxy' | 'rateLimits' | 'ops'>;
+  config: Pick<Config, 'trustProxy' | 'rateLimits' | 'ops' | 'playground'>;
   log: Logger;
   access: Access;
   /** Which browser origins may call POST /v1/fingerprint. */
@@ -97,6 +98,10 @@ export function createApp(deps: AppDeps): Koa {
   addHealthRoutes(router, deps.readiness);
   if (deps.config.ops.metricsPort === null) router.get('/metrics', metricsRoute({ token: deps.config.ops.metricsToken }));
   addApiDocsRoutes(router, deps.apiDescription);
+  if (deps.config.playground) {
+    // The playground's calls are verify calls of another form: the same key, the same per-key limit.
+    addPlaygroundRoutes(router, deps.operations, [requireKey(deps, 'access_token'), rateLimit(deps.limits, 'verify', limits.verify, byKey)]);
+  }
   router.post('/v1/public/ip', rateLimit(deps.limits, 'ip', limits.ip, byClient), (ctx) => {
     ctx.body = ctx.state.client;
   });
@@ -109,7 +114,7 @@ export function createApp(deps: AppDeps): Koa {
     return next();
   });
   app.use(keepLateDecoderErrors());
-  app.use(jsonBody());
+  app.use(jsonBody(deps.config.playground ? { [PLAYGROUND_EVALUATE_PATH]: PLAYGROUND_BODY_LIMIT_BYTES } : {}));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,7 +1,8 @@
 // GET /healthz: the process answers (no database, no auth: a liveness probe restarts the process when
 // this fails). GET /readyz: whether this instance should get traffic: every readiness probe passes
 // (service/readiness.ts: the database within a bounded wait, the policies, Redis when configured) and it
-// is not shutting down; otherwise 503 naming the failing parts. Neither needs a key.
+// is not shutting down; otherwise 503 naming the failing parts. Both /readyz bodies carry what the
+// readiness informers say (`policies`: the active revision of each policy). Neither needs a key.
 import type Router from '@koa/router';
 import type { Readiness } from '../service/readiness.js';
 import { requestIdOf } from './middleware/request-log.js';
@@ -13,7 +14,7 @@ export function addHealthRoutes(router: Router, readiness: Readiness): void {
   router.get('/readyz', async (ctx) => {
     const report = await readiness.check();
     if (report.ready) {
-      ctx.body = { status: 'ready', checks: report.checks };
+      ctx.body = { status: 'ready', checks: report.checks, ...report.info };
       return;
     }
     ctx.status = 503;
@@ -22,6 +23,7 @@ export function addHealthRoutes(router: Router, readiness: Readiness): void {
       error: `not ready: ${report.failing.map((name) => `${name} (${report.checks[name]?.reason ?? 'failed'})`).join(', ')}`,
       failing: report.failing,
       checks: report.checks,
+      ...report.info,
       id: requestIdOf(ctx),
     };
   });

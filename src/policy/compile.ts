@@ -68,6 +68,8 @@ export interface CompiledPolicy {
   runner: PolicyRunner;
   /** Engine rule name → the verdicts it carries, one per child of its `any`. */
   verdicts: ReadonlyMap<string, readonly Verdict[]>;
+  /** The policy's conditions in our own form, one per verdict of its one rule, for deciding without the engine (decide-eagerly.ts). */
+  conditions: { rule: string; each: readonly Condition[]; facts: readonly string[] };
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
@@ -119,6 +121,7 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     ruleCount: rules.conditions.length,
     runner: new PolicyRunner(catalog, engineRules),
     verdicts: new Map([[POLICY_RULE, rules.verdicts]]),
+    conditions: { rule: POLICY_RULE, each: rules.conditions, facts: [...new Set(rules.conditions.flatMap((c) => [...factsOf(c)]))] },
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };

@@ -11,6 +11,8 @@ export interface Evaluation<D> {
   decision: D;
   /** Value of a fact for this request (runs its plugin if it has not run yet); null when unknown. */
   fact(name: string): Promise<unknown>;
+  /** Values of several facts, in order (one wait for all of them). */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
@@ -21,11 +23,15 @@ export interface Evaluation<D> {
   checkedTypes(): Promise<string[]>;
   /** Why the decision was reached (src/policy/explain.ts); only when evaluate() was asked to explain. */
   explanation?: Explanation;
+  /** The network and history facts the decision read, with their values (see RunOutcome.recorded): stored with the event for replay. */
+  recorded(): Promise<Record<string, unknown>>;
 }
 
 export interface EvaluateOptions {
   /** Keep the run's condition results and build `explanation` (costs a copy of them: off by default). */
   explain?: boolean;
+  /** Facts taken as given instead of computed (see RunRequest.given): a replay's recorded facts. */
+  given?(name: string): unknown;
 }
 
 /** The policy's decision on one request. */
@@ -35,7 +41,13 @@ export async function evaluate(
   services: RunServices,
   options: EvaluateOptions = {},
 ): Promise<Evaluation<Decision>> {
-  const outcome = await policy.runner.run({ input, options: policy.options, services, ...(options.explain ? { explain: true } : {}) });
+  const outcome = await policy.runner.run({
+    input,
+    options: policy.options,
+    services,
+    ...(options.explain ? { explain: true } : {}),
+    ...(options.given ? { given: options.given } : {}),
+  });
   const result = evaluation(policy, outcome, decide(policy, outcome.fired));
   if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);
   return result;
@@ -62,8 +74,10 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
   return {
     decision,
     fact: outcome.fact,
+    facts: outcome.facts,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
+    recorded: outcome.recorded,
     steps: async () => {
       const [checksRan, rulesRan] = await Promise.all([checks(), thatRan(outcome, policy, policy.rules)]);
       return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
@@ -93,7 +107,7 @@ async function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
   let pending = candidates.filter((c) => c.reads.length > 0).map((item) => ({ item, next: 0 }));
   while (pending.length > 0) {
-    const values = await Promise.all(pending.map(({ item, next }) => outcome.fact(item.reads[next] as string)));
+    const values = await outcome.facts(pending.map(({ item, next }) => item.reads[next] as string));
     pending = pending.filter((p, i) => {
       if (policy.catalog.isKnown(p.item.reads[p.next] as string, values[i])) ran.add(p.item);
       else if (++p.next < p.item.reads.length) return true;

@@ -81,7 +81,7 @@ async function verifyOne<R>(item: BulkItem<R>, policy: CompiledPolicy, services:
     response.errors = evaluation.decision.errors;
     response.warnings = evaluation.decision.warnings;
     const names = resultFieldsOf(policy);
-    const values = await Promise.all(names.map((name) => evaluation.fact(name)));
+    const values = await evaluation.facts(names);
     names.forEach((name, i) => {
       if (values[i] !== null && values[i] !== undefined) response[name] = values[i];
     });

@@ -1,6 +1,7 @@
 // What every operation of the service is given by the composition root.
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { FactCatalog } from '../engine/catalog.js';
 import type { RunServices } from '../engine/run.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
@@ -11,6 +12,8 @@ import { isUnavailable, outageReason } from '../store/unavailable.js';
 export interface ServiceContext {
   store: Store;
   policies: PolicyBook;
+  /** The plugin registry indexed: what a policy text given at run time (the playground's) compiles against. */
+  catalog: FactCatalog;
   network: Network;
   log: Logger;
   config: Config;

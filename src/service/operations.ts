@@ -3,12 +3,16 @@ import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
 import { type IntelligenceRequest, intelligence } from './intelligence.js';
+import { type PlaygroundAnswer, type PlaygroundPolicy, type PlaygroundRequest, playgroundEvaluate, playgroundPolicy } from './playground.js';
 import { type VerifyRequest, type VerifyResponse, verify } from './verify.js';
 
 export interface Operations {
   verify(project: Project, request: VerifyRequest): Promise<VerifyResponse>;
   intelligence(project: Project, request: IntelligenceRequest): Promise<Record<string, unknown>>;
   fingerprint(project: Project, signals: DeviceSignals): Promise<{ fingerprint: string }>;
+  /** The policy playground (sandbox projects only). */
+  playgroundPolicy(project: Project): PlaygroundPolicy;
+  playgroundEvaluate(project: Project, request: PlaygroundRequest): Promise<PlaygroundAnswer>;
 }
 
 export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
@@ -16,5 +20,7 @@ export function createOperations(ctx: ServiceContext, deps: { sealer: Fingerprin
     verify: (project, request) => verify(ctx, deps, project, request),
     intelligence: (project, request) => intelligence(ctx, deps, project, request),
     fingerprint: async (project, signals) => ({ fingerprint: deps.sealer.seal(project.id, signals, ctx.now()) }),
+    playgroundPolicy: (project) => playgroundPolicy(ctx, project),
+    playgroundEvaluate: (project, request) => playgroundEvaluate(ctx, project, request),
   };
 }

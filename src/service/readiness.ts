@@ -4,6 +4,7 @@
 // value or credential (store/unavailable.ts's outageReason for errors).
 //
 //   readiness.add('redis', (signal) => redis.ping());   // one line per part that must be reachable
+//   readiness.inform('policies', () => book.activeRevisions());   // a field the report carries as it is
 import { outageReason } from '../store/unavailable.js';
 
 /** Resolves when the part is usable; rejects (or throws) with why not. Should give up when `signal` aborts. */
@@ -24,6 +25,8 @@ export interface ReadinessReport {
   checks: Record<string, ProbeResult>;
   /** The names of the failing parts, in probe order. */
   failing: string[];
+  /** What the informers say (e.g. `policies`: the active revision of each policy). */
+  info: Record<string, unknown>;
 }
 
 /** An error whose message is meant for the operator (a probe's own words, never a driver's). */
@@ -33,6 +36,7 @@ export class ProbeFailure extends Error {
 
 export class Readiness {
   private readonly probes = new Map<string, Probe>();
+  private readonly informers = new Map<string, () => unknown>();
   private stopping = false;
 
   constructor(private readonly timeoutMs = PROBE_TIMEOUT_MS) {}
@@ -40,6 +44,12 @@ export class Readiness {
   /** Adds (or replaces) a named probe. */
   add(name: string, probe: Probe): this {
     this.probes.set(name, probe);
+    return this;
+  }
+
+  /** Adds (or replaces) a named field of the report, read at every check. */
+  inform(name: string, informer: () => unknown): this {
+    this.informers.set(name, informer);
     return this;
   }
 
@@ -71,7 +81,8 @@ export class Readiness {
       checks.shutdown = { ok: false, reason: 'the instance is shutting down' };
       failing.unshift('shutdown');
     }
-    return { ready: failing.length === 0, checks, failing };
+    const info = Object.fromEntries([...this.informers].map(([name, informer]) => [name, informer()]));
+    return { ready: failing.length === 0, checks, failing, info };
   }
 
   private async run(probe: Probe): Promise<ProbeResult> {

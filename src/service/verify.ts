@@ -106,7 +106,7 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const services = runServices(ctx, project, request.soft_check !== true);
   const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
-  const domain = await evaluation.fact('domain');
+  const [domain, recordedFacts] = await Promise.all([evaluation.fact('domain'), evaluation.recorded()]);
   const emailLower = ((await evaluation.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   await ctx.store.events.record({
     projectId: project.id,
@@ -120,6 +120,7 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
     device,
     action: response.action,
     policyRevision: policy.revision,
+    recordedFacts,
     createdAt: ctx.now(),
   });
   return response;
@@ -135,7 +136,7 @@ function assertMayExplain(ctx: ServiceContext, project: Project): void {
 }
 
 function factsOf(evaluation: Evaluation<Decision>, names: readonly string[]): Promise<unknown[]> {
-  return Promise.all(names.map((name) => evaluation.fact(name)));
+  return evaluation.facts(names);
 }
 
 /** What a policy's response shows, by fact name: worked out once per compiled policy. */

@@ -6,14 +6,14 @@ import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
+import { createFingerprintKeys, type FingerprintKeys } from './fingerprint-keys.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
 import { openSqliteReads } from './sqlite-reads.js';
-import { openSqliteWrites } from './sqlite-writes.js';
+import { openSqliteThread } from './sqlite-thread.js';
 import { createUsage, type Usage } from './usage.js';
-import { createVelocityCache } from './velocity-cache.js';
 
 export interface Store {
   knex: Knex;
@@ -21,6 +21,8 @@ export interface Store {
   /** Each project's own domain lists (`email-trust project lists`). */
   projectLists: ProjectLists;
   keys: Keys;
+  /** The fingerprint sealing key made when FINGERPRINT_KEYS is not set, shared by every instance. */
+  fingerprintKeys: FingerprintKeys;
   events: Events;
   domainFacts: DomainFacts;
   usage: Usage;
@@ -195,20 +197,19 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const keys = createKeys(knex);
   // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
   const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
-  // …its event commits a connection of their own (sqlite-writes.ts), and velocity reads a cache the writer
-  // keeps exact (velocity-cache.ts; data_version on the writer's connection tells other connections' commits).
-  let fastWrites: ReturnType<typeof openSqliteWrites> | null = null;
-  const cache = embedded ? createVelocityCache(() => (fastWrites as ReturnType<typeof openSqliteWrites>).dataVersion()) : null;
-  fastWrites = embedded ? openSqliteWrites(embedded, knex, cache) : null;
-  const fastReads = embedded ? openSqliteReads(embedded, cache) : null;
+  // …and its event commits and velocity reads a worker thread with a connection of its own, which keeps the
+  // velocity cache exact beside it (sqlite-thread.ts, velocity-cache.ts).
+  const thread = embedded ? openSqliteThread(embedded, knex) : null;
+  const fastReads = embedded ? openSqliteReads(embedded) : null;
   // The embedded file's reads run synchronously and never wait; through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
-  const events = createEvents(knex, fastReads ?? knexReads(knex, bound), fastWrites);
+  const events = createEvents(knex, fastReads && thread ? { all: fastReads.all, velocity: thread.velocity } : knexReads(knex, bound), thread);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
     projectLists: createProjectLists(knex, () => keys.clearCache()),
     keys,
+    fingerprintKeys: createFingerprintKeys(knex),
     events,
     domainFacts: createDomainFacts(knex),
     usage: createUsage(knex),
@@ -218,7 +219,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     async close() {
       await events.flush();
       await fastReads?.close();
-      await fastWrites?.close();
+      await thread?.close();
       await knex.destroy();
     },
   };

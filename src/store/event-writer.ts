@@ -5,17 +5,16 @@
 // cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is then
 // retried one event per transaction, so only the refused event's caller sees the error, not the other
 // requests (other projects' too) that happened to share its commit. On an embedded SQLite file the
-// commits go through a better-sqlite3 connection of their own (sqlite-writes.ts); otherwise through knex.
+// commits go to the store thread (sqlite-thread.ts); otherwise through knex.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
-import type { SqliteWrites } from './sqlite-writes.js';
 import { isUnavailable } from './unavailable.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
-/** Rows per INSERT: 500 × 13 bindings stays below both databases' parameter limits (32,766 and 65,535). */
+/** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
 const COLUMNS = [
   'project_id',
@@ -30,6 +29,7 @@ const COLUMNS = [
   'action',
   'risk_score',
   'policy_revision',
+  'recorded_facts',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
@@ -46,7 +46,14 @@ export interface EventRow {
   action: string;
   risk_score: number | null;
   policy_revision: string | null;
+  /** JSON of the network and history facts the decision read (fact → value), for replay. */
+  recorded_facts: string | null;
   created_at: number;
+}
+
+/** A commit path other than knex's: the rows and their velocity counters in one transaction, or nothing. */
+export interface EventCommits {
+  insert(rows: readonly EventRow[]): Promise<void>;
 }
 
 export interface EventWriter {
@@ -63,7 +70,7 @@ interface Pending {
 }
 
 /** `sqlite`: the embedded file's own commit path; without it every commit goes through knex. */
-export function createEventWriter(knex: Knex, sqlite: SqliteWrites | null = null): EventWriter {
+export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;

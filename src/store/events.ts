@@ -5,9 +5,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { Velocity, VelocityReader } from '../engine/plugin.js';
-import { createEventWriter, type EventRow } from './event-writer.js';
+import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import type { SqliteWrites } from './sqlite-writes.js';
 import {
   COUNTED_COLUMNS,
   type CounterKind,
@@ -41,6 +40,8 @@ export interface NewEvent {
   riskScore?: number | null;
   /** Content hash of the policy that decided. */
   policyRevision?: string | null;
+  /** The network and history facts the decision read (fact → value), for `policy replay`; JSON-serialisable. */
+  recordedFacts?: Readonly<Record<string, unknown>> | null;
   /** Milliseconds since the epoch; defaults to the time of record(). */
   createdAt?: number;
 }
@@ -109,6 +110,14 @@ function optionalText(event: NewEvent, field: 'domain' | 'device' | 'policyRevis
   return value;
 }
 
+/** Stored as JSON text; an empty snapshot (the decision read no network or history fact) as null. */
+function recordedFactsOf(facts: NewEvent['recordedFacts']): string | null {
+  if (facts === null || facts === undefined) return null;
+  if (typeof facts !== 'object' || Array.isArray(facts)) throw new TypeError('event.recordedFacts must be an object or null');
+  for (const _ in facts) return JSON.stringify(facts);
+  return null;
+}
+
 /** Checks every column before queueing, so one bad row can never fail a whole group commit. */
 function toRow(event: NewEvent): EventRow {
   const createdAt = event.createdAt ?? Date.now();
@@ -128,6 +137,7 @@ function toRow(event: NewEvent): EventRow {
     action: requireText(event, 'action'),
     risk_score: risk,
     policy_revision: optionalText(event, 'policyRevision'),
+    recorded_facts: recordedFactsOf(event.recordedFacts),
     created_at: createdAt,
   };
 }
@@ -148,8 +158,8 @@ export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolea
   return { all: async (statement) => rowsOf(await query(statement)) };
 }
 
-/** `writes`: an embedded SQLite file's own commit path (sqlite-writes.ts); without it events commit through knex. */
-export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: SqliteWrites | null = null): Events {
+/** `writes`: an embedded SQLite file's own commit path (sqlite-thread.ts); without it events commit through knex. */
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: EventCommits | null = null): Events {
   const writer = createEventWriter(knex, writes);
   return {
     record(event) {

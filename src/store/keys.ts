@@ -1,7 +1,8 @@
 // api_keys: tokens are shown once at creation and stored only as SHA-256; lookups compare in
 // constant time. Successful lookups are cached in memory (lru-cache, the 1,000 most recent) for at most
 // CACHE_TTL_MS, so a revocation made by another process takes effect within 5 s (in this process,
-// revoke clears the cache at once).
+// revoke clears the cache at once). A revocation may be scheduled (`rotate`): `revoked_at` in the future,
+// the key working until then.
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
@@ -32,8 +33,24 @@ export interface ApiKey {
   kind: KeyKind;
   /** The first 12 characters of the token, to tell keys apart in listings. */
   hint: string;
+  /** What or who uses the key, as given at creation; null when none was. */
+  label: string | null;
   createdAt: number;
+  /** Refused from this time on; a time in the future is a scheduled revocation (key rotation). */
   revokedAt: number | null;
+  /** Last successful authentication, as running services record it (at most once a minute); null: never. */
+  lastUsedAt: number | null;
+}
+
+export interface NewKeyOptions {
+  now?: number;
+  label?: string | null;
+}
+
+export interface Rotation {
+  created: CreatedKey;
+  /** The project's other live keys of the kind, each now revoked at `now + graceMs` (or earlier, if it already was). */
+  retiring: ApiKey[];
 }
 
 export interface CreatedKey {
@@ -48,12 +65,19 @@ export interface Authenticated {
 }
 
 export interface Keys {
-  create(projectId: string, kind: KeyKind, now?: number): Promise<CreatedKey>;
+  create(projectId: string, kind: KeyKind, options?: NewKeyOptions): Promise<CreatedKey>;
+  /**
+   * A new key of `kind` (labelled as given, else as the newest key it replaces) and, in the same transaction,
+   * every other live key of that kind scheduled for revocation `graceMs` from `now`.
+   */
+  rotate(projectId: string, kind: KeyKind, options: { graceMs: number; now?: number; label?: string | null }): Promise<Rotation>;
   list(projectId: string): Promise<ApiKey[]>;
-  /** Revokes a key; false when there is no such key or it was already revoked. */
+  /** Revokes a key now (a scheduled revocation too); false when there is no such key or it is already revoked. */
   revoke(id: string, now?: number): Promise<boolean>;
-  /** The project a live key of `kind` belongs to, or null (unknown, revoked or other kind). */
-  authenticate(token: string, kind: KeyKind): Promise<Authenticated | null>;
+  /** The project a live key of `kind` belongs to at `now`, or null (unknown, revoked or other kind). */
+  authenticate(token: string, kind: KeyKind, now?: number): Promise<Authenticated | null>;
+  /** Records when keys were last used (key id → time); a key's date only moves forward. */
+  markUsed(uses: ReadonlyMap<string, number>): Promise<void>;
   /** Forgets cached lookups (after a revocation or a project change). */
   clearCache(): void;
 }
@@ -71,11 +95,14 @@ interface KeyRow {
   id: string;
   project_id: string;
   kind: KeyKind;
-  hash: string;
   hint: string;
+  label: string | null;
   created_at: unknown;
   revoked_at: unknown;
+  last_used_at: unknown;
 }
+
+const KEY_COLUMNS = ['id', 'project_id', 'kind', 'hint', 'label', 'created_at', 'revoked_at', 'last_used_at'] as const;
 
 function keyFromRow(row: KeyRow): ApiKey {
   return {
@@ -83,14 +110,36 @@ function keyFromRow(row: KeyRow): ApiKey {
     projectId: row.project_id,
     kind: row.kind,
     hint: row.hint,
+    label: row.label ?? null,
     createdAt: toNumber(row.created_at),
     revokedAt: toNullableNumber(row.revoked_at),
+    lastUsedAt: toNullableNumber(row.last_used_at),
   };
 }
 
 interface CachedKey {
   kind: KeyKind;
   result: Authenticated;
+  revokedAt: number | null;
+}
+
+const isRevoked = (revokedAt: number | null, now: number): boolean => revokedAt !== null && revokedAt <= now;
+
+/** Inserts a new key through `knex` (a transaction, or not). */
+async function insertKey(knex: Knex, projectId: string, kind: KeyKind, now: number, label: string | null): Promise<CreatedKey> {
+  const token = generateKey(kind);
+  const key: ApiKey = { id: newId('key'), projectId, kind, hint: token.slice(0, HINT_LENGTH), label, createdAt: now, revokedAt: null, lastUsedAt: null };
+  await knex('api_keys').insert({
+    id: key.id,
+    project_id: projectId,
+    kind,
+    hash: hashToken(token),
+    hint: key.hint,
+    label,
+    created_at: now,
+    revoked_at: null,
+  });
+  return { key, token };
 }
 
 export function createKeys(knex: Knex): Keys {
@@ -99,43 +148,76 @@ export function createKeys(knex: Knex): Keys {
   const cache = new LRUCache<string, CachedKey>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 });
 
   return {
-    async create(projectId, kind, now = Date.now()) {
-      const token = generateKey(kind);
-      const key: ApiKey = { id: newId('key'), projectId, kind, hint: token.slice(0, HINT_LENGTH), createdAt: now, revokedAt: null };
-      await knex('api_keys').insert({
-        id: key.id,
-        project_id: projectId,
-        kind,
-        hash: hashToken(token),
-        hint: key.hint,
-        created_at: now,
-        revoked_at: null,
+    async create(projectId, kind, options = {}) {
+      return insertKey(knex, projectId, kind, options.now ?? Date.now(), options.label ?? null);
+    },
+
+    async rotate(projectId, kind, options) {
+      const now = options.now ?? Date.now();
+      const revokeAt = now + options.graceMs;
+      const rotation = await knex.transaction(async (trx) => {
+        const live = (
+          await trx<KeyRow>('api_keys')
+            .select(...KEY_COLUMNS)
+            .where({ project_id: projectId, kind })
+            .andWhere((q) => q.whereNull('revoked_at').orWhere('revoked_at', '>', now))
+            .orderBy([
+              { column: 'created_at', order: 'desc' },
+              { column: 'id', order: 'desc' },
+            ])
+        ).map(keyFromRow);
+        const label = options.label ?? live[0]?.label ?? null;
+        const created = await insertKey(trx, projectId, kind, now, label);
+        const retiring: ApiKey[] = [];
+        for (const old of live) {
+          // A revocation already due sooner stays as it is.
+          const at = old.revokedAt !== null && old.revokedAt < revokeAt ? old.revokedAt : revokeAt;
+          if (at !== old.revokedAt) await trx('api_keys').where({ id: old.id }).update({ revoked_at: at });
+          retiring.push({ ...old, revokedAt: at });
+        }
+        return { created, retiring };
       });
-      return { key, token };
+      cache.clear();
+      return rotation;
     },
 
     async list(projectId) {
       const rows = await knex<KeyRow>('api_keys')
-        .select('id', 'project_id', 'kind', 'hash', 'hint', 'created_at', 'revoked_at')
+        .select(...KEY_COLUMNS)
         .where({ project_id: projectId })
         .orderBy([{ column: 'created_at' }, { column: 'id' }]);
       return rows.map(keyFromRow);
     },
 
     async revoke(id, now = Date.now()) {
-      const changed = await knex('api_keys').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
+      const changed = await knex('api_keys')
+        .where({ id })
+        .andWhere((q) => q.whereNull('revoked_at').orWhere('revoked_at', '>', now))
+        .update({ revoked_at: now });
       cache.clear();
       return changed > 0;
     },
 
-    async authenticate(token, kind) {
+    async markUsed(uses) {
+      if (uses.size === 0) return;
+      await knex.transaction(async (trx) => {
+        for (const [id, at] of uses) {
+          await trx('api_keys')
+            .where({ id })
+            .andWhere((q) => q.whereNull('last_used_at').orWhere('last_used_at', '<', at))
+            .update({ last_used_at: at });
+        }
+      });
+    },
+
+    async authenticate(token, kind, now = Date.now()) {
       if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
       // A token that is not of this kind's shape cannot be one of its keys: refused without a lookup, so
       // guesses cost no database work (the shape is public; nothing secret is compared here).
       if (!token.startsWith(PREFIXES[kind]) || !TOKEN_BODY.test(token.slice(PREFIXES[kind].length))) return null;
       const hash = hashToken(token);
       const cached = cache.get(hash);
-      if (cached) return cached.kind === kind ? cached.result : null;
+      if (cached) return cached.kind === kind && !isRevoked(cached.revokedAt, now) ? cached.result : null;
 
       const row = await knex('api_keys as k')
         .join('projects as p', 'p.id', 'k.project_id')
@@ -162,10 +244,11 @@ export function createKeys(knex: Knex): Keys {
       const stored = Buffer.from(String(row.key_hash), 'hex');
       const given = Buffer.from(hash, 'hex');
       if (stored.length !== given.length || !crypto.timingSafeEqual(stored, given)) return null;
-      if (row.key_revoked_at !== null && row.key_revoked_at !== undefined) return null;
+      const revokedAt = toNullableNumber(row.key_revoked_at);
+      if (isRevoked(revokedAt, now)) return null;
 
       const result: Authenticated = { project: projectFromRow(row), keyId: String(row.key_id) };
-      cache.set(hash, { kind: row.key_kind as KeyKind, result });
+      cache.set(hash, { kind: row.key_kind as KeyKind, result, revokedAt });
       return row.key_kind === kind ? result : null;
     },
 

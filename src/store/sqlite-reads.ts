@@ -6,20 +6,17 @@
 // commit made before it.
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import type { VelocityCache } from './velocity-cache.js';
 import type { Statement } from './velocity-counters.js';
 
 export interface SqliteReads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
-  cache?: VelocityCache;
   close(): Promise<void>;
 }
 
 /** Statements kept prepared; past it the least recently used one is dropped (and prepared again if asked). */
 const MAX_PREPARED = 64;
 
-/** `cache`: velocity subjects kept in memory, kept exact by the event writer (velocity-cache.ts). */
-export function openSqliteReads(filename: string, cache: VelocityCache | null = null): SqliteReads {
+export function openSqliteReads(filename: string): SqliteReads {
   let db: Database.Database | null = null;
   const prepared = new LRUCache<string, Database.Statement>({ max: MAX_PREPARED });
   let closed = false;
@@ -45,7 +42,6 @@ export function openSqliteReads(filename: string, cache: VelocityCache | null = 
   };
 
   return {
-    ...(cache ? { cache } : {}),
     all: ({ sql, bindings }) => run(() => statement(sql).all(...bindings) as Array<Record<string, unknown>>),
     close: async () => {
       closed = true;

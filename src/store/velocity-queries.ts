@@ -22,6 +22,8 @@ export interface Reads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
   /** An embedded file's subjects kept in memory, exact (velocity-cache.ts). */
   cache?: VelocityCache;
+  /** A subject's whole read done elsewhere (an embedded file's store thread, sqlite-thread.ts). */
+  velocity?(query: SubjectQuery): Promise<Velocity>;
 }
 
 export interface SubjectQuery {
@@ -43,6 +45,7 @@ function fromBucket(since: readonly number[]): number {
 }
 
 export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+  if (reads.velocity) return reads.velocity(q);
   const from = fromBucket(q.since);
   const held = reads.cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
   let counts: Array<Record<string, unknown>>;

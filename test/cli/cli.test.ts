@@ -80,7 +80,7 @@ describe('project create', () => {
   it('--name acme --json prints one JSON object: the project and its three keys', async () => {
     const r = await run('project', 'create', '--name', 'acme', '--json');
     const created = createdJson(r);
-    expect(r.err).toBe('');
+    expect(r.err).toBe(`using ${databaseUrl}\n`);
     expect(created.project).toEqual({ id: expect.stringMatching(/^prj_/), name: 'acme', sandbox: false, policy: 'default' });
     expect(created.keys.access_token).toMatch(/^etv_at_[A-Za-z0-9_-]{43}$/);
     expect(created.keys.private_key).toMatch(/^etv_sk_[A-Za-z0-9_-]{43}$/);
@@ -102,8 +102,7 @@ describe('project create', () => {
     const r = await run('project', 'create', '--name', 'acme', '--json');
     expect(r.code).not.toBe(0);
     expect(r.out).toBe('');
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/acme.*already exists/);
+    expect(r.err.trim().split('\n')).toEqual([`using ${databaseUrl}`, expect.stringMatching(/acme.*already exists/)]);
   });
 
   it.each([['-starts-with-dash'], ['has space'], ['a'.repeat(65)], ['slash/name'], ['']])('refuses the name %j with exit 2', async (name) => {
@@ -178,7 +177,7 @@ describe('project update', () => {
     const file = fixture('plus-hard');
     const r = await run('project', 'update', 'acme', '--policy', file, '--json');
     expect(r.code).toBe(0);
-    expect(r.err).toBe('');
+    expect(r.err).toBe(`using ${databaseUrl}\n`);
     const lines = r.out.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '')).toEqual({ project: { id: expect.stringMatching(/^prj_/), name: 'acme', sandbox: false, policy: 'plus-hard' } });
@@ -228,8 +227,14 @@ describe('keys', () => {
     const created = JSON.parse(r.out) as { id: string; kind: string; project_id: string; token: string };
     expect(created).toEqual({
       id: expect.stringMatching(/^key_/),
-      kind: 'public_key',
       project_id: expect.stringMatching(/^prj_/),
+      kind: 'public_key',
+      hint: created.token.slice(0, 12),
+      label: null,
+      status: 'live',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      last_used_at: null,
+      revoked_at: null,
       token: expect.stringMatching(/^etv_pk_/),
     });
     publicKey = created;
@@ -395,7 +400,7 @@ describe('facts', () => {
     expect(r.code).toBe(0);
     const catalogue = JSON.parse(r.out) as { checks: Array<{ name: string; plugin: string }>; facts: Array<{ name: string; type: string }> };
     expect(catalogue.checks).toContainEqual(expect.objectContaining({ name: 'tld', plugin: 'tld', code: 'invalid_tld' }));
-    expect(catalogue.facts).toContainEqual(expect.objectContaining({ name: 'mx_record_status', type: 'string', unknownValues: ['not_checked'] }));
+    expect(catalogue.facts).toContainEqual(expect.objectContaining({ name: 'mx_record_status', type: 'string', unknown_values: ['not_checked'] }));
   });
 });
 

@@ -19,14 +19,14 @@ interface Row {
 
 const cli = (...args: string[]) => execFileSync(process.execPath, ['bin/email-trust.js', ...args], { cwd: root, encoding: 'utf8' });
 
-/** Files under plugins/<id>/data/ that are data (not the SOURCE.md, not a build script), as plugin → names. */
+/** Files under plugins/<id>/data/ that are data (not the SOURCE.md, a build script or the sources' license NOTICES.txt), as plugin → names. */
 function shippedDataFiles(): { plugin: string; name: string }[] {
   const files: { plugin: string; name: string }[] = [];
   const walk = (plugin: string, dir: string, base: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(plugin, path, base);
-      else if (!/\.(md|mjs)$/.test(entry.name)) files.push({ plugin, name: relative(base, path) });
+      else if (!/\.(md|mjs)$/.test(entry.name) && entry.name !== 'NOTICES.txt') files.push({ plugin, name: relative(base, path) });
     }
   };
   for (const plugin of readdirSync(join(root, 'plugins'))) {
@@ -60,7 +60,7 @@ describe('email-trust data --json', () => {
       expect(row.date, row.name).toMatch(/^20\d\d-\d\d-\d\d$/);
     }
     expect(rows.find((r) => r.name === 'providers/aws.txt')).toMatchObject({ plugin: 'ip-intelligence', license: 'CC0-1.0', date: '2026-08-22' });
-    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0' });
+    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0 AND MIT' });
   });
 
   it('counts the entries each plugin loaded: non-zero, except the two lists that ship empty and the uncountable PSL', () => {

@@ -138,15 +138,17 @@ describe('project lists add', () => {
   it("notes when the project's policy does not enable the list's check", async () => {
     const r = await run('project', 'lists', 'add', 'other', 'spam-trap', 'trap.example');
     expect(r.code).toBe(0);
-    expect(r.err).toBe('note: policy no-traps does not enable the spam-trap check (spam_trap_domain): this list has no effect until it does\n');
-    expect((await run('project', 'lists', 'add', 'other', 'known-abuse', 'abuse.example')).err).toBe('');
+    expect(r.err).toBe(
+      `using ${databaseUrl}\nnote: policy no-traps does not enable the spam-trap check (spam_trap_domain): this list has no effect until it does\n`,
+    );
+    expect((await run('project', 'lists', 'add', 'other', 'known-abuse', 'abuse.example')).err).toBe(`using ${databaseUrl}\n`);
   });
 
   it('refuses a change past 100,000 entries a list, writing nothing', async () => {
     await writeFile(join(dir, 'big.txt'), Array.from({ length: 100_000 }, (_, i) => `d${i}.example`).join('\n'));
     const r = await run('project', 'lists', 'add', 'shop', 'disposable', join(dir, 'big.txt'), 'one-more.example');
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: the disposable list would hold 100001 entries; a list holds at most 100000; nothing was changed\n');
+    expect(r.err).toBe(`using ${databaseUrl}\nerror: the disposable list would hold 100001 entries; a list holds at most 100000; nothing was changed\n`);
     expect((await rows()).filter((row) => row.includes(' disposable '))).toEqual([]);
   });
 });

@@ -72,7 +72,7 @@ describe('a CSV list', () => {
     '\uFEFFname,mail,action',
     '"Doe, Jane",jane.doe@example.com,keep',
     '"Bob ""the builder""",bob@mailinator.com,keep',
-    'Typo,jane@outlok.com,keep',
+    'Typo,jane@outlool.com,keep',
     '"Multi',
     'line",support@example.com,keep',
     'Broken,a@example.com,x,y',
@@ -92,7 +92,7 @@ describe('a CSV list', () => {
     expect(rows.map((row) => [row.line, row.name, row.mail, row.input_action, row.action])).toEqual([
       ['2', 'Doe, Jane', 'jane.doe@example.com', 'keep', 'allow'],
       ['3', 'Bob "the builder"', 'bob@mailinator.com', 'keep', 'block'],
-      ['4', 'Typo', 'jane@outlok.com', 'keep', 'allow'],
+      ['4', 'Typo', 'jane@outlool.com', 'keep', 'allow'],
       ['5', 'Multi\r\nline', 'support@example.com', 'keep', 'allow_with_review'],
       ['7', 'Broken', 'a@example.com', 'x', ''],
       ['8', 'Nobody', '', 'keep', ''],
@@ -140,14 +140,14 @@ describe('a CSV list', () => {
 
 describe('a text list to JSON Lines', () => {
   it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', () => {
-    file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlok.com\n');
+    file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlool.com\n');
     const r = bin('--file', 'list.txt', '--out', 'result.jsonl');
     expect(r.code).toBe(0);
     const rows = jsonOut('result.jsonl');
     expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
       [1, 'jane.doe@example.com', 'allow'],
       [3, '  bob@mailinator.com  ', 'block'],
-      [4, 'jane@outlok.com', 'allow'],
+      [4, 'jane@outlool.com', 'allow'],
     ]);
     expect(rows[1]).toMatchObject({ errors: ['domain_is_disposable'], is_disposable_domain: true });
     expect(rows[2]).toMatchObject({ warnings: ['domain_typo_detected'], corrected_email: 'jane@outlook.com' });
@@ -223,6 +223,7 @@ describe('a project', () => {
     expect(spawnSync(process.execPath, [BIN, 'project', 'lists', 'add', 'shop', 'known-abuse', 'example.com'], { cwd: dir, env: env() }).status).toBe(0);
     const r = bin('--file', 'shop.txt', '--project', 'shop', '--out', 'shop.jsonl');
     expect(r.code).toBe(0);
+    expect(r.err.split('\n')[0]).toBe(`using ${databaseUrl}`);
     const rows = jsonOut('shop.jsonl');
     expect(rows.map((row) => row.action)).toEqual(['block', 'block']);
     expect(rows[0]).toMatchObject({ is_known_abuse_domain: true });

@@ -30,9 +30,9 @@ describe('GET /', () => {
     expect(res.text).toContain('POST /v1/public/verify');
   });
 
-  it('links the documentation and the OpenAPI document, which both answer', async () => {
+  it('links the documentation, the OpenAPI document and the playground, which all answer', async () => {
     const links = referencesOf((await get('/')).text);
-    expect(links).toEqual(['/docs/favicon-32x32.png', '/docs', '/v1/openapi.json']);
+    expect(links).toEqual(['/docs/favicon-32x32.png', '/docs', '/v1/openapi.json', '/playground']);
     for (const link of links) expect((await get(link)).status).toBe(200);
   });
 

@@ -30,7 +30,11 @@ describe('on SQLite, everything up', () => {
   it('answers /readyz 200 with each probe passed', async () => {
     const res = await get(server, '/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { database: { ok: true }, policies: { ok: true } } });
+    expect(res.body).toMatchObject({ status: 'ready', checks: { database: { ok: true }, policies: { ok: true } } });
+    // The active revision of each policy: every shipped one, none stored by a project yet.
+    expect(Object.keys(res.body)).toEqual(['status', 'checks', 'policies']);
+    expect(res.body.policies.named.default).toEqual({ revision: expect.stringMatching(/^[0-9a-f]{16}$/), from: 'shipped' });
+    expect(res.body.policies.projects).toEqual({});
   });
 
   it('answers HEAD on both, and refuses POST with 405', async () => {

@@ -4,13 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { startDnsServer, TEST_ZONE, type TestDnsServer } from '../support/dns-server.js';
 import { bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 
 let dns: TestDnsServer;
 let rdap: Server;
 let server: TestServer;
 let project: CreatedProject;
+let riskProject: CreatedProject;
 
 const POLICY = `version: "1.0"
 checks:
@@ -19,10 +20,18 @@ checks:
   domain_age:        { mode: soft, action: challenge, options: { new_domain_days: 30 } }
 `;
 
+// Risk alone; .test is no ICANN TLD, so unknown_tld is weighed 0 to leave the domain's own signals.
+const RISK_POLICY = `version: "1.0"
+checks:
+  risk_score: { mode: soft, action: block, options: { weights: { unknown_tld: 0 } } }
+`;
+
 beforeAll(async () => {
-  dns = await startDnsServer();
+  // A generator's rotating domain, registered three days ago, whose mail goes to a listed service's host.
+  dns = await startDnsServer({ ...TEST_ZONE, 'rotating.test': { records: [{ type: 'MX', exchange: 'mx.guerrillamail.com', priority: 10 }] } });
   rdap = createServer((req, res) => {
-    const registered: Record<string, string> = { 'mx.test': '2001-05-01T00:00:00Z', 'aonly.test': new Date(Date.now() - 5 * 86_400_000).toISOString() };
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    const registered: Record<string, string> = { 'mx.test': '2001-05-01T00:00:00Z', 'aonly.test': daysAgo(5), 'rotating.test': daysAgo(3) };
     const name = decodeURIComponent(req.url ?? '').replace(/^.*\/domain\//, '');
     const date = registered[name];
     if (!date) return void res.writeHead(404).end();
@@ -43,6 +52,7 @@ beforeAll(async () => {
     },
   });
   project = await server.createProject({ name: 'network', policyYaml: POLICY });
+  riskProject = await server.createProject({ name: 'network-risk', policyYaml: RISK_POLICY });
 });
 afterAll(async () => {
   await server?.close();
@@ -124,5 +134,26 @@ describe('network checks over HTTP', () => {
     await verify('john@v6only.test');
     await new Promise((done) => setTimeout(done, 100));
     expect((await facts()).length).toBeGreaterThan(0);
+  });
+});
+
+describe('disposable infrastructure over HTTP', () => {
+  it("a three-day-old domain on a disposable service's MX host: high risk, blocked, the breakdown names both", async () => {
+    const res = await post(server.url, '/v1/public/verify', { email_address: 'jane@rotating.test', show_results: true }, bearer(riskProject.keys.access_token));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      action: 'block',
+      warnings: ['high_risk_score'],
+      risk_score: 60,
+      risk_level: 'high',
+      risk_score_breakdown: { new_domain: 20, disposable_infrastructure: 40 },
+    });
+    expect(res.body.analyzed_data).toMatchObject({ risk_breakdown_signals: 'new_domain,disposable_infrastructure' });
+  });
+
+  it('an established domain on ordinary mail hosts: no such signal', async () => {
+    const res = await post(server.url, '/v1/public/verify', { email_address: 'jane@mx.test', show_results: true }, bearer(riskProject.keys.access_token));
+    expect(res.status).toBe(200);
+    expect(res.body.risk_score_breakdown).not.toHaveProperty('disposable_infrastructure');
   });
 });

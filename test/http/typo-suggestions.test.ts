@@ -88,8 +88,18 @@ const rows: [string, Row][] = [
   ['web.de', { email: 'jane@web.de', corrected: null, action: 'allow' }],
   ['me.com', { email: 'jane@me.com', corrected: null, action: 'allow' }],
   ['aim.com', { email: 'jane@aim.com', corrected: null, action: 'allow' }],
-  ['short names are never changed: aig.com', { email: 'jane@aig.com', corrected: null, action: 'allow' }],
-  ['short names are never changed: liv.com', { email: 'jane@liv.com', corrected: null, action: 'allow' }],
+  // Short provider names: one keyboard slip, corrected when exactly one provider fits (a warning, action allow).
+  ['a missed key: liv.com', { email: 'jane@liv.com', corrected: 'jane@live.com', action: 'allow' }],
+  // aoll.com is also a typo-squat on the disposable lists: challenged with the correction, as gmial.com is.
+  ['a doubled key: aoll.com', { email: 'Jane@aoll.com', corrected: 'Jane@aol.com', action: 'challenge' }],
+  ['a neighbouring key: gnx.de', { email: 'jane@gnx.de', corrected: 'jane@gmx.de', action: 'allow' }],
+  ['swapped keys: mial.ru', { email: 'jane@mial.ru', corrected: 'jane@mail.ru', action: 'allow' }],
+  ['a digit doubled: 1633.com', { email: 'jane@1633.com', corrected: 'jane@163.com', action: 'allow' }],
+  ['ambiguous between 163.com and 126.com: 136.com', { email: 'jane@136.com', corrected: null, action: 'allow' }],
+  ['not a slip (g is far from m): aig.com', { email: 'jane@aig.com', corrected: null, action: 'allow' }],
+  ['a two-letter name is left alone: ao.com', { email: 'jane@ao.com', corrected: null, action: 'allow' }],
+  ['a known free provider one slip from aol.com: love.com', { email: 'jane@love.com', corrected: null, action: 'allow' }],
+  ['a national domain, not a slip: hotmail.dk', { email: 'jane@hotmail.dk', corrected: null, action: 'allow' }],
   ['mail.com is real', { email: 'jane@mail.com', corrected: null, action: 'allow' }],
 ];
 

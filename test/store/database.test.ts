@@ -87,7 +87,17 @@ describe.each(testDatabases)('migrations on $name', (db) => {
   afterAll(() => store.close());
 
   it('creates every table', async () => {
-    for (const table of ['projects', 'api_keys', 'events', 'domain_facts', 'usage', 'velocity_counts', 'velocity_addresses', 'project_list_entries']) {
+    for (const table of [
+      'projects',
+      'api_keys',
+      'events',
+      'domain_facts',
+      'usage',
+      'velocity_counts',
+      'velocity_addresses',
+      'project_list_entries',
+      'fingerprint_keys',
+    ]) {
       expect(await store.knex.schema.hasTable(table), table).toBe(true);
     }
   });
@@ -104,6 +114,9 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0006-events-bigint-id',
       '0007-project-lists',
       '0008-project-quota',
+      '0009-events-recorded-facts',
+      '0010-fingerprint-keys',
+      '0011-api-key-labels',
     ]);
   });
 

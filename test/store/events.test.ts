@@ -74,6 +74,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       action: 'block',
       riskScore: 87,
       policyRevision: '0123456789abcdef',
+      recordedFacts: { mx_record_count: 2, has_website: null },
       createdAt: NOW,
     });
     const rows = await store.knex('events').where({ project_id: 'prj_rows' });
@@ -92,6 +93,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       action: 'block',
       risk_score: 87,
       policy_revision: '0123456789abcdef',
+      recorded_facts: '{"mx_record_count":2,"has_website":null}',
       created_at: NOW,
     });
   });

@@ -50,14 +50,16 @@ describe.each(testDatabases)('keys on $name', (db) => {
   });
 
   it('returns the token once and stores only its SHA-256 and a 12-character hint', async () => {
-    const { key, token } = await store.keys.create(project.id, 'access_token', 1_700_000_000_000);
+    const { key, token } = await store.keys.create(project.id, 'access_token', { now: 1_700_000_000_000, label: 'checkout' });
     expect(key).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{24}$/),
       projectId: project.id,
       kind: 'access_token',
       hint: token.slice(0, 12),
+      label: 'checkout',
       createdAt: 1_700_000_000_000,
       revokedAt: null,
+      lastUsedAt: null,
     });
     const row = await store.knex('api_keys').where({ id: key.id }).first();
     expect(row.hash).toBe(crypto.createHash('sha256').update(token).digest('hex'));
@@ -121,7 +123,7 @@ describe.each(testDatabases)('keys on $name', (db) => {
   });
 
   it('lists a project’s keys with hint, kind and dates, never another project’s', async () => {
-    const { key } = await store.keys.create(other.id, 'public_key', 1_700_000_000_500);
+    const { key } = await store.keys.create(other.id, 'public_key', { now: 1_700_000_000_500 });
     expect(await store.keys.list(other.id)).toEqual([key]);
     const mine = await store.keys.list(project.id);
     expect(mine.length).toBeGreaterThan(0);
@@ -152,5 +154,56 @@ describe.each(testDatabases)('keys on $name', (db) => {
     await store.projects.update(project.id, { policy: 'strict' });
     expect((await store.keys.authenticate(token, 'access_token'))?.project.policy).toBe('strict');
     await store.projects.update(project.id, { policy: 'default' });
+  });
+  it('rotates: a new key now, the old ones of that kind refused from the end of the grace, an earlier revocation kept', async () => {
+    const rotated = await store.projects.create({ name: 'rotated', policy: 'default' });
+    const t0 = 1_800_000_000_000;
+    const first = await store.keys.create(rotated.id, 'private_key', { now: t0, label: 'backend' });
+    const second = await store.keys.create(rotated.id, 'private_key', { now: t0 + 1 });
+    const publicKey = await store.keys.create(rotated.id, 'public_key', { now: t0 });
+    await store.keys.revoke(second.key.id, t0 + 2); // already revoked: not part of the rotation
+    expect(await store.keys.authenticate(first.token, 'private_key', t0 + 3)).not.toBeNull(); // cached from here on
+
+    const hour = 3_600_000;
+    const { created, retiring } = await store.keys.rotate(rotated.id, 'private_key', { graceMs: hour, now: t0 + 10 });
+    expect(created.key).toMatchObject({ kind: 'private_key', label: 'backend', revokedAt: null });
+    expect(retiring).toEqual([expect.objectContaining({ id: first.key.id, revokedAt: t0 + 10 + hour })]);
+    expect(await store.keys.authenticate(first.token, 'private_key', t0 + 10 + hour - 1)).not.toBeNull();
+    expect(await store.keys.authenticate(first.token, 'private_key', t0 + 10 + hour)).toBeNull();
+    expect(await store.keys.authenticate(created.token, 'private_key', t0 + 10 + hour)).not.toBeNull();
+    expect(await store.keys.authenticate(publicKey.token, 'public_key', t0 + 10 + hour)).not.toBeNull();
+
+    // A second rotation with a longer grace does not postpone the first key's end; the new label is taken.
+    const again = await store.keys.rotate(rotated.id, 'private_key', { graceMs: 2 * hour, now: t0 + 20, label: 'backend-2' });
+    expect(again.created.key.label).toBe('backend-2');
+    expect(new Map(again.retiring.map((k) => [k.id, k.revokedAt]))).toEqual(
+      new Map([
+        [created.key.id, t0 + 20 + 2 * hour],
+        [first.key.id, t0 + 10 + hour],
+      ]),
+    );
+    // key revoke ends a scheduled revocation's grace at once.
+    expect(await store.keys.revoke(created.key.id, t0 + 30)).toBe(true);
+    expect(await store.keys.authenticate(created.token, 'private_key', t0 + 31)).toBeNull();
+    expect((await store.keys.list(rotated.id)).find((k) => k.id === created.key.id)?.revokedAt).toBe(t0 + 30);
+  });
+
+  it('records the last use of keys, only ever forward', async () => {
+    const { key } = await store.keys.create(project.id, 'public_key');
+    await store.keys.markUsed(new Map([[key.id, 1_900_000_000_000]]));
+    await store.keys.markUsed(new Map([[key.id, 1_899_000_000_000]])); // a slower instance's older use
+    expect((await store.keys.list(project.id)).find((k) => k.id === key.id)?.lastUsedAt).toBe(1_900_000_000_000);
+  });
+
+  it('makes one shared fingerprint key, even for instances asking at once', async () => {
+    const elsewhere = await openSecondStore(store);
+    try {
+      const [a, b] = await Promise.all([store.fingerprintKeys.shared(), elsewhere.fingerprintKeys.shared()]);
+      expect(a.key).toHaveLength(32);
+      expect(b).toEqual(a);
+      expect(await store.fingerprintKeys.shared()).toEqual(a);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });

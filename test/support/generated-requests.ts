@@ -263,7 +263,7 @@ const PLAUSIBLE_ADDRESSES = [
   'admin@example.org',
   'postmaster@example.net',
   'jane@gmial.com',
-  'jane@outlok.com',
+  'jane@outlool.com',
   'qwertyuiop@example.com',
   'user1234567890123@example.com',
   'x@xn--80ak6aa92e.com',

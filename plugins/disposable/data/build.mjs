@@ -1,46 +1,170 @@
-// Builds domains.txt from the CC0 list of disposable-email-domains-js, less never-disposable.txt.
-// Run from the repository root: node plugins/disposable/data/build.mjs
-import { readFileSync, writeFileSync } from 'node:fs';
+// Builds domains.txt from several maintained disposable lists with one rule (SOURCE.md, "The rule"):
+// a domain counts when the reviewed list (disposable-email-domains-js, CC0) has it, or when two independent
+// families of the other lists both have it; never when it is on never-disposable.txt, a university domain
+// (../../education/data/domains.txt) or an ICANN public suffix. Prints what each source added and what the
+// guard removed. Run from the repository root:
+//
+//   node plugins/disposable/data/build.mjs [--lists DIR]
+//
+// The reviewed list is a devDependency. The others are packed at build time (npm pack, pinned below) into
+// --lists (default /tmp/email-trust-disposable-sources), unpacked as <name>/package/…; nothing is needed at run time.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { getPublicSuffix } from 'tldts';
 
-const PACKAGE = 'disposable-email-domains-js';
+const { values: args } = parseArgs({ options: { lists: { type: 'string', default: '/tmp/email-trust-disposable-sources' } } });
 const require = createRequire(import.meta.url);
 const here = (file) => new URL(`./${file}`, import.meta.url);
-
-const { version, license } = require(`${PACKAGE}/package.json`);
-const upstream = require(`${PACKAGE}/dist/dict/disposable_email_blocklist.json`);
-const never = new Set(
-  readFileSync(here('never-disposable.txt'), 'utf8')
+const lines = (text) =>
+  text
     .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('#')),
-);
+    .map((l) => l.trim().toLowerCase())
+    .filter((l) => l && !l.startsWith('#'));
 
-/** The domain itself or a parent of it is on the never-disposable list. */
-function isNeverDisposable(domain) {
-  for (let name = domain; name.includes('.'); name = name.slice(name.indexOf('.') + 1)) {
-    if (never.has(name)) return true;
-  }
+/** The packed sources, pinned: name, version, license, family (lists of one family copy each other), reader. */
+const PACKED = [
+  {
+    name: 'mailchecker',
+    version: '6.0.21',
+    license: 'MIT',
+    family: 'mailchecker',
+    read: (dir) => {
+      const source = readFileSync(join(dir, 'platform/node/index.js'), 'utf8');
+      const start = source.indexOf('new Set(') + 'new Set('.length;
+      return JSON.parse(source.slice(start, source.indexOf('])', start) + 1));
+    },
+  },
+  // ivolo's list (npm disposable-email-domains), its successor tompec's (npm disposable-domains) and wesbos's
+  // burner list share most entries (burner: 50,628 of 57,070 are in ivolo's): one family, one vote.
+  {
+    name: 'disposable-email-domains',
+    version: '1.0.62',
+    license: 'MIT',
+    family: 'ivolo',
+    read: (dir) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')),
+  },
+  { name: 'disposable-domains', version: '2.0.1', license: 'MIT', family: 'ivolo', read: (dir) => JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) },
+  { name: 'burner-email-providers', version: '1.0.67', license: 'MIT', family: 'ivolo', read: (dir) => lines(readFileSync(join(dir, 'emails.txt'), 'utf8')) },
+];
+
+/** <lists>/<name>/package, packed and unpacked when missing. */
+function packed({ name, version }) {
+  const dir = join(args.lists, name);
+  const pkg = join(dir, 'package');
+  if (existsSync(join(pkg, 'package.json')) && JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version === version) return pkg;
+  mkdirSync(dir, { recursive: true });
+  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
+  execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
+  return pkg;
+}
+
+const TRUSTED = 'disposable-email-domains-js';
+const trustedMeta = require(`${TRUSTED}/package.json`);
+const sources = [
+  {
+    name: TRUSTED,
+    version: trustedMeta.version,
+    license: trustedMeta.license,
+    family: 'reviewed',
+    entries: require(`${TRUSTED}/dist/dict/disposable_email_blocklist.json`),
+  },
+  ...PACKED.map((s) => ({ ...s, entries: s.read(packed(s)) })),
+];
+
+const never = new Set(lines(readFileSync(here('never-disposable.txt'), 'utf8')));
+const universities = new Set(lines(readFileSync(new URL('../../education/data/domains.txt', import.meta.url), 'utf8')));
+const providers = JSON.parse(readFileSync(new URL('../../free-provider/data/providers.json', import.meta.url), 'utf8'));
+const freeProviders = new Set(Object.values(providers).flatMap((p) => p.domains));
+
+/** The domain itself or a parent of it is in `set`. */
+function under(domain, set) {
+  for (let name = domain; name.includes('.'); name = name.slice(name.indexOf('.') + 1)) if (set.has(name)) return true;
   return false;
 }
 
-const DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
-const kept = new Set();
-const removed = [];
-const malformed = [];
-for (const raw of upstream) {
-  const domain = String(raw).trim().toLowerCase();
-  if (!DOMAIN.test(domain)) malformed.push(domain);
-  else if (isNeverDisposable(domain)) removed.push(domain);
-  else kept.add(domain);
+/** Why the guard refuses a domain (`reviewed`: the reviewed list has it), or null. */
+function guard(domain, reviewed) {
+  if (under(domain, never)) return 'never-disposable.txt';
+  if (under(domain, universities)) return 'university (education/data/domains.txt)';
+  if (freeProviders.has(domain)) return 'free provider (free-provider/data/providers.json)';
+  // An ICANN suffix (nom.za) would stand for every domain below it in a parent lookup.
+  if (getPublicSuffix(domain, { allowPrivateDomains: false }) === domain) return 'ICANN public suffix';
+  // A shared-hosting or dynamic-DNS zone (za.com, msk.ru) flags every customer's host below it: only the
+  // reviewed list may do that (its dynv6 zones, README.md).
+  if (!reviewed && getPublicSuffix(domain, { allowPrivateDomains: true }) === domain) return 'private suffix, not on the reviewed list';
+  return null;
 }
+
+const DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+/** domain → the families that list it; per source, its valid entries. */
+const families = new Map();
+for (const source of sources) {
+  source.valid = new Set();
+  source.malformed = 0;
+  for (const raw of source.entries) {
+    const domain = String(raw).trim().toLowerCase();
+    if (!DOMAIN.test(domain)) {
+      source.malformed++;
+      continue;
+    }
+    source.valid.add(domain);
+    if (!families.has(domain)) families.set(domain, new Set());
+    families.get(domain).add(source.family);
+  }
+}
+
+const kept = new Set();
+const removed = new Map();
+const addedBy = new Map(sources.map((s) => [s.name, 0]));
+for (const [domain, listedBy] of families) {
+  const counts = listedBy.has('reviewed') || listedBy.size >= 2;
+  if (!counts) continue;
+  const why = guard(domain, listedBy.has('reviewed'));
+  if (why) {
+    if (!removed.has(why)) removed.set(why, []);
+    removed.get(why).push(domain);
+    continue;
+  }
+  kept.add(domain);
+}
+// What each source added: the kept domains it lists that the reviewed list does not (an agreement counts for each voter).
+const reviewed = sources[0].valid;
+for (const source of sources.slice(1)) addedBy.set(source.name, [...source.valid].filter((d) => kept.has(d) && !reviewed.has(d)).length);
+addedBy.set(TRUSTED, [...reviewed].filter((d) => kept.has(d)).length);
 
 const sorted = [...kept].sort();
 const header = [
-  `# Disposable email domains: ${PACKAGE} ${version} (${license}), less never-disposable.txt.`,
+  `# Disposable email domains: ${sources.map((s) => `${s.name} ${s.version} (${s.license})`).join(', ')}.`,
+  '# Rule: on the reviewed list, or on two independent families of the others; less the guard (SOURCE.md).',
   '# Generated by plugins/disposable/data/build.mjs; do not edit by hand (see SOURCE.md).',
 ];
 writeFileSync(here('domains.txt'), `${[...header, ...sorted].join('\n')}\n`);
-console.log(`${PACKAGE} ${version}: ${upstream.length} upstream, ${sorted.length} written`);
-console.log(`removed as never disposable (${removed.length}): ${removed.join(' ') || '-'}`);
-console.log(`skipped as malformed (${malformed.length}): ${malformed.join(' ') || '-'}`);
+
+// MIT asks that each source's copyright and permission notice travel with the copies: NOTICES.txt keeps them.
+const notices = PACKED.map((s) => {
+  const file = join(packed(s), 'LICENSE');
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : `${s.license} (package.json); the package has no LICENSE file.`;
+  return `== ${s.name} ${s.version} ==\n${text}\n`;
+});
+writeFileSync(
+  here('NOTICES.txt'),
+  `Notices of the MIT-licensed lists domains.txt is built from (build.mjs writes this file; see SOURCE.md).\n\n${notices.join('\n')}`,
+);
+
+const fmt = (n) => n.toLocaleString('en-US');
+console.log('source (family): entries, malformed, kept by the rule, added beyond the reviewed list');
+for (const s of sources) {
+  const keptOf = [...s.valid].filter((d) => kept.has(d)).length;
+  console.log(`  ${s.name} ${s.version} ${s.license} (${s.family}): ${fmt(s.entries.length)}, ${s.malformed}, ${fmt(keptOf)}, +${fmt(addedBy.get(s.name))}`);
+}
+console.log(`written: ${fmt(sorted.length)} domains`);
+for (const [why, domains] of removed) console.log(`removed by the guard (${why}, ${domains.length}): ${domains.sort().join(' ')}`);
+const free = new Set(lines(readFileSync(require.resolve('freemail/data/free.txt'), 'utf8')));
+const review = sorted.filter((d) => free.has(d));
+console.log(`kept and on freemail's free.txt, to review (${review.length}): ${review.join(' ') || '-'}`);

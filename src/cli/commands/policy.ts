@@ -14,6 +14,7 @@ import { parsePolicy, readPolicyFile } from '../../policy/load.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
 import { TestsFailedError, UsageError } from '../errors.js';
+import { addPolicyReplayCommand } from './policy-replay.js';
 
 export function addPolicyCommands(program: Command): void {
   const policy = program.command('policy').description('work with policies');
@@ -37,6 +38,7 @@ export function addPolicyCommands(program: Command): void {
     .option('--fixtures <file>', 'history: and network: answers, as a policy test declares them (default: none, network checks not checked)')
     .option('--json', 'print the explanation as JSON (the `explain` of a verify response)', false)
     .action(explainPolicy);
+  addPolicyReplayCommand(policy);
 }
 
 async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {

@@ -21,6 +21,7 @@ import { fmt, Progress } from '../bulk/progress.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { findProject } from '../projects.js';
+import { announceDatabase } from '../with-store.js';
 
 const DEFAULT_CONCURRENCY = 32;
 /** Bad input lines printed as they are met; the rest are only counted (each has its row with input_error). */
@@ -60,7 +61,9 @@ async function verifyList(opts: VerifyOptions): Promise<void> {
   const catalog = new FactCatalog(registry);
   // The store holds the shared cache of DNS, registration and website answers, and the project; a run
   // without either needs no database.
-  const store = config.network.enabled || opts.project ? await openDatabase(config.databaseUrl) : null;
+  const needsStore = config.network.enabled || opts.project !== undefined;
+  if (needsStore) announceDatabase(config.databaseUrl);
+  const store = needsStore ? await openDatabase(config.databaseUrl) : null;
   const log = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const network = store && config.network.enabled ? createNetwork(config.network, store.domainFacts, log) : null;
   try {

@@ -23,22 +23,32 @@ interface ReadFailure {
   errno?: unknown;
 }
 
-export function jsonBody(): Middleware {
+/**
+ * The body parser; `larger` gives paths whose bodies may be bigger (the playground carries a whole policy,
+ * up to a policy file's 256 KiB).
+ */
+export function jsonBody(larger: Readonly<Record<string, number>> = {}): Middleware {
+  const standard = parser(BODY_LIMIT_BYTES);
+  const byPath = new Map(Object.entries(larger).map(([path, limit]) => [path, parser(limit)]));
+  return (ctx, next) => (byPath.get(ctx.path) ?? standard)(ctx, next);
+}
+
+function parser(limit: number): Middleware {
   return bodyParser({
     enableTypes: ['json'],
-    jsonLimit: `${BODY_LIMIT_BYTES}b`,
+    jsonLimit: `${limit}b`,
     // Strict: only an object or an array parses; any other value is refused before it reaches a route.
     strict: true,
     detectJSON: () => true,
     onerror: (error, ctx) => {
-      throw refusal(error, ctx);
+      throw refusal(error, ctx, limit);
     },
   });
 }
 
-function refusal(error: Error & ReadFailure, ctx: Context): Error {
+function refusal(error: Error & ReadFailure, ctx: Context, limit: number): Error {
   const encoding = ctx.get('content-encoding');
-  if (error.type === 'entity.too.large') return createError(413, `request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+  if (error.type === 'entity.too.large') return createError(413, `request body is larger than ${limit} bytes`);
   if (error instanceof SyntaxError) {
     // The strict parser refuses a body that does not open like an object or array before parsing it.
     const opens = typeof error.body === 'string' && OPENS_OBJECT_OR_ARRAY.test(error.body);

@@ -148,7 +148,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
         get: {
           operationId: 'readiness',
           tags: ['operations'],
-          summary: 'Readiness: the database answers, the policies are loaded (and Redis answers when configured)',
+          summary: 'Readiness: the database answers, the policies are loaded (and Redis answers when configured); the revision in use of each policy',
           security: [],
           responses: {
             '200': ok('Ready for traffic.', READINESS),
@@ -244,6 +244,25 @@ const READINESS: JsonObject = {
     checks: { type: 'object', additionalProperties: { type: 'object' } },
     error: { type: 'string' },
     failing: { type: 'array', items: { type: 'string' } },
+    policies: {
+      type: 'object',
+      description: 'The revision in use of each named policy (and the folder it came from), and of each project with a stored policy.',
+      required: ['named', 'projects'],
+      properties: {
+        named: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            required: ['revision', 'from'],
+            properties: { revision: { type: 'string' }, from: { enum: ['POLICIES_DIR', 'shipped'] } },
+          },
+        },
+        projects: {
+          type: 'object',
+          additionalProperties: { type: 'object', required: ['policy', 'revision'], properties: { policy: { type: 'string' }, revision: { type: 'string' } } },
+        },
+      },
+    },
     id: { type: 'string' },
   },
 };

@@ -9,6 +9,9 @@ import * as projectOrigins from './0005-project-origins.js';
 import * as eventsBigintId from './0006-events-bigint-id.js';
 import * as projectLists from './0007-project-lists.js';
 import * as projectQuota from './0008-project-quota.js';
+import * as eventsRecordedFacts from './0009-events-recorded-facts.js';
+import * as fingerprintKeys from './0010-fingerprint-keys.js';
+import * as apiKeyLabels from './0011-api-key-labels.js';
 
 interface Migration {
   name: string;
@@ -24,6 +27,9 @@ const migrations: readonly Migration[] = [
   { name: '0006-events-bigint-id', module: eventsBigintId },
   { name: '0007-project-lists', module: projectLists },
   { name: '0008-project-quota', module: projectQuota },
+  { name: '0009-events-recorded-facts', module: eventsRecordedFacts },
+  { name: '0010-fingerprint-keys', module: fingerprintKeys },
+  { name: '0011-api-key-labels', module: apiKeyLabels },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

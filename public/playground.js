@@ -1,0 +1,202 @@
+// GET /playground: a sandbox project's policy in an Ace editor (ace-builds, served by this service), each
+// edit and address sent to POST /v1/playground/evaluate after a pause in typing; compile problems are
+// marked at their line, a compiled policy's answer shows its action, steps and explain. The access token
+// comes from the form, the page's #key=… (then dropped from the address bar) or this browser's storage.
+(() => {
+  const KEY_STORAGE = 'email-trust.playground.key';
+  const DEBOUNCE_MS = 300;
+  const $ = (id) => document.getElementById(id);
+
+  // Strict CSP: Ace's styles come from ace.css and textmate.css, not from <style> elements it would insert.
+  ace.config.set('useStrictCSP', true);
+  // useWorker first: the mode would start its syntax worker from a blob: URL, which the CSP refuses.
+  const editor = ace.edit('editor', {
+    useWorker: false,
+    mode: 'ace/mode/yaml',
+    theme: 'ace/theme/textmate',
+    tabSize: 2,
+    useSoftTabs: true,
+    showPrintMargin: false,
+    fontSize: 13,
+  });
+  const session = editor.getSession();
+
+  let key = '';
+  let loaded = false;
+  let sent = 0;
+  let timer;
+  let markers = [];
+
+  function status(message) {
+    $('status').textContent = message;
+    $('status').hidden = !message;
+  }
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  async function call(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(`${response.status}: ${json.error || response.statusText}`);
+    return json;
+  }
+
+  async function loadPolicy() {
+    key = $('key').value.trim();
+    loaded = false;
+    $('project').textContent = '';
+    if (!key) {
+      status('Paste the access token of a sandbox project (email-trust project create --name NAME --sandbox prints one).');
+      return;
+    }
+    status('');
+    try {
+      const policy = await call('GET', '/v1/playground/policy');
+      localStorage.setItem(KEY_STORAGE, key);
+      const inUse = policy.in_use === null ? ', which does not compile' : policy.in_use !== policy.revision ? `; in use: ${policy.in_use}` : '';
+      $('project').textContent = `project ${policy.project}, policy ${policy.policy} (revision ${policy.revision}${inUse})`;
+      loaded = true;
+      editor.setValue(policy.source, -1);
+      evaluateSoon(0);
+    } catch (error) {
+      localStorage.removeItem(KEY_STORAGE);
+      status(error.message);
+    }
+  }
+
+  function evaluateSoon(delay = DEBOUNCE_MS) {
+    clearTimeout(timer);
+    if (loaded) timer = setTimeout(evaluate, delay);
+  }
+
+  async function evaluate() {
+    const request = { policy: editor.getValue() };
+    const email = $('email').value.trim();
+    const ipv4 = $('ipv4').value.trim();
+    if (email) request.email_address = email;
+    if (ipv4) request.ipv4_address = ipv4;
+    const mine = ++sent;
+    try {
+      const answer = await call('POST', '/v1/playground/evaluate', request);
+      if (mine !== sent) return; // a later edit's answer is on its way
+      status('');
+      showProblems(answer.compiled ? [] : answer.problems);
+      if (answer.compiled) showResult(answer.result, answer.revision);
+      else $('result').replaceChildren(el('p', 'hint', 'Fix the policy to see the result.'));
+    } catch (error) {
+      if (mine === sent) status(error.message);
+    }
+  }
+
+  function showProblems(problems) {
+    for (const id of markers) session.removeMarker(id);
+    markers = [];
+    session.setAnnotations(
+      problems.map((p) => ({ row: Math.max(0, p.line - 1), column: Math.max(0, p.column - 1), text: `${p.path || '/'}: ${p.message}`, type: 'error' })),
+    );
+    const Range = ace.require('ace/range').Range;
+    for (const p of problems) {
+      const row = Math.max(0, p.line - 1);
+      markers.push(session.addMarker(new Range(row, 0, row, 1), 'problem-line', 'fullLine'));
+    }
+    const list = el('ul');
+    for (const p of problems) {
+      const item = el('li', 'problem', `${p.line > 0 ? `line ${p.line}, column ${p.column}` : 'policy'}: ${p.path || '/'}: ${p.message}`);
+      item.dataset.line = String(p.line);
+      list.append(item);
+    }
+    $('problems').replaceChildren(...(problems.length > 0 ? [el('h2', null, `${problems.length} problem(s): the policy does not compile`), list] : []));
+  }
+
+  function showResult(result, revision) {
+    if (!result) {
+      $('result').replaceChildren(
+        el('p', 'hint', `The policy compiles (revision ${revision}). Enter an address to see the action, the steps that ran and why.`),
+      );
+      return;
+    }
+    const explain = result.explain;
+    const parts = [];
+    const action = el('p', 'action');
+    action.append('action ', el('strong', `badge ${result.action}`, result.action));
+    action.querySelector('strong').id = 'action';
+    parts.push(action, el('p', 'why', explain.why), el('p', 'hint', `Decided by the text in the editor (revision ${revision}); nothing was stored.`));
+    const codes = [
+      ['errors', result.errors],
+      ['warnings', result.warnings],
+      ['steps', result.steps],
+    ];
+    const facts = el('dl');
+    for (const [name, values] of codes) {
+      facts.append(el('dt', null, name), el('dd', null, values && values.length > 0 ? values.join(', ') : '(none)'));
+    }
+    if (result.risk_score !== undefined) facts.append(el('dt', null, 'risk_score'), el('dd', null, `${result.risk_score} ${result.risk_level || ''}`));
+    parts.push(facts, el('h2', null, 'Explain: each check and rule, in policy order'));
+    const entries = el('ol', 'explain');
+    entries.id = 'explain';
+    for (const entry of explain.entries) entries.append(explainedEntry(entry));
+    parts.push(entries);
+    const raw = el('details');
+    raw.append(el('summary', null, 'The whole answer (JSON)'), el('pre', null, JSON.stringify(result, null, 2)));
+    parts.push(raw);
+    $('result').replaceChildren(...parts);
+  }
+
+  function explainedEntry(entry) {
+    const item = el('li', entry.fired ? 'entry fired' : 'entry');
+    const head = el('div', 'entry-head');
+    head.append(
+      el('span', 'mark', entry.fired ? 'fired' : '—'),
+      el('code', 'name', entry.name),
+      ` ${[entry.kind, entry.mode].filter(Boolean).join(', ')} → `,
+      el('span', `badge ${entry.action}`, entry.action),
+      entry.code ? ` (${entry.code})` : '',
+    );
+    item.append(head, condition(entry.conditions));
+    if (entry.on_unknown) {
+      const u = entry.on_unknown;
+      const facts = u.unknown_facts.length > 0 ? `unknown: ${u.unknown_facts.join(', ')}` : 'no fact unknown';
+      item.append(el('div', u.fired ? 'unknown fired' : 'unknown', `on_unknown ${u.action}: ${facts}${u.fired ? ' → fired' : ''}`));
+    }
+    return item;
+  }
+
+  function condition(node) {
+    const held = node.held === null ? 'not evaluated' : node.held ? 'held' : 'did not hold';
+    const box = el('div', `condition ${node.held === true ? 'held' : node.held === false ? 'not-held' : 'skipped'}`);
+    if ('all' in node || 'any' in node) {
+      box.append(el('span', null, `${'all' in node ? 'all of' : 'any of'}: ${held}`));
+      for (const child of node.all || node.any) box.append(condition(child));
+    } else if ('not' in node) {
+      box.append(el('span', null, `not: ${held}`), condition(node.not));
+    } else {
+      const saw = !('saw' in node) ? '' : `saw ${JSON.stringify(node.saw)}${node.unknown ? ' (unknown)' : ''}, `;
+      box.append(el('code', null, `${node.fact} ${node.operator} ${JSON.stringify(node.value)}`), `: ${saw}${held}`);
+    }
+    return box;
+  }
+
+  $('key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    loadPolicy();
+  });
+  $('address-form').addEventListener('submit', (event) => event.preventDefault());
+  $('email').addEventListener('input', () => evaluateSoon());
+  $('ipv4').addEventListener('input', () => evaluateSoon());
+  session.on('change', () => evaluateSoon());
+
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('key');
+  if (fromHash) history.replaceState(null, '', location.pathname + location.search);
+  $('key').value = fromHash || localStorage.getItem(KEY_STORAGE) || '';
+  if ($('key').value) loadPolicy();
+  else status('Paste the access token of a sandbox project to load its policy.');
+})();

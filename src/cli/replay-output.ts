@@ -1,0 +1,110 @@
+// What `email-trust policy replay` prints: the from → to matrix of actions with masked samples, the totals
+// before and after, and the facts that could not be replayed; or the same as one JSON document (--json).
+import type { ReplayReport } from '../service/policy-replay.js';
+import { fmt } from './bulk/progress.js';
+
+export interface ReplayRun {
+  project: { id: string; name: string };
+  /** The candidate policy file as given. */
+  file: string;
+  /** Start of the window (ms) and how it was asked for (e.g. `7d`). */
+  since: { at: number; asked: string; bounded_by_retention: boolean };
+  seconds: number;
+  report: ReplayReport;
+}
+
+export function replayJson(run: ReplayRun): string {
+  const { report } = run;
+  return JSON.stringify(
+    {
+      project: run.project,
+      policy: { file: run.file, ...report.policy },
+      since: new Date(run.since.at).toISOString(),
+      since_asked: run.since.asked,
+      bounded_by_retention: run.since.bounded_by_retention,
+      events: report.events,
+      changed: report.changed,
+      seconds: round(run.seconds, 3),
+      events_per_second: Math.round(rateOf(run)),
+      matrix: report.matrix,
+      before: report.before,
+      after: report.after,
+      not_replayed: report.not_replayed,
+      velocity: 'as recorded at decision time',
+    },
+    null,
+    2,
+  );
+}
+
+export function replayText(run: ReplayRun): string {
+  const { report } = run;
+  const share = report.events > 0 ? ` (${round((100 * report.changed) / report.events, 1)}%)` : '';
+  const bounded = run.since.bounded_by_retention ? ', bounded by the retention window' : '';
+  const lines = [
+    `policy replay: ${run.file} (revision ${report.policy.revision}) on project ${run.project.name}`,
+    `window: events since ${new Date(run.since.at).toISOString()} (--since ${run.since.asked}${bounded})`,
+    `replayed ${fmt(report.events)} events in ${run.seconds.toFixed(1)} s (${fmt(Math.round(rateOf(run)))}/s); ${fmt(report.changed)} would change action${share}`,
+  ];
+  if (report.events === 0) {
+    lines.push('', 'no verify events of this project in the window: nothing to replay');
+    return lines.join('\n');
+  }
+  lines.push(
+    '',
+    ...table(
+      ['from', '', 'to', 'events', 'samples (changed only)'],
+      report.matrix.map((c) => [c.from, '→', c.to, fmt(c.count), c.samples.join(', ')]),
+      [3],
+    ),
+  );
+  const actions = [...new Set([...Object.keys(report.before), ...Object.keys(report.after)])];
+  lines.push(
+    '',
+    ...table(
+      ['action', 'before', 'after'],
+      actions.map((a) => [a, fmt(report.before[a] ?? 0), fmt(report.after[a] ?? 0)]),
+      [1, 2],
+    ),
+  );
+  lines.push('', 'velocity facts are taken as recorded at decision time (the counts then, this event included).');
+  if (report.not_replayed.length === 0) {
+    lines.push('every network and history fact the candidate read was recorded with its events.');
+  } else {
+    lines.push('could not replay (not recorded with the event: unknown for those events, as a failed lookup is):');
+    for (const m of report.not_replayed) {
+      const checks = m.checks.length > 0 ? `; checks: ${m.checks.join(', ')}` : '';
+      lines.push(`  ${m.fact} (${m.plugin}): ${fmt(m.events)} of ${fmt(report.events)} events${checks}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function rateOf(run: ReplayRun): number {
+  return run.seconds > 0 ? run.report.events / run.seconds : 0;
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** Columns padded to their widest cell; those in `right` aligned right. */
+function table(head: string[], rows: string[][], right: number[]): string[] {
+  const all = [head, ...rows];
+  const widths = head.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  return all.map((row) =>
+    row
+      .map((cell, i) =>
+        i === row.length - 1
+          ? right.includes(i)
+            ? cell.padStart(widths[i] ?? 0)
+            : cell
+          : right.includes(i)
+            ? cell.padStart(widths[i] ?? 0)
+            : cell.padEnd(widths[i] ?? 0),
+      )
+      .join('  ')
+      .trimEnd(),
+  );
+}

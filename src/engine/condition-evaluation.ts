@@ -1,0 +1,58 @@
+// json-rules-engine evaluates each condition by awaiting Promise.all([the compared value, the fact]),
+// destructuring the pair through Babel's iterator helper and building a debug record it then drops: a
+// promise, an array and two objects more than the comparison needs, for each of the ~40 conditions of a
+// run. Our conditions compare a fact with a plain value (the compiler emits no fact references), so this
+// module installs an evaluate() that awaits the fact alone and answers the same record; a condition whose
+// value is a fact reference, or anything unexpected, still goes through the upstream method.
+// test/engine/condition-evaluation.test.ts fails if an upgrade moves or changes what is replaced here.
+import { createRequire } from 'node:module';
+
+interface Operator {
+  evaluate(factValue: unknown, jsonValue: unknown): boolean;
+}
+
+interface EvaluationResult {
+  result: boolean;
+  leftHandSideValue: unknown;
+  rightHandSideValue: unknown;
+  operator: string;
+}
+
+interface ConditionInstance {
+  fact: string;
+  operator: string;
+  value: unknown;
+  params?: unknown;
+  path?: string;
+  isBooleanOperator(): boolean;
+  evaluate(almanac: AlmanacLike, operatorMap: Map<string, Operator>): Promise<EvaluationResult>;
+}
+
+interface AlmanacLike {
+  factValue(fact: string, params?: unknown, path?: string): Promise<unknown>;
+}
+
+interface ConditionModule {
+  default: { prototype: ConditionInstance };
+}
+
+const conditionModule = createRequire(import.meta.url)('json-rules-engine/dist/condition.js') as ConditionModule;
+/** The upstream method, for the conditions this one leaves to it. */
+export const upstreamEvaluate = conditionModule.default.prototype.evaluate;
+
+const isFactReference = (value: unknown) => typeof value === 'object' && value !== null && Object.hasOwn(value, 'fact');
+
+/** Marks the installed method, so a test can tell that the engine's conditions still use it. */
+export const DIRECT_EVALUATE = Symbol('email-trust condition evaluate');
+
+export function directEvaluate(this: ConditionInstance, almanac: AlmanacLike, operatorMap: Map<string, Operator>): Promise<EvaluationResult> {
+  const op = almanac && operatorMap ? operatorMap.get(this.operator) : undefined;
+  if (!op || isFactReference(this.value) || this.isBooleanOperator()) return upstreamEvaluate.call(this, almanac, operatorMap);
+  const { operator, value } = this;
+  return almanac
+    .factValue(this.fact, this.params, this.path)
+    .then((fact) => ({ result: op.evaluate(fact, value), leftHandSideValue: fact, rightHandSideValue: value, operator }));
+}
+(directEvaluate as unknown as Record<symbol, boolean>)[DIRECT_EVALUATE] = true;
+
+conditionModule.default.prototype.evaluate = directEvaluate;

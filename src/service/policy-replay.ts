@@ -1,0 +1,203 @@
+// `email-trust policy replay`: a project's stored verify events re-decided by a candidate policy, as a
+// from → to matrix of actions. Checks on the address itself (structure, lists, typos, risk …) run again
+// offline, as at decision time; facts that came from the network or the history (DNS, RDAP, website,
+// velocity: the I/O plugins) are taken as recorded with the event (migration 0009), never looked up again.
+// A network or history fact the candidate needs and an event lacks (older events, or a fact the deciding
+// policy never read) is unknown for that event, as a lookup that failed would be, and named in the report.
+import type { FactCatalog } from '../engine/catalog.js';
+import { noHistory } from '../engine/no-history.js';
+import type { Plugin, ProjectListReader, RequestInput } from '../engine/plugin.js';
+import { OFFLINE } from '../engine/run.js';
+import type { CompiledPolicy } from '../policy/compile.js';
+import { severity } from '../policy/decide.js';
+import { decideEagerly } from '../policy/decide-eagerly.js';
+import type { ReplayEvent } from '../store/replay-events.js';
+import type { Action } from '../vocabulary.js';
+
+/** Parsed recorded facts kept by their JSON: events of one domain and IP carry the same text again and again. */
+const PARSED_KEPT = 10_000;
+
+/** Sample addresses kept per changed cell of the matrix. */
+export const SAMPLES_PER_CELL = 3;
+
+export interface ReplayCell {
+  from: string;
+  to: string;
+  count: number;
+  /** Up to SAMPLES_PER_CELL addresses, masked (j***@example.com); only for cells whose action changed. */
+  samples: string[];
+}
+
+/** A network or history fact the candidate needed and some events had not recorded. */
+export interface NotReplayed {
+  fact: string;
+  plugin: string;
+  /** Events that lacked it (it was unknown for them). */
+  events: number;
+  /** The candidate's checks whose evidence includes it: their condition reads it, or their plugin is built on its plugin. */
+  checks: string[];
+}
+
+export interface ReplayReport {
+  policy: { name: string; revision: string };
+  events: number;
+  changed: number;
+  /** Every from → to pair seen, the most severe stored action first. */
+  matrix: ReplayCell[];
+  before: Record<string, number>;
+  after: Record<string, number>;
+  not_replayed: NotReplayed[];
+}
+
+export interface ReplaySource {
+  /** The project's stored verify events, in batches (src/store/replay-events.ts). */
+  events: AsyncIterable<readonly ReplayEvent[]>;
+  /** Decides each batch: in process (batchDecider) or in worker threads (src/cli/replay-pool.ts). */
+  decide: BatchDecider;
+  /** Batches handed to `decide` before the oldest one's answer is awaited (more than one keeps workers busy). */
+  inFlight?: number;
+}
+
+/** The candidate's action on each event of a batch, in order, and the recorded facts the batch lacked. */
+export interface BatchDecisions {
+  actions: string[];
+  /** Fact → events of the batch that had not recorded it (it was unknown for them). */
+  missing: Record<string, number>;
+}
+
+export type BatchDecider = (events: readonly ReplayEvent[]) => Promise<BatchDecisions>;
+
+/**
+ * Decides batches in this thread with one compiled policy. Checks on the address run again (the project's
+ * lists as they are now, the event's time as the clock); network and history facts come from the event.
+ */
+export function batchDecider(policy: CompiledPolicy, projectId: string, lists: ProjectListReader): BatchDecider {
+  const recordedFacts = ioFacts(policy.catalog);
+  let event: ReplayEvent | null = null;
+  let facts: Record<string, unknown> | null = null;
+  let missing: Record<string, number> = {};
+  // Per fact and event at most once: the run caches each fact it has asked for.
+  const given = (name: string): unknown => {
+    if (!recordedFacts.has(name)) return undefined;
+    if (facts !== null && name in facts) return facts[name];
+    missing[name] = (missing[name] ?? 0) + 1;
+    return null;
+  };
+  const services = { velocity: noHistory, network: OFFLINE, lists, now: () => (event as ReplayEvent).createdAt };
+  const parsed = new Map<string, Record<string, unknown>>();
+  const parse = (json: string) => {
+    let value = parsed.get(json);
+    if (!value) {
+      if (parsed.size >= PARSED_KEPT) parsed.clear();
+      value = JSON.parse(json) as Record<string, unknown>;
+      parsed.set(json, value);
+    }
+    return value;
+  };
+  return async (events) => {
+    missing = {};
+    const actions: string[] = [];
+    for (const e of events) {
+      event = e;
+      facts = e.recordedFacts === null ? null : parse(e.recordedFacts);
+      actions.push((await decideEagerly(policy, inputOf(e, projectId), services, { given })).action);
+    }
+    return { actions, missing };
+  };
+}
+
+/** Re-decides the events with `policy`; `onEvents` hears how many were done after each batch. */
+export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource, onEvents: (done: number) => void = () => {}): Promise<ReplayReport> {
+  const tally = new Tally();
+  const missing = new Map<string, number>();
+  const pending: Array<{ events: readonly ReplayEvent[]; decided: Promise<BatchDecisions> }> = [];
+  // Answers are taken in batch order, so the samples and the report do not depend on which worker was faster.
+  const settle = async () => {
+    const oldest = pending.shift();
+    if (!oldest) return;
+    const { actions, missing: lacked } = await oldest.decided;
+    oldest.events.forEach((e, i) => {
+      tally.add(e.action, actions[i] as Action, e.email);
+    });
+    for (const [fact, n] of Object.entries(lacked)) missing.set(fact, (missing.get(fact) ?? 0) + n);
+    onEvents(oldest.events.length);
+  };
+  for await (const events of source.events) {
+    const decided = source.decide(events);
+    decided.catch(() => undefined); // awaited in order by settle(); a later batch's failure must not crash the process first
+    pending.push({ events, decided });
+    if (pending.length >= (source.inFlight ?? 1)) await settle();
+  }
+  while (pending.length > 0) await settle();
+  return {
+    policy: { name: policy.name, revision: policy.revision },
+    ...tally.summary(),
+    not_replayed: [...missing].map(([fact, events]) => notReplayed(policy, fact, events)).sort((a, b) => b.events - a.events || a.fact.localeCompare(b.fact)),
+  };
+}
+
+function inputOf(e: ReplayEvent, projectId: string): RequestInput {
+  return { email: e.email, ipv4: e.ipv4, ipv6: e.ipv6, device: e.device, softCheck: true, projectId };
+}
+
+/** Facts of the plugins that do I/O: recorded at decision time, never computed again. */
+function ioFacts(catalog: FactCatalog): ReadonlySet<string> {
+  return new Set([...catalog.owner].filter(([, plugin]) => plugin.io === true).map(([fact]) => fact));
+}
+
+function notReplayed(policy: CompiledPolicy, fact: string, events: number): NotReplayed {
+  const owner = policy.catalog.owner.get(fact) as Plugin;
+  const builtOn = (plugin: Plugin): boolean =>
+    plugin.needs.some((id) => {
+      const needed = policy.catalog.plugins.get(id) as Plugin;
+      return needed === owner || builtOn(needed);
+    });
+  const checks = policy.checks.filter((c) => c.reads.includes(fact) || builtOn(c.plugin)).map((c) => c.name);
+  return { fact, plugin: owner.id, events, checks };
+}
+
+/** `jane@example.com` → `j***@example.com`: enough to recognise a case, not to read the address. */
+export function maskAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = at < 0 ? email : email.slice(0, at);
+  return `${[...local][0] ?? ''}***${at < 0 ? '' : email.slice(at)}`;
+}
+
+class Tally {
+  private readonly cells = new Map<string, ReplayCell>();
+  private readonly before = new Map<string, number>();
+  private readonly after = new Map<string, number>();
+  private events = 0;
+  private changed = 0;
+
+  add(from: string, to: Action, email: string): void {
+    this.events += 1;
+    this.before.set(from, (this.before.get(from) ?? 0) + 1);
+    this.after.set(to, (this.after.get(to) ?? 0) + 1);
+    const key = `${from}\u0000${to}`;
+    let cell = this.cells.get(key);
+    if (!cell) {
+      cell = { from, to, count: 0, samples: [] };
+      this.cells.set(key, cell);
+    }
+    cell.count += 1;
+    if (from === to) return;
+    this.changed += 1;
+    if (cell.samples.length < SAMPLES_PER_CELL) {
+      const masked = maskAddress(email);
+      if (!cell.samples.includes(masked)) cell.samples.push(masked);
+    }
+  }
+
+  summary(): Pick<ReplayReport, 'events' | 'changed' | 'matrix' | 'before' | 'after'> {
+    const bySeverity = (a: string, b: string) => severity(b as Action) - severity(a as Action) || a.localeCompare(b);
+    const counts = (m: Map<string, number>) => Object.fromEntries([...m].sort(([a], [b]) => bySeverity(a, b)));
+    return {
+      events: this.events,
+      changed: this.changed,
+      matrix: [...this.cells.values()].sort((a, b) => bySeverity(a.from, b.from) || bySeverity(a.to, b.to)),
+      before: counts(this.before),
+      after: counts(this.after),
+    };
+  }
+}

@@ -1,0 +1,87 @@
+// The store thread's side (sqlite-thread.ts is the event loop's): one better-sqlite3 connection that
+// commits the event writer's groups and answers velocity reads, with the velocity cache beside it. Reads
+// and commits share the connection and run in the order they arrive, so a read sees every commit
+// acknowledged before it was asked, and the connection's PRAGMA data_version changes exactly when another
+// connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { StoreReply, StoreRequest, ThreadError, VelocityAnswer } from './sqlite-thread.js';
+import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement } from './sqlite-writes.js';
+import { createVelocityCache } from './velocity-cache.js';
+import { type Reads, subjectVelocity } from './velocity-queries.js';
+
+/** Statements kept prepared for velocity reads; past it the oldest goes (and is prepared again if asked). */
+const MAX_PREPARED_READS = 64;
+
+const port = parentPort;
+if (!port) throw new Error('sqlite-thread-worker runs as a worker thread (sqlite-thread.ts starts it)');
+const { filename } = workerData as { filename: string };
+
+let conn: Database.Database | null = null;
+let commit: ReturnType<typeof prepareEventCommit> | null = null;
+let reads: Reads | null = null;
+
+function open(): void {
+  // Opened on the first request: by then migrations have created the file and its tables.
+  const db = new Database(filename, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  for (const pragma of PRAGMAS) db.pragma(pragma);
+  const version = db.prepare('pragma data_version').pluck();
+  const cache = createVelocityCache(() => version.get() as number);
+  const prepared = new Map<string, Database.Statement>();
+  const statement = (sql: string) => {
+    let stmt = prepared.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      if (prepared.size >= MAX_PREPARED_READS) prepared.delete(prepared.keys().next().value as string);
+      prepared.set(sql, stmt);
+    }
+    return stmt;
+  };
+  const prepare = prepareEventCommit(db);
+  commit = (rows, ran) => {
+    const added = prepare(rows, ran);
+    cache.apply(added.counts, added.addresses); // committed: the cache follows
+    return added;
+  };
+  reads = { all: async ({ sql, bindings }) => statement(sql).all(...bindings) as Array<Record<string, unknown>>, cache };
+  conn = db;
+}
+
+async function answer(request: StoreRequest): Promise<StoreReply> {
+  const { id } = request;
+  try {
+    if (request.op === 'close') {
+      conn?.close();
+      conn = null;
+      return { id, ok: true };
+    }
+    if (!conn) open();
+    if (request.op === 'insert') {
+      const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
+      commit?.(request.rows, ran ? (s) => ran.push(s) : undefined);
+      return { id, ok: true, ...(ran ? { statements: ran } : {}) };
+    }
+    const velocities: VelocityAnswer[] = [];
+    for (const query of request.queries) {
+      try {
+        velocities.push({ velocity: await subjectVelocity(reads as Reads, query) });
+      } catch (error) {
+        velocities.push({ error: threadError(error) });
+      }
+    }
+    return { id, ok: true, velocities };
+  } catch (error) {
+    return { id, ok: false, error: threadError(error) };
+  }
+}
+
+function threadError(error: unknown): ThreadError {
+  const { name, message, code } = error as { name?: unknown; message?: unknown; code?: unknown };
+  return { name: String(name ?? 'Error'), message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
+}
+
+// One request at a time, in arrival order: a velocity read never overtakes a commit asked before it.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (request: StoreRequest) => {
+  queue = queue.then(async () => port.postMessage(await answer(request)));
+});

@@ -1,0 +1,154 @@
+// An embedded SQLite file's hot path off the event loop (issue 12): the event writer's group commits and
+// the velocity reads run on a worker thread with a connection of its own (sqlite-thread-worker.ts); the
+// event loop only posts a message and settles a promise. A commit of a few events cost the event loop
+// about 80 µs of CPU per event, and the velocity read checked PRAGMA data_version on every call; on the
+// thread they use a core the event loop does not.
+//
+// The thread blocks, not the event loop, when another connection holds the write lock (busy_timeout), so
+// a knex transaction on the event loop can always finish. When the thread dies, every pending call fails
+// as an outage (SQLITE_CANTOPEN: 503) and the next call starts a new thread. Statements a commit ran are
+// sent back and mirrored on knex's `query` event while something listens to it, so every statement of the
+// store stays observable in one place.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
+import type { Velocity } from '../engine/plugin.js';
+import { packageRoot } from '../paths.js';
+import type { EventRow } from './event-writer.js';
+import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
+import type { RanStatement } from './sqlite-writes.js';
+import type { SubjectQuery } from './velocity-queries.js';
+
+export type StoreRequest =
+  | { id: number; op: 'insert'; rows: readonly EventRow[]; observe: boolean }
+  | { id: number; op: 'velocity'; queries: SubjectQuery[] }
+  | { id: number; op: 'close' };
+
+export interface ThreadError {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+/** One velocity query's answer: each query of a batch fails alone. */
+export type VelocityAnswer = { velocity: Velocity } | { error: ThreadError };
+
+export type StoreReply = { id: number; ok: true; velocities?: VelocityAnswer[]; statements?: RanStatement[] } | { id: number; ok: false; error: ThreadError };
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export interface SqliteThread {
+  /** Commits the rows and their velocity counters in one transaction, or nothing. */
+  insert(rows: readonly EventRow[]): Promise<void>;
+  /** One subject's velocity (velocity-queries.ts), answered from the thread's exact cache or its statements. */
+  velocity(query: SubjectQuery): Promise<Velocity>;
+  close(): Promise<void>;
+}
+
+interface Pending {
+  resolve(reply: StoreReply & { ok: true }): void;
+  reject(error: Error): void;
+}
+
+/** The worker's JavaScript: beside this file once built; under vitest (TypeScript sources) the build's copy. */
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  const built = here.endsWith('.ts') ? join(packageRoot, 'dist/src/store/sqlite-thread-worker.js') : join(dirname(here), 'sqlite-thread-worker.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: build first (npx tsc -p tsconfig.json)`);
+  return built;
+}
+
+/** An error of the thread as the caller's code expects it: name, message and the driver's code (isUnavailable). */
+function rebuilt(error: ThreadError): Error {
+  return Object.assign(new Error(error.message), { name: error.name }, error.code ? { code: error.code } : {});
+}
+
+export function openSqliteThread(filename: string, knex: Knex): SqliteThread {
+  let worker: Worker | null = null;
+  let checkpoints: Checkpoints | null = null;
+  let closed = false;
+  let nextId = 1;
+  const pending = new Map<number, Pending>();
+  // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs).
+  let queries: Array<{ query: SubjectQuery; resolve(v: Velocity): void; reject(e: Error): void }> = [];
+
+  function failAll(reason: string): void {
+    const error = Object.assign(new Error(`the store thread stopped: ${reason}`), { code: 'SQLITE_CANTOPEN' });
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  }
+
+  function start(): Worker {
+    const thread = new Worker(workerFile(), { workerData: { filename } });
+    thread.unref(); // held only while a call is pending (call())
+    thread.on('message', (reply: StoreReply) => {
+      const p = pending.get(reply.id);
+      if (!p) return;
+      pending.delete(reply.id);
+      if (pending.size === 0) thread.unref();
+      if (reply.ok) p.resolve(reply);
+      else p.reject(rebuilt(reply.error));
+    });
+    thread.on('error', (error) => failAll(error.message));
+    thread.on('exit', (code) => {
+      if (worker === thread) worker = null;
+      failAll(`exit code ${code}`);
+    });
+    checkpoints ??= startCheckpoints(filename);
+    return thread;
+  }
+
+  function call(request: WithoutId<StoreRequest>): Promise<StoreReply & { ok: true }> {
+    if (closed) return Promise.reject(new Error('the event store is closed'));
+    worker ??= start();
+    const thread = worker;
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      if (pending.size === 0) thread.ref();
+      pending.set(id, { resolve, reject });
+      thread.postMessage({ ...request, id });
+    });
+  }
+
+  function sendQueries(): void {
+    const batch = queries;
+    queries = [];
+    call({ op: 'velocity', queries: batch.map((q) => q.query) }).then(
+      (reply) =>
+        batch.forEach((q, i) => {
+          const answer = reply.velocities?.[i];
+          if (answer && 'velocity' in answer) q.resolve(answer.velocity);
+          else q.reject(answer ? rebuilt(answer.error) : new Error('the store thread gave no answer'));
+        }),
+      (error: Error) => {
+        for (const q of batch) q.reject(error);
+      },
+    );
+  }
+
+  return {
+    async insert(rows) {
+      const observe = knex.listenerCount('query') > 0;
+      const reply = await call({ op: 'insert', rows, observe });
+      for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
+    },
+    velocity(query) {
+      return new Promise<Velocity>((resolve, reject) => {
+        if (queries.length === 0) setImmediate(sendQueries);
+        queries.push({ query, resolve, reject });
+      });
+    },
+    async close() {
+      if (closed) return;
+      const thread = worker;
+      if (thread) await call({ op: 'close' }).catch(() => {});
+      closed = true;
+      worker = null;
+      await checkpoints?.stop();
+      checkpoints = null;
+      if (thread) await thread.terminate();
+    },
+  };
+}

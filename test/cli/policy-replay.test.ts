@@ -1,0 +1,235 @@
+// `email-trust policy replay`: events stored through the real verify endpoint under a lenient policy,
+// re-decided with a stricter candidate, on SQLite and PostgreSQL: the matrix, masked samples, what could not
+// be replayed, --since, and the refusals (exit 2 bad arguments, exit 3 invalid policy).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createPostgresSchema } from '../support/databases.js';
+import { bearer, post, startService, type TestServer } from '../support/server.js';
+
+const LENIENT = `version: "1.0"
+default_action: allow
+checks:
+  structure: { mode: hard, action: block }
+  ip_duplication: { mode: soft, action: challenge, options: { threshold: 3, window: total } }
+`;
+
+const STRICT = `version: "1.0"
+default_action: allow
+checks:
+  structure: { mode: hard, action: block }
+  disposable_domain: { mode: hard, action: block }
+  role_based_address: { mode: soft, action: allow_with_review }
+  ip_duplication: { mode: soft, action: challenge, options: { threshold: 2, window: total } }
+  mx_record: { mode: soft, action: allow_with_verification }
+`;
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function run(...args: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0),
+  ];
+  try {
+    const code = await main(args);
+    return { code, out: out.join(''), err: err.join('') };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+interface Cell {
+  from: string;
+  to: string;
+  count: number;
+  samples: string[];
+}
+
+let dir: string;
+let strictFile: string;
+let lenientFile: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-replay-'));
+  strictFile = join(dir, 'strict.yaml');
+  await writeFile(strictFile, STRICT);
+  lenientFile = join(dir, 'lenient.yaml');
+  await writeFile(lenientFile, LENIENT);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database) => {
+  let server: TestServer;
+  let dropSchema: (() => Promise<void>) | null = null;
+  const savedUrl = process.env.DATABASE_URL;
+
+  beforeAll(async () => {
+    let url = `sqlite:${join(dir, 'replay.sqlite')}`;
+    if (database === 'postgres') {
+      const schema = await createPostgresSchema();
+      url = schema.url;
+      dropSchema = schema.drop;
+    }
+    process.env.DATABASE_URL = url;
+    server = await startService({ databaseUrl: url });
+    const shop = await server.createProject({ name: 'shop', policyYaml: LENIENT });
+    const verify = async (email_address: string, ipv4_address?: string) => {
+      const res = await post(server.url, '/v1/public/verify', { email_address, ...(ipv4_address ? { ipv4_address } : {}) }, bearer(shop.keys.access_token));
+      expect(res.status).toBe(200);
+      return (res.body as { action: string }).action;
+    };
+    expect(await verify('jane@example.com')).toBe('allow');
+    expect(await verify('info@example.com')).toBe('allow');
+    expect(await verify('sales@example.com')).toBe('allow');
+    expect(await verify('bob@mailinator.com')).toBe('allow');
+    expect(await verify('not-an-address')).toBe('block');
+    expect(await verify('a1@example.org', '203.0.113.9')).toBe('allow');
+    expect(await verify('a2@example.org', '203.0.113.9')).toBe('allow');
+    expect(await verify('a3@example.org', '203.0.113.9')).toBe('challenge');
+
+    // A second project: one event stored before replay existed (no recorded facts), three days ago.
+    const old = await server.createProject({ name: 'old', policyYaml: LENIENT });
+    await server.service.store.events.record({
+      projectId: old.project.id,
+      endpoint: 'verify',
+      email: 'kate@example.com',
+      emailLower: 'kate@example.com',
+      baseEmail: 'kate@example.com',
+      ipv4: '198.51.100.4',
+      action: 'allow',
+      createdAt: Date.now() - 3 * 86_400_000,
+    });
+    const res = await post(server.url, '/v1/public/verify', { email_address: 'info@example.net' }, bearer(old.keys.access_token));
+    expect(res.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await dropSchema?.();
+    if (savedUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = savedUrl;
+  });
+
+  it('prints the from → to matrix with masked samples, the totals, and the checks it could not replay (--json)', async () => {
+    const r = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json');
+    expect(r.err).toMatch(/^using (sqlite|postgres)/); // every command that opens the database names it first, on stderr
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.events).toBe(8);
+    expect(report.changed).toBe(4);
+    const cells = Object.fromEntries((report.matrix as Cell[]).map((c) => [`${c.from} -> ${c.to}`, c]));
+    expect(Object.keys(cells).sort()).toEqual([
+      'allow -> allow',
+      'allow -> allow_with_review',
+      'allow -> block',
+      'allow -> challenge',
+      'block -> block',
+      'challenge -> challenge',
+    ]);
+    expect(cells['allow -> allow']).toEqual({ from: 'allow', to: 'allow', count: 2, samples: [] });
+    expect(cells['allow -> allow_with_review']).toMatchObject({ count: 2, samples: ['i***@example.com', 's***@example.com'] });
+    expect(cells['allow -> block']).toMatchObject({ count: 1, samples: ['b***@mailinator.com'] });
+    // The IP's second address: the stored count (2 distinct at decision time) meets the candidate's threshold 2.
+    expect(cells['allow -> challenge']).toMatchObject({ count: 1, samples: ['a***@example.org'] });
+    expect(cells['block -> block']?.count).toBe(1);
+    expect(cells['challenge -> challenge']?.count).toBe(1);
+    expect(report.before).toEqual({ block: 1, challenge: 1, allow: 6 });
+    expect(report.after).toEqual({ block: 2, challenge: 2, allow_with_review: 2, allow: 2 });
+    // The lenient policy read no DNS fact, so none was recorded: the candidate's mx_record cannot be replayed.
+    const notReplayed = report.not_replayed as Array<{ fact: string; plugin: string; events: number; checks: string[] }>;
+    expect(notReplayed.length).toBeGreaterThan(0);
+    for (const m of notReplayed) expect(m).toMatchObject({ plugin: 'dns', checks: ['mx_record'] });
+    expect(new Set(notReplayed.map((m) => m.events))).toEqual(new Set([8]));
+    expect(notReplayed.map((m) => m.fact)).not.toContain('distinct_emails_in_ip');
+  });
+
+  it('verify stored with each event the network and history facts its decision read, and only those', async () => {
+    const facts = async (email: string) => {
+      const row = await server.service.store.knex('events').first('recorded_facts').where({ email });
+      return JSON.parse(row.recorded_facts);
+    };
+    expect(await facts('a2@example.org')).toEqual({ distinct_emails_in_ip: 2 });
+    expect(await facts('jane@example.com')).toEqual({ distinct_emails_in_ip: null });
+  });
+
+  it('replaying the policy that decided changes nothing', async () => {
+    const report = JSON.parse((await run('policy', 'replay', '--project', 'shop', '--policy', lenientFile, '--json')).out);
+    expect(report).toMatchObject({ events: 8, changed: 0, not_replayed: [] });
+    expect((report.matrix as Cell[]).every((c) => c.from === c.to && c.samples.length === 0)).toBe(true);
+  });
+
+  it.runIf(database === 'sqlite')('gives the same report from the built command with a worker thread', async () => {
+    if (!existsSync(join(root, 'dist/src/cli/replay-worker.js'))) await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
+    const args = ['policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json'];
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '1'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
+    const inProcess = JSON.parse((await run(...args)).out);
+    const workers = JSON.parse(stdout);
+    expect(workers.events).toBe(8);
+    expect({ matrix: workers.matrix, not_replayed: workers.not_replayed }).toEqual({ matrix: inProcess.matrix, not_replayed: inProcess.not_replayed });
+  });
+
+  it('prints the same as text, with the policy revision and the window', async () => {
+    const r = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^policy replay: .*strict\.yaml \(revision [0-9a-f]+\) on project shop\n/);
+    expect(r.out).toContain('(--since 7d)');
+    expect(r.out).toMatch(/replayed 8 events in [\d.]+ s \([\d,]+\/s\); 4 would change action \(50%\)/);
+    expect(r.out).toMatch(/\nallow\s+→\s+allow_with_review\s+2 {2}i\*\*\*@example\.com, s\*\*\*@example\.com\n/);
+    expect(r.out).toMatch(/\nallow\s+→\s+block\s+1 {2}b\*\*\*@mailinator\.com\n/);
+    expect(r.out).toMatch(/\nblock\s+1\s+2\n/);
+    expect(r.out).toMatch(/could not replay .*\n {2}\S+ \(dns\): 8 of 8 events; checks: mx_record\n/);
+    expect(r.out).not.toContain('jane@example.com');
+  });
+
+  it('--since keeps only the window: an older event is left out, and one stored without facts is named', async () => {
+    const recent = JSON.parse((await run('policy', 'replay', '--project', 'old', '--policy', strictFile, '--since', '2d', '--json')).out);
+    expect(recent.events).toBe(1);
+    expect(recent.matrix).toEqual([{ from: 'allow', to: 'allow_with_review', count: 1, samples: ['i***@example.net'] }]);
+    const week = JSON.parse((await run('policy', 'replay', '--project', 'old', '--policy', strictFile, '--since', '7d', '--json')).out);
+    expect(week.events).toBe(2);
+    expect(week.since_asked).toBe('7d');
+    // The old event recorded no velocity count: its ip_duplication could not be replayed.
+    expect(week.not_replayed).toContainEqual({ fact: 'distinct_emails_in_ip', plugin: 'velocity', events: 1, checks: ['ip_duplication'] });
+    const capped = JSON.parse((await run('policy', 'replay', '--project', 'old', '--policy', strictFile, '--since', '90d', '--json')).out);
+    expect(capped.bounded_by_retention).toBe(true);
+    expect(capped.events).toBe(2);
+  });
+
+  it('refuses an unknown project, a bad --since or --workers with exit 2, an invalid policy with exit 3', async () => {
+    const unknown = await run('policy', 'replay', '--project', 'nope', '--policy', strictFile);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no project named or with id "nope"');
+    const since = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--since', 'a week');
+    expect(since.code).toBe(2);
+    expect(since.err).toContain('--since must be a number and a unit');
+    const workers = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--workers', 'many');
+    expect(workers.code).toBe(2);
+    expect(workers.err).toContain('--workers must be an integer from 0 to 16, got "many"');
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(bad, 'version: "1.0"\nchecks:\n  no_such_check: { mode: hard }\n');
+    const invalid = await run('policy', 'replay', '--project', 'shop', '--policy', bad);
+    expect(invalid.code).toBe(3);
+    expect(invalid.err).toContain('unknown check "no_such_check"');
+    const missing = await run('policy', 'replay', '--project', 'shop', '--policy', join(dir, 'missing.yaml'));
+    expect(missing.code).toBe(3);
+    expect(missing.err).toContain('cannot read the policy');
+  });
+});

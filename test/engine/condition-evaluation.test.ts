@@ -1,0 +1,60 @@
+// The condition evaluation of src/engine/condition-evaluation.ts: json-rules-engine's conditions must still
+// evaluate through the installed method (an upgrade that moves or renames it fails here), give the records
+// the upstream method gives, and leave fact references in values to the upstream method.
+import { Almanac, Engine } from 'json-rules-engine';
+import { describe, expect, it } from 'vitest';
+import { DIRECT_EVALUATE, directEvaluate, upstreamEvaluate } from '../../src/engine/condition-evaluation.js';
+import '../../src/engine/run.js';
+
+type Leaf = { fact: string; operator: string; value: unknown; result?: boolean; factResult?: unknown; valueResult?: unknown };
+
+async function runOnce(conditions: Leaf[], facts: Record<string, unknown>) {
+  const engine = new Engine([], { allowUndefinedFacts: true, replaceFactsInEventParams: false });
+  engine.addRule({ name: 'r', event: { type: 'r' }, conditions: { all: conditions.map((c) => ({ ...c })) } });
+  const { results, failureResults } = await engine.run(facts);
+  const [result] = [...results, ...failureResults];
+  return ((result?.conditions as { all?: Leaf[] } | undefined)?.all ?? []).map(({ result: held, factResult, valueResult }) => ({
+    held,
+    factResult,
+    valueResult,
+  }));
+}
+
+describe('condition evaluation without Promise.all', () => {
+  it('is the method json-rules-engine conditions evaluate with', async () => {
+    const engine = new Engine([], { allowUndefinedFacts: true });
+    engine.addRule({ name: 'r', event: { type: 'r' }, conditions: { all: [{ fact: 'a', operator: 'equal', value: 1 }] } });
+    const condition = (engine as unknown as { rules: Array<{ conditions: { all: object[] } }> }).rules[0]?.conditions.all[0] as Record<string, unknown>;
+    const evaluate = condition.evaluate as unknown as Record<symbol, boolean>;
+    expect(evaluate[DIRECT_EVALUATE], 'json-rules-engine no longer evaluates conditions with the installed method').toBe(true);
+  });
+
+  it.each([
+    ['greaterThan', 12, 10, true],
+    ['greaterThan', 3, 10, false],
+    ['in', 'b', ['a', 'b'], true],
+    ['notIn', 'c', ['a', 'b'], true],
+    ['equal', null, true, false],
+    ['contains', ['x', 'y'], 'y', true],
+  ])('%s: fact %j against %j holds: %s, with the fact and the value recorded', async (operator, fact, value, held) => {
+    const [leaf] = await runOnce([{ fact: 'f', operator, value }], { f: fact });
+    expect(leaf).toEqual({ held, factResult: fact, valueResult: value });
+  });
+
+  it('gives the record the upstream method gives', async () => {
+    const almanac = new Almanac({ allowUndefinedFacts: true });
+    almanac.addRuntimeFact('size', 12);
+    const engine = new Engine();
+    const engineOperators = (engine as unknown as { operators: Map<string, unknown> }).operators;
+    const condition = { fact: 'size', operator: 'greaterThanInclusive', value: 12, params: undefined, path: undefined, isBooleanOperator: () => false };
+    const ours = await directEvaluate.call(condition as never, almanac as never, engineOperators as never);
+    const theirs = await upstreamEvaluate.call(condition as never, almanac as never, engineOperators as never);
+    expect(theirs).toEqual({ result: true, leftHandSideValue: 12, rightHandSideValue: 12, operator: 'greaterThanInclusive' });
+    expect(ours).toEqual(theirs);
+  });
+
+  it('leaves a value that is a fact reference to the upstream method, which resolves it', async () => {
+    const [leaf] = await runOnce([{ fact: 'a', operator: 'equal', value: { fact: 'b' } }], { a: 5, b: 5 });
+    expect(leaf).toEqual({ held: true, factResult: 5, valueResult: 5 });
+  });
+});
