@@ -94,7 +94,8 @@ export interface SchemaProblem {
 
 /**
  * Turns ajv's errors into one problem per place, deepest places first: a failed `oneOf` reports one
- * sentence instead of every branch's complaint.
+ * sentence instead of every branch's complaint. A place above a deeper problem keeps its own problems
+ * (a missing field beside a bad value deeper down) unless they are a failed `oneOf`/`anyOf`'s branches.
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[], oneOfHint = 'does not match any allowed form'): SchemaProblem[] {
   const byPath = new Map<string, ErrorObject[]>();
@@ -105,9 +106,12 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], oneOfHint =
     byPath.set(path, list);
   }
   const paths = [...byPath.keys()];
-  const deepest = paths.filter((p) => !paths.some((q) => q !== p && q.startsWith(`${p}/`)));
+  const isDeepest = (p: string) => !paths.some((q) => q !== p && q.startsWith(`${p}/`));
+  const branchNoise = (p: string) => (byPath.get(p) ?? []).some((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  const deepest = paths.filter(isDeepest);
+  const above = paths.filter((p) => !isDeepest(p) && !branchNoise(p));
   const problems: SchemaProblem[] = [];
-  for (const path of deepest) {
+  for (const path of [...deepest, ...above]) {
     const list = byPath.get(path) ?? [];
     const segments = path === '' ? [] : path.slice(1).split('/').map(unescapePointer);
     if (list.some((e) => e.keyword === 'oneOf')) {

@@ -37,7 +37,8 @@ for (const w of WINDOWS) {
 const ipFacts: Record<string, FactSpec> = {
   has_multiple_emails_in_ip: {
     type: 'boolean',
-    description: 'More than one distinct address has been validated from this IP, this one included.',
+    description:
+      'The ip_duplication check holds: at least its `threshold` distinct addresses (default 3, this one included) came from this IP within its `window` (default total).',
     expose: 'flag',
   },
   distinct_emails_in_ip: {
@@ -81,13 +82,20 @@ const nullOf = (specs: Record<string, FactSpec>): FactValues => Object.fromEntri
 const NO_IP_FACTS = Object.freeze(nullOf(ipFacts));
 const NO_DEVICE_FACTS = Object.freeze(nullOf(deviceFactSpecs));
 
-function ipDuplication(options: CheckOptions): Condition {
+const DUPLICATION_DEFAULTS = { threshold: 3, window: 'total' } as const;
+
+/** The one definition of "multiple accounts from one IP": the check's condition, and the flag computed from it. */
+function ipDuplication(options: CheckOptions): { fact: string; operator: 'greaterThanInclusive'; value: number } {
   const window = WINDOWS.find((w) => w.name === options.window)?.name;
-  return {
-    fact: window ? distinctFact(window as WindowName) : 'distinct_emails_in_ip',
-    operator: 'greaterThanInclusive',
-    value: options.threshold,
-  };
+  const threshold = typeof options.threshold === 'number' ? options.threshold : DUPLICATION_DEFAULTS.threshold;
+  return { fact: window ? distinctFact(window as WindowName) : 'distinct_emails_in_ip', operator: 'greaterThanInclusive', value: threshold };
+}
+
+/** has_multiple_emails_in_ip: true exactly when ip_duplication (with the policy's options) fires. */
+function withDuplicationFlag(facts: FactValues, options: CheckOptions): FactValues {
+  const { fact, value } = ipDuplication(options);
+  const count = facts[fact];
+  return { ...facts, has_multiple_emails_in_ip: typeof count === 'number' ? count >= value : null };
 }
 
 const plugin: Plugin = {
@@ -99,7 +107,7 @@ const plugin: Plugin = {
   checks: {
     ip_duplication: {
       description: 'At least `threshold` distinct addresses (this one included) came from the IP within `window`.',
-      when: ipDuplication,
+      when: (options): Condition => ipDuplication(options),
       code: 'multiple_accounts_detected',
       checkedType: 'multiple_emails_in_ip',
       options: {
@@ -110,7 +118,7 @@ const plugin: Plugin = {
           window: { enum: [...WINDOW_OPTIONS] },
         },
       },
-      defaults: { threshold: 3, window: 'total' },
+      defaults: { ...DUPLICATION_DEFAULTS },
     },
   },
   needs: [],
@@ -128,7 +136,7 @@ const plugin: Plugin = {
       dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
     ]);
     return {
-      ...(byIp ? velocityFacts(email, now, byIp) : NO_IP_FACTS),
+      ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),
       ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
     };
   },

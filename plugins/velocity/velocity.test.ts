@@ -141,7 +141,8 @@ testPlugin(
       email: 'x@x.io',
       ipv6: '2001:DB8:0::42',
       facts: {
-        has_multiple_emails_in_ip: true,
+        // Two addresses, under the check's default threshold (3): the flag says what the check says.
+        has_multiple_emails_in_ip: false,
         distinct_emails_in_ip: 2,
         emails_in_ip: [{ email_address: 'x@x.io', created_time: createdTime(NOW) }, entry('erin@x.io', 30 * MIN)],
         total_email_in_ip: 2,
@@ -150,6 +151,22 @@ testPlugin(
         distinct_emails_in_ip_last_15_minutes: 1,
         distinct_emails_in_ip_last_30_minutes: 2,
       },
+      fires: [],
+    },
+    {
+      name: 'the flag follows the check options: two addresses reach threshold 2',
+      email: 'x@x.io',
+      ipv6: IP6,
+      options: { ip_duplication: { threshold: 2 } },
+      facts: { has_multiple_emails_in_ip: true, distinct_emails_in_ip: 2 },
+      fires: ['ip_duplication'],
+    },
+    {
+      name: "the flag follows the check's window: two addresses in total, one within 15 minutes",
+      email: 'x@x.io',
+      ipv6: IP6,
+      options: { ip_duplication: { threshold: 2, window: '15_minutes' } },
+      facts: { has_multiple_emails_in_ip: false, distinct_emails_in_ip: 2, distinct_emails_in_ip_last_15_minutes: 1 },
       fires: [],
     },
     {

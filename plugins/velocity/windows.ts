@@ -61,7 +61,7 @@ export function windowStarts(now: number): number[] {
 }
 
 /**
- * Facts for the current request from the IP's history. The history does not hold this request yet
+ * Facts for the current request from the IP's history (has_multiple_emails_in_ip is the check's: index.ts). The history does not hold this request yet
  * (its event is stored after the decision), so every count includes it here.
  */
 export function velocityFacts(email: string, now: number, history: Velocity): FactValues {
@@ -72,7 +72,6 @@ export function velocityFacts(email: string, now: number, history: Velocity): Fa
   const distinct = Math.max(history.distinctEmails + (seenBefore ? 0 : 1), others.length + 1);
 
   const facts: FactValues = {
-    has_multiple_emails_in_ip: distinct > 1,
     distinct_emails_in_ip: distinct,
     emails_in_ip: [
       { email_address: current, created_time: createdTime(now) },

@@ -1,9 +1,11 @@
 // The intelligence verdict: `parent_rules` (a policy's `intelligence:` section, or a sandbox request's
 // custom_policy) compiled to rules over an allow-listed set of fields, each the name of a fact.
 import { createHash } from 'node:crypto';
+import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
 import { type FiredRule, factPriority, PolicyRunner } from '../engine/run.js';
 import type { VerdictAction } from '../vocabulary.js';
+import { didYouMean } from './did-you-mean.js';
 import { type EngineRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
 
@@ -49,12 +51,16 @@ export interface CompiledVerdict {
   runner: PolicyRunner;
   /** Rule name → the action its parent rule takes. */
   actions: ReadonlyMap<string, VerdictAction>;
+  /** The parent rules as written, in order. */
+  parents: readonly ParentRule[];
 }
 
 export interface VerdictDecision {
   action: VerdictAction;
   /** Indexes of the parent rules that matched, in order. */
   matched: number[];
+  /** Index of the parent rule that decided: the first matched one whose action is the verdict; null when none matched. */
+  decidedBy: number | null;
 }
 
 export interface VerdictProblem {
@@ -68,14 +74,17 @@ export function availableVerdictFields(catalog: FactCatalog): string[] {
   return Object.keys(VERDICT_FIELDS).filter((field) => catalog.owner.has(VERDICT_FIELDS[field] as string));
 }
 
-/** Problems of a verdict policy; empty when it compiles. */
+/** Problems of a verdict policy; empty when it compiles. Rules the schema refused are checked as far as they go. */
 export function verdictProblems(spec: IntelligencePolicy, catalog: FactCatalog): VerdictProblem[] {
   const available = availableVerdictFields(catalog);
-  return (spec.parent_rules ?? []).flatMap((rule, i) =>
-    available.includes(rule.field)
-      ? []
-      : [{ path: ['parent_rules', i, 'field'], message: `unknown field "${rule.field}"; known fields: ${available.join(', ')}` }],
-  );
+  const rules: unknown[] = Array.isArray(spec.parent_rules) ? spec.parent_rules : [];
+  return rules.flatMap((rule, i) => {
+    const field = (rule as Partial<ParentRule> | null)?.field;
+    if (typeof field !== 'string' || available.includes(field)) return [];
+    const hint = didYouMean(field, available);
+    const message = `unknown field "${echoInput(field)}"${hint}${hint ? ' Known' : '; known'} fields: ${available.join(', ')}`;
+    return [{ path: ['parent_rules', i, 'field'], message }];
+  });
 }
 
 /** Compiles a verdict policy whose problems were checked (verdictProblems is empty). */
@@ -90,6 +99,7 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
     stopOnBlock,
     runner: new PolicyRunner(catalog, rules),
     actions: new Map(parents.map((parent, i) => [ruleName(i), parent.action])),
+    parents,
   };
 }
 
@@ -103,7 +113,8 @@ export function decideVerdict(verdict: CompiledVerdict, fired: readonly FiredRul
   const matched = fired.map((rule) => Number(rule.name.slice('parent_rules['.length, -1))).sort((a, b) => a - b);
   const actions = fired.map((rule) => verdict.actions.get(rule.name));
   const action = actions.includes('block') ? 'block' : actions.includes('allow') ? 'allow' : 'ignore';
-  return { action, matched };
+  const decidedBy = matched.find((i) => verdict.parents[i]?.action === action) ?? null;
+  return { action, matched, decidedBy };
 }
 
 function ruleName(index: number): string {

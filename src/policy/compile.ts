@@ -7,12 +7,12 @@
 import type { FactCatalog } from '../engine/catalog.js';
 import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugin.js';
 import { factPriority, PolicyRunner } from '../engine/run.js';
-import { describeSchemaErrors, validatorFor } from '../schemas.js';
 import type { Action, Mode, OnUnknown } from '../vocabulary.js';
-import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
-import { conditionProblems } from './condition-types.js';
-import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
+import { type CompiledVerdict, compileVerdict } from './compile-verdict.js';
+import { PolicyError } from './errors.js';
 import type { LoadedPolicy } from './load.js';
+import { checkOptions, policyProblems } from './problems.js';
+import { ruleId } from './rule-id.js';
 import { anyOfRule } from './rules.js';
 import type { CheckConfig, PolicyTest } from './types.js';
 
@@ -25,6 +25,15 @@ export interface EnabledCheck {
   checkedType?: string;
   onUnknown: OnUnknown;
   /** The facts its condition reads: the check could run on a request when one of them is known. */
+  reads: readonly string[];
+}
+
+/** A free rule as answers name it. */
+export interface EnabledRule {
+  name: string;
+  /** Its code in `warnings` when it names none, and its entry in `steps`: `rule_` and its name in snake_case. */
+  id: string;
+  /** The facts its conditions read: it ran on a request when one of them is known. */
   reads: readonly string[];
 }
 
@@ -47,6 +56,8 @@ export interface CompiledPolicy {
   description: string;
   defaultAction: Action;
   checks: readonly EnabledCheck[];
+  /** The free rules, in policy order. */
+  rules: readonly EnabledRule[];
   /** The registry the policy was compiled against. */
   catalog: FactCatalog;
   /** Plugins with at least one enabled check, in registry order. */
@@ -85,17 +96,17 @@ class PolicyConditions {
   }
 }
 
+/** Compiles a loaded policy; throws a PolicyError listing every problem (schema and semantic) at once. */
 export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactCatalog): CompiledPolicy {
+  const problems = policyProblems(loaded, catalog);
+  if (problems.length > 0) throw new PolicyError(problems);
   const doc = loaded.document;
-  const problems: PolicyProblem[] = [];
-  const checks = compileChecks(loaded, catalog, problems);
+  const checks = compileChecks(loaded, catalog);
   const rules = new PolicyConditions();
   addCheckRules(rules, checks, catalog);
-  addFreeRules(rules, loaded, catalog, problems, checks.length);
+  addFreeRules(rules, loaded, checks.length);
   const engineRules = rules.conditions.length > 0 ? [anyOfRule(POLICY_RULE, rules.conditions, (fact) => factPriority(catalog, fact))] : [];
   const intelligence = doc.intelligence ?? {};
-  for (const p of verdictProblems(intelligence, catalog)) problems.push(loaded.problem(['intelligence', ...p.path], p.message));
-  if (problems.length > 0) throw new PolicyError(sortProblems(problems));
   return {
     name,
     file: loaded.file,
@@ -103,6 +114,7 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
     description: doc.description ?? '',
     defaultAction: doc.default_action ?? 'allow',
     checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),
+    rules: (doc.rules ?? []).map((rule) => ({ name: rule.name, id: ruleId(rule.name), reads: [...new Set(factsOf(rule.conditions))] })),
     catalog,
     enabledPlugins: [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p)),
     options: Object.fromEntries(checks.map((c) => [c.name, c.options])),
@@ -115,24 +127,15 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
   };
 }
 
-/** The enabled checks in policy order, their options validated and conditions built; problems collected. */
-function compileChecks(loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[]): CompiledCheck[] {
+/** The enabled checks in policy order, with their options and conditions (the policy has no problems). */
+function compileChecks(loaded: LoadedPolicy, catalog: FactCatalog): CompiledCheck[] {
   const checks: CompiledCheck[] = [];
   for (const [checkName, config] of Object.entries(loaded.document.checks ?? {})) {
-    const here = ['checks', checkName];
-    const plugin = catalog.checkOwner.get(checkName);
-    if (!plugin) {
-      const known = [...catalog.checkOwner.keys()].sort().join(', ');
-      problems.push(loaded.problem(here, `unknown check "${checkName}"; known checks: ${known}`));
-      continue;
-    }
+    const plugin = catalog.checkOwner.get(checkName) as Plugin;
     const spec = plugin.checks[checkName] as CheckSpec;
-    const options = validateOptions(checkName, spec, config.options, here, loaded, problems);
-    if (config.enabled === false || options === null) continue;
+    if (config.enabled === false) continue;
+    const options = checkOptions(spec, config.options);
     const condition = typeof spec.when === 'function' ? spec.when(options) : spec.when;
-    for (const problem of conditionProblems(condition, catalog)) {
-      problems.push(loaded.problem(here, `check ${checkName} of plugin ${plugin.id} is broken: ${problem.message}`));
-    }
     checks.push({ ...enabledCheck(checkName, plugin, spec, config, condition), condition, options, order: checks.length + 1 });
   }
   return checks;
@@ -172,40 +175,19 @@ function checkVerdict(check: CompiledCheck): Verdict {
 }
 
 /** The policy's free rules, after its checks in order. */
-function addFreeRules(rules: PolicyConditions, loaded: LoadedPolicy, catalog: FactCatalog, problems: PolicyProblem[], checkCount: number): void {
-  const free = loaded.document.rules ?? [];
-  for (const [i, rule] of free.entries()) {
-    const here = ['rules', i];
-    if (free.findIndex((r) => r.name === rule.name) !== i) problems.push(loaded.problem([...here, 'name'], `rule name "${rule.name}" is used twice`));
-    for (const problem of conditionProblems(rule.conditions, catalog)) {
-      problems.push(loaded.problem([...here, 'conditions', ...problem.path], problem.message));
-    }
-    const code = rule.error ?? rule.warning;
-    const verdict: Verdict = { source: 'rule', name: rule.name, action: rule.action, order: checkCount + i + 1 };
-    rules.add(rule.conditions, code ? { ...verdict, code, kind: rule.error ? 'error' : 'warning' } : verdict);
+function addFreeRules(rules: PolicyConditions, loaded: LoadedPolicy, checkCount: number): void {
+  for (const [i, rule] of (loaded.document.rules ?? []).entries()) {
+    // A rule that names no code still names itself, so an action it changes is never unexplained.
+    const code = rule.error ?? rule.warning ?? ruleId(rule.name);
+    rules.add(rule.conditions, {
+      source: 'rule',
+      name: rule.name,
+      action: rule.action,
+      code,
+      kind: rule.error ? 'error' : 'warning',
+      order: checkCount + i + 1,
+    });
   }
-}
-
-function validateOptions(
-  checkName: string,
-  spec: CheckSpec,
-  given: Record<string, unknown> | undefined,
-  here: (string | number)[],
-  loaded: LoadedPolicy,
-  problems: PolicyProblem[],
-): CheckOptions | null {
-  const merged = { ...spec.defaults, ...given };
-  if (!spec.options) {
-    if (given && Object.keys(given).length > 0) {
-      problems.push(loaded.problem([...here, 'options'], `check ${checkName} takes no options`));
-      return null;
-    }
-    return merged;
-  }
-  const validate = validatorFor(spec.options);
-  if (validate(merged)) return merged;
-  for (const p of describeSchemaErrors(validate.errors ?? [])) problems.push(loaded.problem([...here, 'options', ...p.path], p.message));
-  return null;
 }
 
 function unknownValuesOf(catalog: FactCatalog, fact: string): readonly string[] {

@@ -1,8 +1,12 @@
 // Conditions checked against the facts they name: unknown facts, and operators or values that do not
-// fit a fact's declared type. Works on our own condition form, before any rule is built.
+// fit a fact's declared type. Works on our own condition form, before any rule is built, and on a
+// condition the schema refused too (its well-formed parts are checked), so one pass reports everything.
 
+import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
-import type { Condition, FactSpec } from '../engine/plugin.js';
+import type { FactSpec } from '../engine/plugin.js';
+import { OPERATORS } from '../vocabulary.js';
+import { didYouMean } from './did-you-mean.js';
 
 const NUMERIC_OPERATORS = new Set(['lessThan', 'lessThanInclusive', 'greaterThan', 'greaterThanInclusive']);
 const LIST_OPERATORS = new Set(['in', 'notIn']);
@@ -13,16 +17,26 @@ export interface ConditionProblem {
   message: string;
 }
 
-/** Unknown facts and operators that do not fit a fact's type. */
-export function conditionProblems(condition: Condition, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
-  if ('all' in condition) return condition.all.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'all', i]));
-  if ('any' in condition) return condition.any.flatMap((c, i) => conditionProblems(c, catalog, [...path, 'any', i]));
-  if ('not' in condition) return conditionProblems(condition.not, catalog, [...path, 'not']);
-  const owner = catalog.owner.get(condition.fact);
-  if (!owner) return [{ path: [...path, 'fact'], message: `unknown fact "${condition.fact}"` }];
-  const spec = owner.facts[condition.fact] as FactSpec;
-  const misfit = operatorMisfit(condition.operator, spec, condition.value);
-  return misfit ? [{ path: [...path, misfit.at], message: `${misfit.message} (fact ${condition.fact} is ${describeType(spec)})` }] : [];
+const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORS);
+
+/** Unknown facts (with the closest known name) and operators that do not fit a fact's type. */
+export function conditionProblems(condition: unknown, catalog: FactCatalog, path: (string | number)[] = []): ConditionProblem[] {
+  if (typeof condition !== 'object' || condition === null) return [];
+  const c = condition as Record<string, unknown>;
+  if (Array.isArray(c.all)) return c.all.flatMap((child, i) => conditionProblems(child, catalog, [...path, 'all', i]));
+  if (Array.isArray(c.any)) return c.any.flatMap((child, i) => conditionProblems(child, catalog, [...path, 'any', i]));
+  if ('not' in c) return conditionProblems(c.not, catalog, [...path, 'not']);
+  if (typeof c.fact !== 'string') return [];
+  const owner = catalog.owner.get(c.fact);
+  if (!owner) {
+    const hint = didYouMean(c.fact, catalog.owner.keys()) || ' (`email-trust facts` lists every fact)';
+    return [{ path: [...path, 'fact'], message: `unknown fact "${echoInput(c.fact)}"${hint}` }];
+  }
+  // An unknown operator is the schema's to report (with its own did-you-mean).
+  if (typeof c.operator !== 'string' || !KNOWN_OPERATORS.has(c.operator)) return [];
+  const spec = owner.facts[c.fact] as FactSpec;
+  const misfit = operatorMisfit(c.operator, spec, c.value);
+  return misfit ? [{ path: [...path, misfit.at], message: `${misfit.message} (fact ${c.fact} is ${describeType(spec)})` }] : [];
 }
 
 function operatorMisfit(operator: string, spec: FactSpec, value: unknown): { at: 'operator' | 'value'; message: string } | null {

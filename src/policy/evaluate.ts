@@ -2,7 +2,7 @@
 // request's facts and the steps that ran, never the rule engine's results.
 import type { RequestInput } from '../engine/plugin.js';
 import type { RunOutcome, RunServices } from '../engine/run.js';
-import type { CompiledPolicy, EnabledCheck } from './compile.js';
+import type { CompiledPolicy, EnabledCheck, EnabledRule } from './compile.js';
 import { type CompiledVerdict, decideVerdict, haltsAfter, type VerdictDecision } from './compile-verdict.js';
 import { type Decision, decide } from './decide.js';
 import { type Explanation, explainRun } from './explain.js';
@@ -17,7 +17,7 @@ export interface Evaluation<D> {
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
   pluginsApplied: readonly string[];
-  /** The steps that ran, in run order (see stepsRun). */
+  /** The steps that ran, in run order (see stepsRun), then the free rules that ran (`rule_<name>`), in policy order. */
   steps(): Promise<string[]>;
   /** The checked types of the enabled checks that ran (see checksThatRan), each once, in policy order. */
   checkedTypes(): Promise<string[]>;
@@ -78,7 +78,10 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
     recorded: outcome.recorded,
-    steps: async () => stepsRun(policy, outcome.pluginsApplied, await checks()),
+    steps: async () => {
+      const [checksRan, rulesRan] = await Promise.all([checks(), thatRan(outcome, policy, policy.rules)]);
+      return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
+    },
     checkedTypes: async () => [...new Set((await checks()).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
   };
 }
@@ -90,20 +93,28 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
  */
 async function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<EnabledCheck[]> {
   const applied = new Set(outcome.pluginsApplied);
-  const candidates = policy.checks.filter((check) => applied.has(check.plugin.id) && check.reads.length > 0);
-  const ran = new Set<EnabledCheck>();
-  // Each check's facts in order until one is known, every check's next fact asked for at once: one wait per
+  return thatRan(
+    outcome,
+    policy,
+    policy.checks.filter((check) => applied.has(check.plugin.id)),
+  );
+}
+
+/** Those of `candidates` (checks or free rules) with a fact they read known on this request, in their order. */
+async function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
+  const ran = new Set<T>();
+  // Each one's facts in order until one is known, every one's next fact asked for at once: one wait per
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
-  let pending = candidates.map((check) => ({ check, next: 0 }));
+  let pending = candidates.filter((c) => c.reads.length > 0).map((item) => ({ item, next: 0 }));
   while (pending.length > 0) {
-    const values = await outcome.facts(pending.map(({ check, next }) => check.reads[next] as string));
+    const values = await outcome.facts(pending.map(({ item, next }) => item.reads[next] as string));
     pending = pending.filter((p, i) => {
-      if (policy.catalog.isKnown(p.check.reads[p.next] as string, values[i])) ran.add(p.check);
-      else if (++p.next < p.check.reads.length) return true;
+      if (policy.catalog.isKnown(p.item.reads[p.next] as string, values[i])) ran.add(p.item);
+      else if (++p.next < p.item.reads.length) return true;
       return false;
     });
   }
-  return candidates.filter((check) => ran.has(check));
+  return candidates.filter((c) => ran.has(c));
 }
 
 /**

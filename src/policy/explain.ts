@@ -170,18 +170,27 @@ function reason(
 /** The explanation as lines for a terminal (`email-trust policy explain`). */
 export function renderExplanation(explanation: Explanation): string {
   const lines = [`policy ${explanation.policy} (revision ${explanation.revision}): ${explanation.action}`, `why: ${explanation.why}`, ''];
-  for (const entry of explanation.entries) {
-    const what = [entry.kind, entry.mode].filter(Boolean).join(', ');
-    const code = entry.code ? ` (${entry.code})` : '';
-    lines.push(`${entry.fired ? '[fired]' : '[     ]'} ${entry.name}  ${what} -> ${entry.action}${code}`);
-    renderCondition(entry.conditions, 2, lines);
-    const unknown = entry.on_unknown;
-    if (unknown) {
-      const facts = unknown.unknown_facts.length > 0 ? `unknown: ${unknown.unknown_facts.join(', ')}` : 'no fact unknown';
-      lines.push(`    on_unknown ${unknown.action}: ${facts}${unknown.fired ? ' -> fired' : ''}`);
-    }
-  }
+  for (const entry of explanation.entries) renderEntry(entry, lines);
   return lines.join('\n');
+}
+
+/** Only what fired (checks, rules, on_unknown), with the facts their conditions saw, and why: a failed policy test's story. */
+export function renderFired(explanation: Explanation, indent = ''): string {
+  const lines = [`why: ${explanation.why}`];
+  for (const entry of explanation.entries) if (entry.fired || entry.on_unknown?.fired) renderEntry(entry, lines);
+  return lines.map((line) => `${indent}${line}`).join('\n');
+}
+
+function renderEntry(entry: ExplainedEntry, lines: string[]): void {
+  const what = [entry.kind, entry.mode].filter(Boolean).join(', ');
+  const code = entry.code ? ` (${entry.code})` : '';
+  lines.push(`${entry.fired ? '[fired]' : '[     ]'} ${entry.name}  ${what} -> ${entry.action}${code}`);
+  renderCondition(entry.conditions, 2, lines);
+  const unknown = entry.on_unknown;
+  if (unknown) {
+    const facts = unknown.unknown_facts.length > 0 ? `unknown: ${unknown.unknown_facts.join(', ')}` : 'no fact unknown';
+    lines.push(`    on_unknown ${unknown.action}: ${facts}${unknown.fired ? ' -> fired' : ''}`);
+  }
 }
 
 function renderCondition(condition: ExplainedCondition, depth: number, lines: string[]): void {

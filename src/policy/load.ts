@@ -1,10 +1,15 @@
 // Reads a policy (YAML, or JSON which is YAML) and validates it against schemas/policy.schema.json,
-// keeping every node's position so problems name file, line and column.
+// keeping every node's position so problems name file, line and column. A syntax error stops here; schema
+// problems are kept on the loaded policy, so that the compiler reports them with its own in one pass.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ErrorObject } from 'ajv';
 import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
+import { echoInput } from '../echoed-input.js';
 import { describeSchemaErrors, pointer, schemaValidator } from '../schemas.js';
+import { didYouMean } from './did-you-mean.js';
 import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
+import { syntaxProblems } from './syntax.js';
 import type { PolicyDocument } from './types.js';
 
 /** Largest policy accepted, in bytes. */
@@ -19,7 +24,10 @@ export interface LoadedPolicy {
   text: string;
   /** Content hash: names this policy's revision in every decision. */
   revision: string;
+  /** The document; a PolicyDocument only when `problems` is empty. */
   document: PolicyDocument;
+  /** What the schema refused, each with its position; the compiler adds its own and reports them all. */
+  problems: PolicyProblem[];
   /** Position of the node at a path (or of its nearest existing ancestor). */
   locate(path: readonly (string | number)[]): { line: number; column: number };
   problem(path: readonly (string | number)[], message: string): PolicyProblem;
@@ -45,8 +53,7 @@ export function parsePolicy(file: string, text: string): LoadedPolicy {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
-  const syntax = [...doc.errors].map((e) => ({ file, ...at(e.pos[0]), path: '', message: e.message.split('\n')[0] ?? e.code }));
-  if (syntax.length > 0) throw new PolicyError(sortProblems(syntax));
+  if (doc.errors.length > 0) throw new PolicyError(sortProblems(syntaxProblems(file, text, doc, lineCounter)));
 
   const locate = (path: readonly (string | number)[]) => at(offsetOf(doc, path));
   const problem = (path: readonly (string | number)[], message: string): PolicyProblem => ({
@@ -63,12 +70,35 @@ export function parsePolicy(file: string, text: string): LoadedPolicy {
     throw new PolicyError([problem([], (error as Error).message)]);
   }
   const validate = schemaValidator<PolicyDocument>('policy');
-  if (!validate(value)) {
-    const problems = describeSchemaErrors(validate.errors ?? [], CONDITION_FORMS).map((p) => problem(p.path, p.message));
-    throw new PolicyError(sortProblems(problems));
-  }
+  const problems = validate(value) ? [] : schemaProblems(validate.errors ?? [], value).map((p) => problem(p.path, p.message));
   const revision = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  return { file, text, revision, document: value, locate, problem };
+  return { file, text, revision, document: value as PolicyDocument, problems: sortProblems(problems), locate, problem };
+}
+
+/** The schema's complaints, a value that is not one of a list getting the closest allowed one (`lesThan`). */
+function schemaProblems(errors: readonly ErrorObject[], value: unknown): { path: (string | number)[]; message: string }[] {
+  const suggestions = new Map<string, string>();
+  for (const error of errors) {
+    const given = valueAt(value, error.instancePath);
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+    if (error.keyword !== 'enum' || typeof given !== 'string' || !allowed) continue;
+    const hint = didYouMean(given, allowed.map(String));
+    if (hint) suggestions.set(error.instancePath, `got "${echoInput(given)}"${hint}`);
+  }
+  return describeSchemaErrors(errors, CONDITION_FORMS).map((p) => {
+    const hint = p.message.startsWith('must be one of') ? suggestions.get(pointer(p.path)) : undefined;
+    return hint ? { path: p.path, message: `${p.message}; ${hint}` } : p;
+  });
+}
+
+/** The value at a JSON pointer (ajv's instancePath). */
+function valueAt(value: unknown, instancePath: string): unknown {
+  let node = value;
+  for (const segment of instancePath.split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
 }
 
 /** Offset of the deepest existing node on the path (the value; for a missing key, its parent). */

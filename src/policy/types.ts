@@ -73,6 +73,13 @@ export interface PolicyTest {
     warnings?: string[];
     /** Names of the checks and free rules that fired, in any order. */
     fired?: string[];
+    /** The typo correction of the answer; null: none. */
+    corrected_email?: string | null;
+    /** The answer's risk_level; null: none (no risk detected). */
+    risk_level?: 'low' | 'medium' | 'high' | 'critical' | null;
+    risk_score?: number;
+    /** Classification flags of the answer (is_free_provider_domain …); null: not checked. */
+    [flag: `is_${string}` | `has_${string}`]: boolean | null | undefined;
   };
 }
 

@@ -33,14 +33,16 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
   const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project, true));
   const f: FactReader = evaluation.fact;
-  const { action } = evaluation.decision;
+  const { action, decidedBy } = evaluation.decision;
   const base = (await f('base_email')) as string | null;
   const emailLower = ((await f('email_lower')) as string | null) ?? request.email_address.toLowerCase();
   const history = base ? await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS) : { items: [], count: 0 };
   const fromIp = ip.ipv4 || ip.ipv6 ? await ctx.store.events.byIpHistory(project.id, ip, VELOCITY_ITEMS) : { items: [], count: 0 };
   const formA = ctx.config.intelligenceForm === 'A';
 
-  const response: Record<string, unknown> = { action, email: await emailAnalysis(f) };
+  const decidingRule = decidedBy === null ? undefined : verdict.parents[decidedBy];
+  const parentRule = decidingRule ? { index: decidedBy, ...decidingRule } : null;
+  const response: Record<string, unknown> = { action, parent_rule: parentRule, email: await emailAnalysis(f) };
   // The fingerprint's IP is the evaluation's input: ip-intelligence's facts, all null without a fingerprint.
   if (!formA) response.ip = { is_datacenter: await f('is_datacenter'), is_tor: await f('is_tor'), is_vpn: await f('is_vpn') };
   response.velocity_by_email = {

@@ -1,12 +1,17 @@
-// Runs the `tests:` of a policy (Cerbos style): each input through the real evaluation, against the
-// history and network answers the test declares (none by default: an empty history, network checks
-// "not checked"), compared with the expected action, errors, warnings and fired checks. Nothing is stored.
+// Runs the `tests:` of a policy (Cerbos style): each input through the verify pipeline (verifyWith, with
+// show_results), against the history and network answers the test declares (none by default: an empty
+// history, network checks "not checked"), compared with what the test expects: action, errors, warnings,
+// flags, corrected_email, risk_level, risk_score and the checks and rules that fired. Nothing is stored.
 import { noHistory } from '../engine/no-history.js';
+import type { RunServices } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type EvaluateOptions, type Evaluation, evaluate } from '../policy/evaluate.js';
+import type { Explanation } from '../policy/explain.js';
+import { EXPECTED_FIELDS, isFlagKey } from '../policy/test-expectations.js';
 import type { PolicyTest } from '../policy/types.js';
 import { networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
+import { type VerifyResponse, verifyWith } from './verify.js';
 
 export interface PolicyTestResult {
   test: PolicyTest;
@@ -15,16 +20,32 @@ export interface PolicyTestResult {
   failures: string[];
   /** The checks and free rules that fired (on_unknown:<check> for an on_unknown rule), as `expected.fired` names them. */
   fired: string[];
+  /** Why the answer was what it was (what fired, the facts each condition saw): kept for a failed test. */
+  explanation?: Explanation;
 }
+
+const POLICY_TEST_PROJECT = 'policy-test';
 
 export async function runPolicyTests(policy: CompiledPolicy, now: () => number = Date.now): Promise<PolicyTestResult[]> {
   const history = new TestHistory();
   try {
     const results: PolicyTestResult[] = [];
     for (const [index, test] of policy.tests.entries()) {
-      const { decision } = await evaluateWithFixtures(policy, test, history, index, now());
-      const failures = differences(test, decision);
-      results.push({ test, passed: failures.length === 0, failures, fired: firedNames(decision) });
+      const at = now();
+      const request = {
+        email_address: test.input.email_address,
+        ...(test.input.ipv4_address === undefined ? {} : { ipv4_address: test.input.ipv4_address }),
+        ...(test.input.ipv6_address === undefined ? {} : { ipv6_address: test.input.ipv6_address }),
+        soft_check: true,
+        show_results: true,
+        show_explain: true,
+      };
+      const services = await fixtureServices(test, history, index, at);
+      const { evaluation, response } = await verifyWith(policy, request, { projectId: POLICY_TEST_PROJECT, device: test.input.device ?? null, services });
+      const fired = firedNames(evaluation.decision);
+      const failures = differences(test, response, fired);
+      const passed = failures.length === 0;
+      results.push({ test, passed, failures, fired, ...(passed ? {} : { explanation: evaluation.explanation }) });
     }
     return results;
   } finally {
@@ -44,7 +65,6 @@ export async function evaluateWithFixtures(
   at: number,
   options: EvaluateOptions = {},
 ): Promise<Evaluation<Decision>> {
-  const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
   return evaluate(
     policy,
     {
@@ -52,25 +72,37 @@ export async function evaluateWithFixtures(
       ipv4: run.input.ipv4_address ?? null,
       ipv6: run.input.ipv6_address ?? null,
       softCheck: true,
-      projectId: 'policy-test',
+      projectId: POLICY_TEST_PROJECT,
       device: run.input.device ?? null,
     },
-    { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : undefined, now: () => at },
+    await fixtureServices(run, history, index, at),
     options,
   );
 }
 
-function differences(test: PolicyTest, decision: Decision): string[] {
+/** The history, network and clock `run` declares. */
+async function fixtureServices(run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
+  const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
+  return { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : undefined, now: () => at };
+}
+
+function differences(test: PolicyTest, response: VerifyResponse, fired: readonly string[]): string[] {
   const failures: string[] = [];
-  const { action, errors, warnings, fired } = test.expected;
-  if (action !== undefined && decision.action !== action) failures.push(`action: expected ${action}, got ${decision.action}`);
+  const { action, errors, warnings } = test.expected;
+  if (action !== undefined && response.action !== action) failures.push(`action: expected ${action}, got ${response.action}`);
   const lists: [string, readonly string[] | undefined, readonly string[]][] = [
-    ['errors', errors, decision.errors],
-    ['warnings', warnings, decision.warnings],
-    ['fired', fired, firedNames(decision)],
+    ['errors', errors, response.errors ?? []],
+    ['warnings', warnings, response.warnings ?? []],
+    ['fired', test.expected.fired, fired],
   ];
   for (const [what, expected, actual] of lists) {
     if (expected !== undefined && !sameMembers(expected, actual)) failures.push(`${what}: expected [${expected.join(', ')}], got [${actual.join(', ')}]`);
+  }
+  // Flags and fields: absent from the answer compares as null (no correction, no risk level, not checked).
+  for (const [key, expected] of Object.entries(test.expected)) {
+    if (!isFlagKey(key) && !(EXPECTED_FIELDS as readonly string[]).includes(key)) continue;
+    const actual = response[key] ?? null;
+    if (actual !== expected) failures.push(`${key}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
   }
   return failures;
 }

@@ -322,6 +322,29 @@ describe('policy check', () => {
     expect(r.err).toMatch(/invalid policy: 1 problem\(s\)/);
   });
 
+  it('reports schema and semantic problems in one pass, each with the closest known name', async () => {
+    const file = join(dir, 'three-problems.yaml');
+    await writeFile(
+      file,
+      'version: "1.0"\nchecks:\n  structure: { mode: hardd, action: block }\n  disposible_domain: { mode: hard }\nrules:\n  - name: young\n    conditions: { all: [ { fact: domain_age_dayz, operator: lesThan, value: 30 } ] }\n    action: challenge\n',
+    );
+    const r = await run('policy', 'check', file);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(`${file}:3:22: /checks/structure/mode: must be one of: hard, soft; got "hardd"; did you mean "hard"?\n`);
+    expect(r.err).toContain(`${file}:4:22: /checks/disposible_domain: unknown check "disposible_domain"; did you mean "disposable_domain"?\n`);
+    expect(r.err).toContain(`${file}:7:34: /rules/0/conditions/all/0/fact: unknown fact "domain_age_dayz"; did you mean "domain_age_days"?\n`);
+    expect(r.err).toMatch(/:7:61: \/rules\/0\/conditions\/all\/0\/operator: must be one of: .*; got "lesThan"; did you mean "lessThan"\?\n/);
+    expect(r.err).toMatch(/invalid policy: 4 problem\(s\)/);
+  });
+
+  it('places a YAML syntax error at the unclosed bracket, in the same file:line:col form', async () => {
+    const file = join(dir, 'unclosed.yaml');
+    await writeFile(file, 'version: "1.0"\nchecks:\n  structure: { mode: hard, action: block\n  local_plus: { mode: soft }\n');
+    const r = await run('policy', 'check', file);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain(`${file}:3:14: /checks/structure: this { is never closed: end it with } (on this line, or indent the lines it continues on)\n`);
+  });
+
   it('exits 2 for a file that does not exist', async () => {
     const r = await run('policy', 'check', join(dir, 'missing.yaml'));
     expect(r.code).toBe(2);
@@ -356,6 +379,11 @@ describe('policy test', () => {
     expect(r.out).toContain('FAIL  failing.yaml: plus is an error\n');
     expect(r.out).toContain('      errors: expected [local_contains_plus_symbol], got []\n');
     expect(r.out).toContain('      fired: expected [], got [local_plus]\n');
+    // What fired and the facts its conditions saw, so the author sees why without running explain.
+    expect(r.out).toContain('      why: allow is the most severe action that fired, from local_plus (severity: block > ');
+    expect(r.out).toContain(
+      '      [fired] local_plus  check, soft -> allow (local_contains_plus_symbol)\n          has_plus_addressing equal true: saw true, held\n',
+    );
     expect(r.out).toMatch(/0 passed, 1 failed\n$/);
   });
 });

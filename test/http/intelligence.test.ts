@@ -84,7 +84,7 @@ describe('intelligence (form B, the default)', () => {
   it('answers the full shape, with null IP intelligence and empty velocity_by_ip without a fingerprint', async () => {
     const res = await intelligence(project, { email_address: 'Jane.Doe+news@Example.com' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['action', 'email', 'ip', 'velocity_by_email', 'velocity_by_ip']);
+    expect(Object.keys(res.body).sort()).toEqual(['action', 'email', 'ip', 'parent_rule', 'velocity_by_email', 'velocity_by_ip']);
     expect(['allow', 'block', 'ignore']).toContain(res.body.action);
     expect(res.body.ip).toEqual({ is_datacenter: null, is_tor: null, is_vpn: null });
     expect(res.body.velocity_by_ip).toEqual({ items: [], count: 0 });
@@ -280,7 +280,7 @@ describe('intelligence form A (INTELLIGENCE_FORM=A)', () => {
   it('has no ip and no velocity_by_ip, and base_email items', async () => {
     const first = await intelligence(p, { email_address: 'Form.A@example.com' }, formA);
     expect(first.status).toBe(200);
-    expect(Object.keys(first.body).sort()).toEqual(['action', 'email', 'velocity_by_email']);
+    expect(Object.keys(first.body).sort()).toEqual(['action', 'email', 'parent_rule', 'velocity_by_email']);
     const second = await intelligence(p, { email_address: 'form.a@example.com' }, formA);
     expect(second.body.velocity_by_email).toEqual({ items: [{ base_email: 'form.a@example.com', created_at: expect.any(Number) }], count: 1 });
   });
@@ -361,6 +361,22 @@ describe('the intelligence verdict', () => {
       expect((await intelligence(sandbox, { email_address: 'ab@example.com', custom_policy })).body.action).toBe('allow');
       expect((await intelligence(sandbox, { email_address: 'a+b@example.com', custom_policy })).body.action).toBe('block');
     }
+  });
+
+  it('names the parent rule that decided: the first matched with the verdict, its index; null when none matched', async () => {
+    const rules = [
+      { field: 'email_valid_format', operator: '==', target: { bool: true }, action: 'allow' },
+      { field: 'domain_free', operator: '==', target: { bool: true }, action: 'allow' },
+      { field: 'email_plus_addressing', operator: '==', target: { bool: true }, action: 'block' },
+    ];
+    const custom_policy = { version: '1.0', parent_rules: rules };
+    const answer = async (email_address: string) => (await intelligence(sandbox, { email_address, custom_policy })).body;
+    expect(await answer('jane+x@gmail.com')).toMatchObject({ action: 'block', parent_rule: { index: 2, ...rules[2] } });
+    expect(await answer('jane@gmail.com')).toMatchObject({ action: 'allow', parent_rule: { index: 0, ...rules[0] } });
+    expect(await answer('not-an-address')).toMatchObject({ action: 'ignore', parent_rule: null });
+    // The project's own policy (default.yaml's intelligence section): a disposable domain is blocked by its first rule.
+    const fromPolicy = (await intelligence(project, { email_address: 'x@mailinator.com' })).body;
+    expect(fromPolicy).toMatchObject({ action: 'block', parent_rule: { index: 0, field: 'domain_disposable', target: { bool: true }, action: 'block' } });
   });
 
   it('custom_policy: an unknown fact never matches, not even with !=', async () => {

@@ -62,12 +62,14 @@ describe('response shape', () => {
     expect(new Set(res.body.checked_types).size).toBe(res.body.checked_types.length);
   });
 
-  it('adds steps only with show_steps, each a spec step id', async () => {
+  it("adds steps only with show_steps, each a spec step id or one of the policy's free rules", async () => {
     const res = await verify(demo, { email_address: 'jane@example.com', ipv4_address: '198.51.100.11', show_steps: true });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['action', 'steps', 'risk_score', 'risk_score_breakdown', ...Object.keys(DEFAULT_FLAGS)].sort());
     expect(res.body.steps).toEqual(expect.arrayContaining(['structure', 'local_plus', 'tld', 'ip_duplication']));
-    for (const step of res.body.steps) expect(STEP_IDS, `step ${step}`).toContain(step);
+    // The default policy's one free rule ran (its facts were known): it is listed after the checks' steps.
+    expect(res.body.steps.at(-1)).toBe('rule_typo_domain_on_the_disposable_list');
+    for (const step of res.body.steps.slice(0, -1)) expect(STEP_IDS, `step ${step}`).toContain(step);
     // The default policy does not enable local_dot: its step is not reported as executed.
     expect(res.body.steps).not.toContain('local_dot');
   });
@@ -224,6 +226,28 @@ describe('policy behaviour', () => {
     const fired = await verify(project, { email_address: 'a+b@example.com', show_results: true });
     expect(fired.body).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'] });
   });
+
+  it('names a free rule without a code that changed the action: rule_<name> in warnings, and in steps when it ran', async () => {
+    const policyYaml = [
+      'version: "1.0"',
+      'checks:',
+      '  free_provider_domain: { mode: soft }',
+      'rules:',
+      '  - name: free-mailbox',
+      '    conditions: { fact: is_free_provider_domain, operator: equal, value: true }',
+      '    action: challenge',
+      '',
+    ].join('\n');
+    const project = await server.createProject({ name: 'codeless-rule', policyYaml });
+    const fired = await verify(project, { email_address: 'jane@gmail.com', show_results: true, show_steps: true });
+    expect(fired.body).toMatchObject({ action: 'challenge', is_free_provider_domain: true, errors: [], warnings: ['rule_free_mailbox'] });
+    expect(fired.body.steps).toEqual(['free_provider_domain', 'rule_free_mailbox']);
+    const quiet = await verify(project, { email_address: 'jane@example.com', show_results: true, show_steps: true });
+    expect(quiet.body).toMatchObject({ action: 'allow', errors: [], warnings: [], steps: ['free_provider_domain', 'rule_free_mailbox'] });
+    // A rule whose facts are unknown did not run: an invalid address has no domain to classify.
+    const unknown = await verify(project, { email_address: 'not-an-address', show_steps: true });
+    expect(unknown.body.steps).not.toContain('rule_free_mailbox');
+  });
 });
 
 describe('IP intelligence (default policy)', () => {
@@ -249,7 +273,7 @@ describe('IP intelligence (default policy)', () => {
 });
 
 describe('IP velocity', () => {
-  it('counts three addresses from one IPv4 and warns multiple_accounts_detected on the third (threshold 3)', async () => {
+  it('counts three addresses from one IPv4: the flag turns true with the warning, on the third (threshold 3)', async () => {
     const project = await server.createProject({ name: 'velocity-v4' });
     const other = await server.createProject({ name: 'velocity-v4-other' });
     const ip = '203.0.113.7';
@@ -260,7 +284,7 @@ describe('IP velocity', () => {
     const [first, second, third] = replies.map((r) => r.body);
     expect(first).toMatchObject({ has_multiple_emails_in_ip: false, warnings: [] });
     expect(first.analyzed_data.total_email_in_ip).toBe('1');
-    expect(second).toMatchObject({ has_multiple_emails_in_ip: true, warnings: [] });
+    expect(second).toMatchObject({ action: 'allow', has_multiple_emails_in_ip: false, warnings: [] });
     expect(second.analyzed_data.total_email_in_ip).toBe('2');
 
     expect(third.has_multiple_emails_in_ip).toBe(true);
@@ -283,6 +307,20 @@ describe('IP velocity', () => {
     expect(elsewhere.body.analyzed_data.emails_in_ip).toEqual([{ email_address: 'four@example.com', created_time: expect.stringMatching(CREATED_TIME) }]);
   });
 
+  it("turns the flag true at the policy's own ip_duplication threshold, with the warning (counts 1, 2, 3 at threshold 2)", async () => {
+    const policyYaml = 'version: "1.0"\nchecks:\n  ip_duplication: { mode: soft, action: challenge, options: { threshold: 2, window: 5_minutes } }\n';
+    const project = await server.createProject({ name: 'velocity-threshold-2', policyYaml });
+    const replies: Reply[] = [];
+    for (const email of ['t1@example.com', 't2@example.com', 't3@example.com']) {
+      replies.push(await verify(project, { email_address: email, ipv4_address: '198.51.100.31', show_results: true }));
+    }
+    expect(replies.map((r) => [r.body.has_multiple_emails_in_ip, r.body.warnings, r.body.action])).toEqual([
+      [false, [], 'allow'],
+      [true, ['multiple_accounts_detected'], 'challenge'],
+      [true, ['multiple_accounts_detected'], 'challenge'],
+    ]);
+  });
+
   it('sees every earlier call whatever the mix of IPv4 and IPv6 callers before it (no stale read snapshot)', async () => {
     // A read of one statement once left a snapshot open that hid every later commit from other statements.
     const project = await server.createProject({ name: 'velocity-mixed' });
@@ -295,7 +333,7 @@ describe('IP velocity', () => {
     expect(last?.body.warnings).toEqual(['multiple_accounts_detected']);
     const v6 = await verify(project, { email_address: 'mixed-4@example.com', ipv6_address: '2001:db8::77', show_results: true });
     expect(v6.body.analyzed_data.total_email_in_ip).toBe('2');
-    expect(v6.body.has_multiple_emails_in_ip).toBe(true);
+    expect(v6.body.has_multiple_emails_in_ip).toBe(false);
   });
 
   it('counts repeated calls of one address without calling it multiple accounts', async () => {

@@ -59,7 +59,9 @@ describe('compiling a policy', () => {
   it('refuses an unknown check with its position', () => {
     const [p] = problemsOf('version: "1"\nchecks:\n  local_pluss: { mode: hard }\n');
     expect(p).toMatchObject({ line: 3, path: '/checks/local_pluss' });
-    expect(p!.message).toMatch(/unknown check "local_pluss"; known checks: .*local_plus/);
+    expect(p!.message).toBe('unknown check "local_pluss"; did you mean "local_plus"?');
+    const [far] = problemsOf('version: "1"\nchecks:\n  zzz: { mode: hard }\n');
+    expect(far!.message).toMatch(/^unknown check "zzz"; known checks: .*local_plus/);
   });
 
   it('validates check options against the check schema', () => {
@@ -76,7 +78,7 @@ describe('compiling a policy', () => {
     const [p] = problemsOf(
       'version: "1"\nrules:\n  - name: r\n    action: block\n    conditions: { all: [ { fact: domain_agee, operator: equal, value: 1 } ] }\n',
     );
-    expect(p).toMatchObject({ path: '/rules/0/conditions/all/0/fact', message: 'unknown fact "domain_agee"', line: 5 });
+    expect(p).toMatchObject({ path: '/rules/0/conditions/all/0/fact', message: 'unknown fact "domain_agee" (`email-trust facts` lists every fact)', line: 5 });
   });
 
   it.each([
@@ -99,6 +101,69 @@ describe('compiling a policy', () => {
   it('lists every problem, sorted by position', () => {
     const problems = problemsOf('version: "1"\nchecks:\n  nope_one: {}\n  nope_two: {}\n');
     expect(problems.map((p) => p.line)).toEqual([3, 4]);
+  });
+
+  it('reports schema and semantic problems in one pass: a schema problem hides none of the others', () => {
+    const yaml = [
+      'version: "1.0"',
+      'checks:',
+      '  structure: { mode: hardd, action: block }',
+      '  disposible_domain: { mode: hard }',
+      'rules:',
+      '  - name: young',
+      '    conditions: { all: [ { fact: domain_age_dayz, operator: lessThan, value: 30 } ] }',
+      '    action: challenge',
+      'intelligence:',
+      '  parent_rules: [ { field: domain_disposible, operator: "==", target: { bool: true }, action: blok } ]',
+      '',
+    ].join('\n');
+    expect(problemsOf(yaml).map((p) => `${p.line}:${p.column} ${p.path}: ${p.message.replace(/^must be one of: [^;]*; /, '')}`)).toEqual([
+      '3:22 /checks/structure/mode: got "hardd"; did you mean "hard"?',
+      '4:22 /checks/disposible_domain: unknown check "disposible_domain"; did you mean "disposable_domain"?',
+      '7:34 /rules/0/conditions/all/0/fact: unknown fact "domain_age_dayz"; did you mean "domain_age_days"?',
+      expect.stringMatching(
+        /^10:28 \/intelligence\/parent_rules\/0\/field: unknown field "domain_disposible"; did you mean "domain_disposable"\? Known fields: /,
+      ),
+      '10:95 /intelligence/parent_rules/0/action: got "blok"; did you mean "block"?',
+    ]);
+  });
+
+  it('names a place once: a fact the schema refused is not also reported unknown', () => {
+    const problems = problemsOf('version: "1"\nrules:\n  - { name: r, action: warn, conditions: { fact: Has_Numeric, operator: equal, value: true } }\n');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ path: '/rules/0/conditions/fact' });
+    expect(problems[0]!.message).toMatch(/pattern/);
+  });
+
+  it('refuses two rule names that answer as one rule_<name>', () => {
+    const rule = (name: string) => `  - { name: ${name}, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }`;
+    const [p] = problemsOf(['version: "1"', 'rules:', rule('a-b'), rule('a_b'), ''].join('\n'));
+    expect(p).toMatchObject({ path: '/rules/1/name', message: 'rule names "a-b" and "a_b" both answer as rule_a_b: rename one' });
+  });
+
+  it("refuses test expectations the policy can never answer: unknown flags and fired names, another plugin's flag", () => {
+    const yaml = [
+      'version: "1"',
+      'checks:',
+      '  free_provider_domain: { mode: soft }',
+      'tests:',
+      '  - name: t',
+      '    input: { email_address: a@gmail.com }',
+      '    expected: { is_free_provider: true, is_disposable_domain: false, risk_level: high, fired: [free_provider_domian] }',
+      '',
+    ].join('\n');
+    expect(problemsOf(yaml).map((p) => [p.path, p.message])).toEqual([
+      ['/tests/0/expected/is_free_provider', 'unknown flag "is_free_provider"; did you mean "is_free_provider_domain"?'],
+      [
+        '/tests/0/expected/is_disposable_domain',
+        'the policy enables no check of plugin disposable (disposable_domain), so its answers never carry is_disposable_domain',
+      ],
+      ['/tests/0/expected/risk_level', 'the policy enables no check of plugin risk (risk_score), so its answers never carry risk_level'],
+      [
+        '/tests/0/expected/fired/0',
+        '"free_provider_domian" is not an enabled check, a free rule or an on_unknown of this policy; did you mean "free_provider_domain"?',
+      ],
+    ]);
   });
 });
 

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { PolicyError } from '../../src/policy/errors.js';
 import { POLICY_MAX_BYTES, parsePolicy } from '../../src/policy/load.js';
 
+/** Syntax problems stop parsing (thrown); schema problems are kept on the loaded policy for the compiler. */
 function problemsOf(text: string) {
   try {
-    parsePolicy('p.yaml', text);
+    const { problems } = parsePolicy('p.yaml', text);
+    if (problems.length > 0) return problems;
   } catch (error) {
     if (error instanceof PolicyError) return error.problems;
     throw error;
@@ -17,19 +19,63 @@ describe('loading a policy', () => {
     const a = parsePolicy('a.yaml', 'version: "1.0"\n');
     const b = parsePolicy('b.yaml', 'version: "1.0"\ndescription: x\n');
     expect(a.document).toEqual({ version: '1.0' });
+    expect(a.problems).toEqual([]);
     expect(a.revision).toMatch(/^[0-9a-f]{16}$/);
     expect(b.revision).not.toBe(a.revision);
   });
 
-  it('reports a YAML syntax error with line and column', () => {
-    const [p] = problemsOf('version: "1.0"\nchecks:\n  structure: { mode: hard\n');
-    expect(p).toMatchObject({ file: 'p.yaml', line: expect.any(Number), column: expect.any(Number) });
-    expect(p!.line).toBeGreaterThanOrEqual(3);
+  it.each([
+    [
+      'an unclosed { at the {, not on the next line',
+      'version: "1.0"\nchecks:\n  structure: { mode: hard, action: block\n  local_plus: { mode: soft }\n',
+      { line: 3, column: 14, path: '/checks/structure', message: 'this { is never closed: end it with } (on this line, or indent the lines it continues on)' },
+    ],
+    [
+      'an unclosed [ at the [, not at the end of the file',
+      'version: "1.0"\nrules: [\n',
+      { line: 2, column: 8, path: '/rules', message: expect.stringMatching(/this \[ is never closed/) },
+    ],
+    [
+      'an unclosed quote at the quote',
+      "version: '1.0\nchecks: {}\n",
+      { line: 1, column: 10, path: '/version', message: expect.stringMatching(/quoted string is never closed/) },
+    ],
+    [
+      'an over-indented line at that line, with the path of the value above it',
+      'version: "1.0"\nchecks:\n  structure:\n    mode: hard\n      action: block\n',
+      { line: 5, column: 7, path: '/checks/structure/mode', message: expect.stringMatching(/indented deeper than the key above it/) },
+    ],
+    [
+      'a misaligned key at its first character',
+      'version: "1.0"\nchecks:\n  structure:\n    mode: hard\n   action: block\n',
+      { line: 5, column: 4, message: 'All mapping items must start at the same column' },
+    ],
+  ])('places a YAML syntax error where the mistake is: %s', (_name, text, expected) => {
+    const problems = problemsOf(text);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: 'p.yaml', ...expected });
   });
 
   it('reports a schema violation at the offending node', () => {
     const problems = problemsOf('version: "1.0"\nchecks:\n  structure:\n    mode: strict\n');
     expect(problems).toEqual([expect.objectContaining({ line: 4, column: 11, path: '/checks/structure/mode', message: 'must be one of: hard, soft' })]);
+  });
+
+  it('suggests the closest allowed value for a misspelt one (operator, mode, action)', () => {
+    const problems = problemsOf(
+      'version: "1.0"\nchecks:\n  structure: { mode: hardd, action: blok }\nrules:\n  - { name: r, action: warn, conditions: { fact: has_numeric, operator: equals, value: true } }\n',
+    );
+    expect(problems.map((p) => [p.path, p.message.replace(/^must be one of: .*?; /, '')])).toEqual([
+      ['/checks/structure/mode', 'got "hardd"; did you mean "hard"?'],
+      ['/checks/structure/action', 'got "blok"; did you mean "block"?'],
+      ['/rules/0/conditions/operator', 'got "equals"; did you mean "equal"?'],
+    ]);
+  });
+
+  it('reports a missing field beside a bad value deeper down: both, not only the deeper one', () => {
+    const problems = problemsOf('version: "1.0"\nrules:\n  - name: r\n    conditions: { fact: has_numeric, operator: equals, value: true }\n');
+    expect(problems.map((p) => p.path)).toEqual(['/rules/0/action', '/rules/0/conditions/operator']);
+    expect(problems[0]!.message).toBe('is required');
   });
 
   it('names an unknown field and where it is', () => {
@@ -84,7 +130,7 @@ describe('policy list limits', () => {
 
   it('accepts 200 free rules and refuses 201', () => {
     const policy = (n: number) => `version: "1.0"\nrules:\n${Array.from({ length: n }, (_, i) => rule(i)).join('\n')}\n`;
-    expect(parsePolicy('p.yaml', policy(200)).document.rules).toHaveLength(200);
+    expect(parsePolicy('p.yaml', policy(200))).toMatchObject({ problems: [], document: { rules: expect.any(Array) } });
     expect(problemsOf(policy(201))[0]).toMatchObject({ path: '/rules', message: 'must NOT have more than 200 items' });
   });
 

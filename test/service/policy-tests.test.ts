@@ -73,3 +73,49 @@ tests:
     expect(() => compile(bad)).toThrow(/with-fixtures\.yaml:5:\d+: \/tests\/0\/network\/x\.example/);
   });
 });
+
+describe('policy tests on what verify answers', () => {
+  const policy = `version: "1"
+checks:
+  free_provider_domain: { mode: soft }
+  typo_detection: { mode: soft }
+  risk_score: { mode: soft, action: block }
+rules:
+  - name: free-mailbox
+    conditions: { fact: is_free_provider_domain, operator: equal, value: true }
+    action: challenge
+tests:
+  - name: a free mailbox is challenged by a rule that names itself
+    input: { email_address: jane@gmail.com }
+    expected: { action: challenge, is_free_provider_domain: true, corrected_email: null, risk_level: null, risk_score: 0, warnings: [rule_free_mailbox], fired: [free_provider_domain, free-mailbox] }
+  - name: a typo gets its correction
+    input: { email_address: jane@gmial.com }
+    expected: { is_free_provider_domain: false, corrected_email: jane@gmail.com, warnings: [domain_typo_detected], fired: [typo_detection] }
+  - name: a machine-made disposable address is high risk
+    input: { email_address: x7kq2m9vz3p8@mailinator.com }
+    expected: { action: block, risk_level: high, risk_score: 60, fired: [risk_score] }
+`;
+
+  it('assert flags, corrected_email, risk_level, risk_score and the rules that fired', async () => {
+    const results = await runPolicyTests(compile(policy));
+    expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
+    expect(results.every((r) => r.explanation === undefined)).toBe(true);
+  });
+
+  it('fail on each field that differs, keeping what fired and the facts it saw', async () => {
+    const wrong = policy
+      .replace('is_free_provider_domain: true, corrected_email: null', 'is_free_provider_domain: false, corrected_email: jane@gmail.org')
+      .replace('risk_level: high, risk_score: 60', 'risk_level: critical, risk_score: 85');
+    const failed = (await runPolicyTests(compile(wrong))).filter((r) => !r.passed);
+    expect(failed.map((r) => r.failures)).toEqual([
+      ['is_free_provider_domain: expected false, got true', 'corrected_email: expected "jane@gmail.org", got null'],
+      ['risk_level: expected "critical", got "high"', 'risk_score: expected 85, got 60'],
+    ]);
+    const story = failed[0]?.explanation;
+    expect(story?.contributions).toEqual([
+      { name: 'free_provider_domain', action: 'allow' },
+      { name: 'free-mailbox', action: 'challenge' },
+    ]);
+    expect(story?.entries.find((e) => e.name === 'free-mailbox')?.conditions).toMatchObject({ fact: 'is_free_provider_domain', saw: true, held: true });
+  });
+});

@@ -9,7 +9,7 @@ import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
 import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
 import { PolicyError } from '../../policy/errors.js';
-import { renderExplanation } from '../../policy/explain.js';
+import { renderExplanation, renderFired } from '../../policy/explain.js';
 import { parsePolicy, readPolicyFile } from '../../policy/load.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
@@ -94,6 +94,7 @@ async function testPolicies(files: string[]): Promise<void> {
       total += 1;
       console.log(`${result.passed ? 'PASS' : 'FAIL'}  ${compiled.name}: ${result.test.name}`);
       for (const failure of result.failures) console.log(`      ${failure}`);
+      if (result.explanation) console.log(renderFired(result.explanation, '      '));
       if (!result.passed) failed += 1;
     }
   }
