@@ -42,8 +42,5 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# A young generation of 2 × 32 MB (V8's default is 2 × 16): per-request garbage dies young instead of being
-# copied, verify +6–10 % (bench/README.md); as `npm start` runs it.
-ENV NODE_OPTIONS=--max-semi-space-size=32
 ENTRYPOINT ["node", "bin/email-trust.js"]
 CMD ["serve"]

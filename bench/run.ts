@@ -53,12 +53,9 @@ interface Figures {
   errors: number;
 }
 
-/** Node flags the service runs with, as `npm start` and the container image give them. */
-const SERVE_NODE_FLAGS = ['--max-semi-space-size=32'];
-
 async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, ...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',
