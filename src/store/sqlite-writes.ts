@@ -36,7 +36,7 @@ export const EVENT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 /** The store thread's connection: WAL beside knex's, checkpoints left to sqlite-checkpoints.ts. */
-export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -32768', 'wal_autocheckpoint = 0'];
+export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -8192', 'wal_autocheckpoint = 0'];
 
 const ADDRESS_NEW_SQL =
   'insert into velocity_addresses (project_id, kind, subject, address, last_seen) values (?, ?, ?, ?, ?) on conflict (project_id, kind, subject, address) do nothing returning 1 as added';
