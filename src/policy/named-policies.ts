@@ -26,6 +26,11 @@ export interface ReloadOutcome {
   problems: PolicyProblem[];
 }
 
+/** Where named policies are looked up, for messages: `dir`, or POLICIES_DIR and then the shipped folder. */
+export function policyFolders(dir: string): string {
+  return dir === shippedPoliciesDir ? dir : `POLICIES_DIR (${dir}) or the shipped ${shippedPoliciesDir}`;
+}
+
 export type NamedRevisions = Record<string, { revision: string; from: 'POLICIES_DIR' | 'shipped' }>;
 
 interface NamedEntry {

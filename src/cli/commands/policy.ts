@@ -11,6 +11,7 @@ import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
 import { PolicyError } from '../../policy/errors.js';
 import { renderExplanation, renderFired } from '../../policy/explain.js';
 import { parsePolicy, readPolicyFile } from '../../policy/load.js';
+import { policyFolders } from '../../policy/named-policies.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
 import { TestsFailedError, UsageError } from '../errors.js';
@@ -62,7 +63,7 @@ function checkPolicies(files: string[]): void {
   if (files.length === 0) {
     const { policiesDir } = loadConfig();
     const book = PolicyBook.load(policiesDir, catalog);
-    console.log(`ok: ${book.names().length} policies in ${policiesDir} (${book.names().join(', ')})`);
+    console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})`);
     return;
   }
   const problems = files.flatMap((file) => {

@@ -10,6 +10,7 @@ import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
 import { compilePolicy } from '../../policy/compile.js';
 import { parsePolicy } from '../../policy/load.js';
+import { policyFolders } from '../../policy/named-policies.js';
 import { MAX_ORIGINS_PER_PROJECT, OriginError, parseOrigin } from '../../service/browser-origins.js';
 import { type Project, ProjectNameTakenError } from '../../store/projects.js';
 import { UsageError } from '../errors.js';
@@ -65,7 +66,7 @@ function resolvePolicy(nameOrFile: string): { policy: string; policySource: stri
   if (book.byName(nameOrFile)) return { policy: nameOrFile, policySource: null };
   const file = resolve(nameOrFile);
   if (!existsSync(file)) {
-    throw new UsageError(`--policy: "${nameOrFile}" is neither a policy in ${policiesDir} (${book.names().join(', ')}) nor a file`);
+    throw new UsageError(`--policy: "${nameOrFile}" is neither a policy in ${policyFolders(policiesDir)} (${book.names().join(', ')}) nor a file`);
   }
   const text = readFileSync(file, 'utf8');
   compilePolicy(basename(file), parsePolicy(file, text), catalog);

@@ -11,6 +11,7 @@ import { createNetwork } from '../../network/index.js';
 import { PolicyBook } from '../../policy/book.js';
 import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
 import { readPolicyFile } from '../../policy/load.js';
+import { policyFolders } from '../../policy/named-policies.js';
 import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk-verify.js';
 import { responseFieldsOf } from '../../service/verify.js';
 import { openDatabase } from '../../store/database.js';
@@ -92,10 +93,10 @@ function resolvePolicy(given: string | undefined, project: Project | null, polic
   const book = PolicyBook.load(policiesDir, catalog);
   if (given) {
     const named = book.byName(given);
-    if (!named) throw new UsageError(`no policy "${given}" in ${policiesDir} (policies: ${book.names().join(', ')}); or give a policy file`);
+    if (!named) throw new UsageError(`no policy "${given}" in ${policyFolders(policiesDir)} (policies: ${book.names().join(', ')}); or give a policy file`);
     return named;
   }
-  return project ? book.forProject(project) : (book.byName('default') ?? fail(`no policy "default" in ${policiesDir}; name one with --policy`));
+  return project ? book.forProject(project) : (book.byName('default') ?? fail(`no policy "default" in ${policyFolders(policiesDir)}; name one with --policy`));
 }
 
 function fail(message: string): never {
