@@ -62,6 +62,32 @@ function poorHealth(options: CheckOptions): readonly string[] {
   return Array.isArray(options.poor_health) ? options.poor_health.filter((v) => typeof v === 'string') : DEFAULT_POOR_HEALTH;
 }
 
+/** A check's options worked out once per options object (a compiled policy's), not on every run. */
+interface Settings {
+  weights: Weights;
+  levels: Levels;
+  minLevel: Level;
+  highVelocity: { fact: string; threshold: number };
+  poorHealth: readonly string[];
+}
+
+const settingsByOptions = new WeakMap<CheckOptions, Settings>();
+
+function settingsOf(options: CheckOptions): Settings {
+  let settings = settingsByOptions.get(options);
+  if (!settings) {
+    settings = {
+      weights: weights(options),
+      levels: levels(options),
+      minLevel: minLevel(options),
+      highVelocity: highVelocity(options),
+      poorHealth: poorHealth(options),
+    };
+    settingsByOptions.set(options, settings);
+  }
+  return settings;
+}
+
 /** Facts read, by name: every one of a plugin in `needs`. */
 const EVIDENCE = [
   'domain_age_signal',
@@ -83,8 +109,8 @@ const EVIDENCE = [
 ] as const;
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
-async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<Contributor>> {
-  const velocity = highVelocity(options);
+async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
+  const velocity = settings.highVelocity;
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
   const [distinct, ...values] = await Promise.all([ctx.fact(velocity.fact), ...EVIDENCE.map((name) => ctx.fact(name))]);
   const f = Object.fromEntries(EVIDENCE.map((name, i) => [name, values[i]])) as Record<(typeof EVIDENCE)[number], unknown>;
@@ -93,7 +119,7 @@ async function present(ctx: PluginContext, options: CheckOptions): Promise<Set<C
     random_subdomain: f.random_subdomain_signal === 'detected',
     uuid_subdomain: f.uuid_subdomain_risk_signal === 'detected',
     deep_nesting: f.deep_nesting_risk_signal === 'detected',
-    poor_health: typeof f.domain_health === 'string' && poorHealth(options).includes(f.domain_health),
+    poor_health: typeof f.domain_health === 'string' && settings.poorHealth.includes(f.domain_health),
     unknown_tld: f.has_valid_tld === false,
     // ip_provider is `unknown` for an IP in no listed range (null without an IP): only a provider key counts.
     common_provider: typeof f.ip_provider === 'string' && f.ip_provider !== 'unknown',
@@ -220,13 +246,13 @@ const plugin: Plugin = {
     'velocity',
   ],
   async run(ctx): Promise<FactValues> {
-    const options = ctx.options('risk_score');
-    const risk = riskOf(await present(ctx, options), weights(options), levels(options));
+    const settings = settingsOf(ctx.options('risk_score'));
+    const risk = riskOf(await present(ctx, settings), settings.weights, settings.levels);
     const failures = failureList(risk);
     return {
       risk_score: risk.score,
       risk_level: risk.level,
-      is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(minLevel(options)),
+      is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(settings.minLevel),
       risk_score_breakdown: risk.breakdown,
       risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
       risk_breakdown_failures: failures === '' ? null : failures,
