@@ -260,7 +260,8 @@ async function profileOnly(): Promise<void> {
 /** BENCH_ONLY=open-loop: only verify at a fixed rate (BENCH_RATE, default 1,000/s), merged into bench/results.json. */
 async function openLoopOnly(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
-  const service = await startService(join(dir, 'bench.sqlite'));
+  // BENCH_NODE_FLAGS: node flags for the service (e.g. --trace-gc, to see its pauses on stderr).
+  const service = await startService(join(dir, 'bench.sqlite'), {}, (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   try {
     await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
     const fixed = await fixedRate(service, 10_000_000);
