@@ -4,36 +4,14 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
+import { type CliRun, runCli } from '../support/cli-run.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/policies/${name}.yaml`, import.meta.url));
 const shippedPolicy = fileURLToPath(new URL('../../policies/default.yaml', import.meta.url));
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-/** Runs main(args), capturing console.* and direct writes (commander writes help and errors itself). */
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const spies = [
-    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0),
-  ];
-  try {
-    const code = await main(args);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const run = runCli;
 
 const saved = { DATABASE_URL: process.env.DATABASE_URL, PORT: process.env.PORT };
 let dir: string;
@@ -66,7 +44,7 @@ async function withStore<T>(work: (store: Awaited<ReturnType<typeof openDatabase
   }
 }
 
-function createdJson(r: Run) {
+function createdJson(r: CliRun) {
   expect(r.code).toBe(0);
   const lines = r.out.trim().split('\n');
   expect(lines).toHaveLength(1);

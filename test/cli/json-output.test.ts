@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProgram, main } from '../../src/cli/main.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/main.js';
 import { databaseName } from '../../src/cli/with-store.js';
+import { runCli } from '../support/cli-run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const shippedPolicy = join(root, 'policies', 'default.yaml');
@@ -27,21 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const spies = [
-    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => out.push(String(chunk)) > 0),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0),
-  ];
-  try {
-    return { code: await main([...args]), out: out.join(''), err: err.join('') };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const run = (args: readonly string[]) => runCli(...args);
 
 /** Fields whose keys are data (list names, a check's option names), not field names. */
 const MAPS = new Set(['lists', 'defaults']);

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli-run.js';
 import { createPostgresSchema } from '../support/databases.js';
 import { bearer, post, startService, type TestServer } from '../support/server.js';
 
@@ -32,27 +32,7 @@ checks:
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function run(...args: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const spies = [
-    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => err.push(String(chunk)) > 0),
-  ];
-  try {
-    const code = await main(args);
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
+const run = runCli;
 
 interface Cell {
   from: string;
