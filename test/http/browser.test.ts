@@ -1,27 +1,10 @@
-// The fingerprint script in a real browser: headless Chromium (Debian's `chromium`, driven by
-// playwright-core) opens a page served from another origin (another port on 127.0.0.1), the page
-// loads /v1/fingerprint.js from the service and gets a token with the project's public key, and
-// POST /v1/intelligence accepts that token. A page on an origin the project does not allow gets no token.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
+import { launchChromium, requireChromium } from '../support/chromium.js';
 import { apiKey, post, startService, type TestServer } from '../support/server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-// playwright-core refuses --user-data-dir in launch(): it gives every launch a fresh temporary profile itself.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 interface PageServer {
   origin: string;
@@ -63,15 +46,13 @@ let allowed: PageServer;
 let refused: PageServer;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does`);
-  }
+  requireChromium();
   service = await startService();
   project = await service.createProject({ name: 'browser-shop' });
   allowed = await startPageServer(service.url, project.keys.public_key);
   refused = await startPageServer(service.url, project.keys.public_key);
   await service.service.store.projects.update(project.project.id, { allowedOrigins: [allowed.origin] });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,29 +1,15 @@
-// /docs in a real browser (Debian's chromium driven by playwright-core, as test/http/browser.test.ts):
-// Swagger UI renders the four operations from /v1/openapi.json, every request the page makes stays on
-// the service's origin, and the page's Content-Security-Policy refuses nothing it needs.
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium, requireChromium } from '../support/chromium.js';
 import { startService, type TestServer } from '../support/server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let browser: Browser;
 let service: TestServer;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   service = await startService();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,26 +1,11 @@
-// /playground in a real browser (Debian's chromium driven by playwright-core, as docs-browser.test.ts):
-// a policy typed with an error shows the error at its line in the editor; fixed, with an address, the
-// action and the explain appear; a production project's key is refused. Every request stays on the
-// service's origin and the page's CSP refuses nothing. With PLAYGROUND_SCREENSHOTS=1 it saves both
-// states to docs/playground-error.png and docs/playground-result.png (the README shows them).
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { packageRoot } from '../../src/paths.js';
+import { launchChromium, requireChromium } from '../support/chromium.js';
 import { startService, type TestServer } from '../support/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = process.env.PLAYGROUND_SCREENSHOTS === '1';
 const WAIT = { timeout: 5000 };
 
@@ -50,11 +35,11 @@ let lab: CreatedProject;
 let shop: CreatedProject;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does`);
+  requireChromium();
   service = await startService();
   lab = await service.createProject({ name: 'lab', sandbox: true, policyYaml: STORED });
   shop = await service.createProject({ name: 'shop' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
