@@ -126,10 +126,12 @@ class RequestRun {
   private readonly values = new Map<string, Promise<FactValues>>();
   /** Each plugin's facts once its run has settled: read without a wait. */
   private readonly settled = new Map<string, FactValues>();
-  /** Each fact's value, once asked for: the engine reads a fact once per condition naming it. */
+  /**
+   * Each fact's value, once asked for one by one: the engine reads a fact once per condition naming it, a
+   * plugin through ctx.fact. A caller's reads in groups (factsOf: show_results, checked types) go around it,
+   * so its I/O facts are those the decision stood on (recorded()).
+   */
   private readonly facts = new Map<string, Promise<unknown>>();
-  /** Facts read by the rules or by plugins (not those only a caller asked for): what the decision stood on. */
-  readonly read = new Set<string>();
 
   constructor(
     readonly request: RunRequest,
@@ -167,7 +169,7 @@ class RequestRun {
   }
 
   async recorded(): Promise<Record<string, unknown>> {
-    const names = [...this.read].filter((name) => this.catalog.owner.get(name)?.io === true);
+    const names = [...this.facts.keys()].filter((name) => this.catalog.owner.get(name)?.io === true);
     const values = await Promise.all(names.map((name) => this.facts.get(name)));
     const recorded: Record<string, unknown> = {};
     names.forEach((name, i) => {
@@ -205,7 +207,6 @@ class RequestRun {
   /** What a plugin reading `name` through ctx.fact gets: the value, or an error when `needs` does not allow it. */
   factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
     if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
-    this.read.add(name);
     return this.fact(name);
   }
 
@@ -262,7 +263,6 @@ class RunAlmanac extends Almanac {
 
   // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
   override factValue<T>(factId: string): Promise<T> {
-    this.run.read.add(factId);
     return this.run.fact(factId) as Promise<T>;
   }
 }
@@ -286,10 +286,7 @@ export class PolicyRunner {
   /** The request's facts without running the rules: for a caller that decides by itself (src/policy/decide-eagerly.ts). */
   facts(request: RunRequest): (name: string) => Promise<unknown> {
     const state = new RequestRun(request, this.catalog);
-    return (name) => {
-      state.read.add(name);
-      return state.fact(name);
-    };
+    return (name) => state.fact(name);
   }
 
   async run(request: RunRequest): Promise<RunOutcome> {
