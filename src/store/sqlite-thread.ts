@@ -48,6 +48,8 @@ export interface SqliteThread {
 }
 
 interface Pending {
+  /** The thread the call was posted to: a thread's death fails its own calls only. */
+  thread: Worker;
   resolve(reply: StoreReply & { ok: true }): void;
   reject(error: Error): void;
 }
@@ -65,37 +67,61 @@ function rebuilt(error: ThreadError): Error {
   return Object.assign(new Error(error.message), { name: error.name }, error.code ? { code: error.code } : {});
 }
 
-export function openSqliteThread(filename: string, knex: Knex): SqliteThread {
+/**
+ * The thread's heap: its velocity cache (at most 1,024 subjects of about 20 KB) and a commit's rows (at most
+ * 5,000) fit many times over; past it the thread dies (ERR_WORKER_OUT_OF_MEMORY), its calls fail as an
+ * outage and the next call starts another, instead of the process growing without bound.
+ */
+export const THREAD_HEAP_MB = 256;
+
+export interface ThreadOptions {
+  /** The thread's old-generation heap limit (resourceLimits.maxOldGenerationSizeMb). */
+  heapMb?: number;
+}
+
+export function openSqliteThread(filename: string, knex: Knex, options: ThreadOptions = {}): SqliteThread {
   let worker: Worker | null = null;
   let checkpoints: Checkpoints | null = null;
   let closed = false;
   let nextId = 1;
   const pending = new Map<number, Pending>();
+  /** Calls waiting on each thread: a thread holds the process open only while it has some. */
+  const waiting = new Map<Worker, number>();
+  const settle = (thread: Worker) => {
+    const left = (waiting.get(thread) ?? 1) - 1;
+    if (left > 0) waiting.set(thread, left);
+    else {
+      waiting.delete(thread);
+      thread.unref();
+    }
+  };
   // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs).
   let queries: Array<{ query: SubjectQuery; resolve(v: Velocity): void; reject(e: Error): void }> = [];
 
-  function failAll(reason: string): void {
+  function failAll(thread: Worker, reason: string): void {
+    if (worker === thread) worker = null; // the next call starts another
     const error = Object.assign(new Error(`the store thread stopped: ${reason}`), { code: 'SQLITE_CANTOPEN' });
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
+    for (const [id, p] of pending) {
+      if (p.thread !== thread) continue;
+      pending.delete(id);
+      settle(thread);
+      p.reject(error);
+    }
   }
 
   function start(): Worker {
-    const thread = new Worker(workerFile(), { workerData: { filename } });
+    const thread = new Worker(workerFile(), { workerData: { filename }, resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB } });
     thread.unref(); // held only while a call is pending (call())
     thread.on('message', (reply: StoreReply) => {
       const p = pending.get(reply.id);
       if (!p) return;
       pending.delete(reply.id);
-      if (pending.size === 0) thread.unref();
+      settle(thread);
       if (reply.ok) p.resolve(reply);
       else p.reject(rebuilt(reply.error));
     });
-    thread.on('error', (error) => failAll(error.message));
-    thread.on('exit', (code) => {
-      if (worker === thread) worker = null;
-      failAll(`exit code ${code}`);
-    });
+    thread.on('error', (error) => failAll(thread, error.message));
+    thread.on('exit', (code) => failAll(thread, `exit code ${code}`));
     checkpoints ??= startCheckpoints(filename);
     return thread;
   }
@@ -106,8 +132,9 @@ export function openSqliteThread(filename: string, knex: Knex): SqliteThread {
     const thread = worker;
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      if (pending.size === 0) thread.ref();
-      pending.set(id, { resolve, reject });
+      thread.ref();
+      waiting.set(thread, (waiting.get(thread) ?? 0) + 1);
+      pending.set(id, { thread, resolve, reject });
       thread.postMessage({ ...request, id });
     });
   }
