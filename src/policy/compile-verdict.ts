@@ -3,10 +3,11 @@
 import { createHash } from 'node:crypto';
 import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
+import type { Condition } from '../engine/plugin.js';
 import { type FiredRule, factPriority, PolicyRunner } from '../engine/run.js';
 import type { VerdictAction } from '../vocabulary.js';
 import { didYouMean } from './did-you-mean.js';
-import { type EngineRule, ruleOf } from './rules.js';
+import { anyOfRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
 
 /** custom_policy / parent_rules field → the fact it reads. A field whose fact is not registered is refused. */
@@ -91,11 +92,18 @@ export function verdictProblems(spec: IntelligencePolicy, catalog: FactCatalog):
 export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): CompiledVerdict {
   const parents = spec.parent_rules ?? [];
   const stopOnBlock = spec.stop_on_block === true;
-  // With stop_on_block, rules run one at a time in order (falling priorities), so the first block stops the rest.
-  const rules = parents.map((parent, i) => parentRule(parent, i, stopOnBlock ? parents.length - i : 1, catalog));
+  const priorityOf = (name: string) => factPriority(catalog, name);
+  // With stop_on_block, rules run one at a time in order (falling priorities), so the first block stops the
+  // rest. Without it every parent rule is evaluated anyway: one engine rule whose `any` holds them all (the
+  // run reports which held as its children), a run's bookkeeping once rather than once per parent rule.
+  const rules = stopOnBlock
+    ? parents.map((parent, i) => ruleOf(ruleName(i), parentCondition(parent), priorityOf, parents.length - i))
+    : parents.length > 0
+      ? [anyOfRule(ALL_PARENT_RULES, parents.map(parentCondition), priorityOf)]
+      : [];
   return {
     revision: createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16),
-    ruleCount: rules.length,
+    ruleCount: parents.length,
     stopOnBlock,
     runner: new PolicyRunner(catalog, rules),
     actions: new Map(parents.map((parent, i) => [ruleName(i), parent.action])),
@@ -110,30 +118,32 @@ export function haltsAfter(verdict: CompiledVerdict, ruleName: string): boolean 
 
 /** block if a block rule matched, else allow if an allow rule matched, else ignore. */
 export function decideVerdict(verdict: CompiledVerdict, fired: readonly FiredRule[]): VerdictDecision {
-  const matched = fired.map((rule) => Number(rule.name.slice('parent_rules['.length, -1))).sort((a, b) => a - b);
-  const actions = fired.map((rule) => verdict.actions.get(rule.name));
+  const matched = fired
+    .flatMap((rule) =>
+      rule.name === ALL_PARENT_RULES ? rule.children.flatMap((held, i) => (held ? [i] : [])) : [Number(rule.name.slice('parent_rules['.length, -1))],
+    )
+    .sort((a, b) => a - b);
+  const actions = matched.map((i) => verdict.parents[i]?.action);
   const action = actions.includes('block') ? 'block' : actions.includes('allow') ? 'allow' : 'ignore';
   const decidedBy = matched.find((i) => verdict.parents[i]?.action === action) ?? null;
   return { action, matched, decidedBy };
 }
 
+/** The one engine rule of a verdict without stop_on_block: its children are the parent rules, in order. */
+const ALL_PARENT_RULES = 'parent_rules';
+
 function ruleName(index: number): string {
   return `parent_rules[${index}]`;
 }
 
-/** A rule over one field; an unknown fact (null) never matches, whatever the operator. */
-function parentRule(parent: ParentRule, index: number, priority: number, catalog: FactCatalog): EngineRule {
+/** A parent rule's test of one field; an unknown fact (null) never matches, whatever the operator. */
+function parentCondition(parent: ParentRule): Condition {
   const fact = VERDICT_FIELDS[parent.field] as string;
   const operator = parent.operator === '==' ? 'equal' : 'notEqual';
-  return ruleOf(
-    ruleName(index),
-    {
-      all: [
-        { fact, operator: 'notEqual', value: null },
-        { fact, operator, value: parent.target.bool },
-      ],
-    },
-    (name) => factPriority(catalog, name),
-    priority,
-  );
+  return {
+    all: [
+      { fact, operator: 'notEqual', value: null },
+      { fact, operator, value: parent.target.bool },
+    ],
+  };
 }
