@@ -37,7 +37,7 @@ export const FED_NOT_ADDED = {
     'wi.twcbc.com',
     'sakura.ne.jp',
   ],
-  'look-alike of a provider (typo detection corrects it) or a domain the provider does not have': [
+  'look-alike of a provider, or a domain the provider does not have (left to typo detection)': [
     'gmail.com.br',
     'gmail.ru',
     'hitmail.com',
