@@ -150,17 +150,15 @@ export const REGIONAL_JOIN = {
       'odn.ne.jp',
       'odn.ad.jp',
       'vodafone.ne.jp',
-      'disney.ne.jp',
       'ymobile.ne.jp',
       'ymobile1.ne.jp',
-      'ymail.ne.jp',
       'emobile.ne.jp',
       'willcom.com',
       'wcm.ne.jp',
       'pdx.ne.jp',
     ],
     source:
-      "FED (its DOMAINS list; ybb.ne.jp also email-providers all.json): SoftBank's Yahoo! BB and ODN ISP mail, its carrier mail of the Vodafone K.K. era and Disney Mobile, and Y!mobile's (EMOBILE, WILLCOM) carrier mail",
+      "FED (its DOMAINS list; ybb.ne.jp also email-providers all.json): SoftBank's Yahoo! BB and ODN ISP mail, its carrier mail of the Vodafone K.K. era, and Y!mobile's (EMOBILE, WILLCOM) carrier mail",
   },
   rakuten: {
     domains: ['rakumail.jp', 'rakuten.jp', 'infoseek.jp', 'infoseek.co.jp'],
@@ -230,7 +228,7 @@ export const REGIONAL_CATCH_ALL = {
     'adsl.no',
     'losmail.no',
     'epost.no',
-    // Japan: ISPs and portals.
+    // Japan: ISPs, portals and carrier mail that changed hands (Disney Mobile, ymail.ne.jp).
     'asahi-net.or.jp',
     'bbiq.jp',
     'commufa.jp',
@@ -249,6 +247,8 @@ export const REGIONAL_CATCH_ALL = {
     'spaaqs.ne.jp',
     't-com.ne.jp',
     'tiki.ne.jp',
+    'disney.ne.jp',
+    'ymail.ne.jp',
     'tokai.or.jp',
     'ucom.ne.jp',
     'freemail.ne.jp',
