@@ -12,9 +12,9 @@
 // - FED: npm free-email-domains 1.12.6 domains.json (MIT, published 2026-09-23; HubSpot's free-mail list,
 //   merged by the package with two disposable lists and a hand-kept list of its own, scripts/postinstall.mjs
 //   DOMAINS). Not a dependency (its install script downloads); coverage.mjs packs it. Only the domains
-//   reviewed one by one below were taken: no disposable list has them (data/figures.md), and each is a
+//   reviewed one by one below were taken: none of eight disposable lists has them (coverage.mjs checks it), and each is a
 //   consumer ISP's or a mailbox provider's domain by the evidence named. The rest of what it holds and this
-//   data lacks is classified in data/figures.md.
+//   data lacks is classified in fed-review.mjs.
 
 /** Domains added to a provider key that already exists (curated or long-tail), with their evidence. */
 export const REGIONAL_JOIN = {
