@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { getDomain, parse } from 'tldts';
 import { describe, expect, it } from 'vitest';
 import { decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
@@ -152,7 +153,9 @@ testPlugin(freeProvider, [
   { name: 'privacy relay: Hide My Email', email: 'a@privaterelay.appleid.com', facts: notFree, fires: [] },
   { name: 'disposable', email: 'a@mailinator.com', facts: notFree, fires: [] },
   { name: 'disposable', email: 'a@10minutemail.com', facts: notFree, fires: [] },
-  { name: 'in free.txt but disposable-email-domains-js lists it', email: 'a@sify.com', facts: notFree, fires: [] },
+  { name: 'in free.txt but disposable-email-domains-js lists it', email: 'a@sofortmail.de', facts: notFree, fires: [] },
+  // On the upstream disposable list too, but a national portal the disposable plugin vets as never disposable.
+  { name: 'a national portal the disposable plugin exempts: Sify (India)', email: 'a@sify.com', facts: free('sify', 'rare'), fires: ['free_provider_domain'] },
   { name: 'education', email: 'a@mit.edu', facts: notFree, fires: [] },
   { name: 'hosting company domain in the provider package', email: 'a@godaddy.com', facts: notFree, fires: [] },
   { name: 'Alibaba corporate domain (aliyun.com is the mail service)', email: 'a@alibaba.com', facts: notFree, fires: [] },
@@ -207,12 +210,17 @@ describe('providers.json', () => {
       .split('\n')
       .map((line) => line.trim().toLowerCase())
       .filter((line) => line !== '');
-  const disposable = new Set([
-    ...lines('freemail/data/disposable.txt'),
-    ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[]),
-  ]);
+  // The upstream disposable lists, less what the disposable plugin vets as never disposable (national portals).
+  const neverDisposable = new Set(
+    lines(fileURLToPath(new URL('../disposable/data/never-disposable.txt', import.meta.url))).filter((line) => !line.startsWith('#')),
+  );
+  const disposable = new Set(
+    [...lines('freemail/data/disposable.txt'), ...(require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json') as string[])].filter(
+      (domain) => !neverDisposable.has(domain),
+    ),
+  );
 
-  it('holds no disposable domain, nor a domain under one (parents up to the registrable domain, as the disposable plugin matches)', () => {
+  it('holds no disposable domain (upstream lists less the vetted never-disposable ones), nor a domain under one (parents up to the registrable domain, as the disposable plugin matches)', () => {
     const found: string[] = [];
     for (const [, entry] of entries) {
       for (const domain of entry.domains) {

@@ -2,7 +2,8 @@
 // Run from the repository root: node plugins/free-provider/data/build.mjs
 // Sources (devDependencies): @mikkelscheike/email-provider-links (MIT) for the well-known providers,
 // freemail's free.txt (ISC) for breadth; every domain listed as disposable by freemail's disposable.txt
-// or by disposable-email-domains-js (CC0), or under such a domain, is left out. The long tail of
+// or by disposable-email-domains-js (CC0), or under such a domain, is left out (unless the disposable plugin's
+// never-disposable.txt vets it). The long tail of
 // free.txt is keyed by the reviewed tables in long-tail.mjs, the rest by top-level domain (other_de).
 // Regional ISPs and mailbox providers (regional.mjs, issue 16) add domains with their evidence, the
 // locales' free-mail lists of @faker-js/faker (MIT) among them, and the providers' documented subdomains.
@@ -25,10 +26,20 @@ const lines = (file) =>
 const packageProviders = require('@mikkelscheike/email-provider-links/dist/providers/emailproviders.json').providers;
 const freeTxt = lines('freemail/data/free.txt');
 const freemailBlacklist = lines('freemail/data/blacklist.txt'); // suffix patterns such as ".zzn.com"
-const disposable = new Set([
-  ...lines('freemail/data/disposable.txt'),
-  ...require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json').map((d) => d.toLowerCase()),
-]);
+// What the disposable plugin has vetted as never disposable (big providers, national portals such as 21cn.com
+// and sify.com that the upstream list carries) is not disposable here either: such a portal is a free provider.
+const neverDisposable = new Set(
+  readFileSync(new URL('../../disposable/data/never-disposable.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .map((line) => line.trim().toLowerCase())
+    .filter((line) => line !== '' && !line.startsWith('#')),
+);
+const disposable = new Set(
+  [
+    ...lines('freemail/data/disposable.txt'),
+    ...require('disposable-email-domains-js/dist/dict/disposable_email_blocklist.json').map((d) => d.toLowerCase()),
+  ].filter((d) => !neverDisposable.has(d)),
+);
 
 // Privacy relays forward to a real mailbox and hide it: neither free providers nor disposable.
 const RELAYS = new Set([
