@@ -77,6 +77,8 @@ async function startService(databaseFile: string, env: Record<string, string> = 
     if (match) accessToken = match[1]!;
     const key = /^\s+private_key\s+(\S+)/.exec(line);
     if (key) privateKey = key[1]!;
+    // What the service prints besides its keys (node's --trace-gc, say) is shown when BENCH_SERVICE_STDOUT is set.
+    if (process.env.BENCH_SERVICE_STDOUT && !match && !key) console.log(`[service] ${line}`);
   });
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the service did not start within 20 s')), 20_000);

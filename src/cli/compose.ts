@@ -6,6 +6,7 @@ import { registry } from '../../plugins/index.js';
 import type { Config } from '../config.js';
 import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
+import { InFlightRequests } from '../http/middleware/in-flight.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
@@ -36,6 +37,8 @@ export interface Service {
   /** GET /readyz's probes; add one per part that must be reachable (`readiness.add('redis', …)`). */
   readiness: Readiness;
   app: Koa;
+  /** The requests the app is handling: a stop waits for them before close() (their events are committed then). */
+  inFlight: InFlightRequests;
   /** Rate limits (shared through Redis when REDIS_URL is set); onLimitEvent/counters for metrics. */
   limits: Limits;
   quota: Quota;
@@ -106,7 +109,8 @@ export async function composeService(config: Config, options: ComposeOptions = {
     .inform('policies', () => policies.activeRevisions());
   if (redis) readiness.add('redis', () => redis.ping());
   const access = createAccess(store.keys, { now, log });
-  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription });
+  const inFlight = new InFlightRequests();
+  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription, inFlight });
   const close = async () => {
     reload.close();
     await network.close();
@@ -115,7 +119,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
     await access.close();
     await store.close();
   };
-  return { config, log, store, policies, catalog, readiness, app, limits, quota, reloadPolicies: () => reload.reloadNow(), close };
+  return { config, log, store, policies, catalog, readiness, app, inFlight, limits, quota, reloadPolicies: () => reload.reloadNow(), close };
 }
 
 /** Why a project cannot start with its policy, and what to do. */

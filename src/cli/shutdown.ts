@@ -1,6 +1,7 @@
 // A graceful stop on SIGTERM or SIGINT: readiness turns 503 (GET /readyz), the listener stops accepting,
 // requests in flight finish (their events are committed before they are answered, event-writer.ts),
-// kept-alive connections close as their last answer goes out, then the service closes (pending event
+// kept-alive connections close as their last answer goes out, requests whose client hung up are still
+// handled to the end (their events committed: Service.inFlight), then the service closes (pending event
 // commits flushed, the database closed) and the process exits 0. Past SHUTDOWN_TIMEOUT_MS the remaining
 // connections are cut, the service is still closed, and the process exits 1. A second signal during the
 // stop ends the process at once (the default action).
@@ -42,7 +43,7 @@ export async function stop(options: StopOptions, signal: NodeJS.Signals | 'stop'
   const [main] = servers;
   const drained = main ? drain(main, timeoutMs) : Promise.resolve(true);
   for (const other of servers.slice(1)) other.close();
-  const clean = await drained;
+  const clean = (await drained) && (await settled(service, timeoutMs - (performance.now() - started)));
   if (!clean) log.warn({ timeoutMs }, 'stopping: requests still in flight after SHUTDOWN_TIMEOUT_MS were cut');
   try {
     await service.close();
@@ -54,6 +55,20 @@ export async function stop(options: StopOptions, signal: NodeJS.Signals | 'stop'
   for (const other of servers.slice(1)) other.closeAllConnections();
   log.info({ ms: Math.round(performance.now() - started), clean }, 'stopped: events committed, database closed');
   exit(clean ? 0 : 1);
+}
+
+/** Waits, at most `timeoutMs`, for the requests still being handled after their connections closed. */
+async function settled(service: Service, timeoutMs: number): Promise<boolean> {
+  if (service.inFlight.count === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, timeoutMs));
+  });
+  try {
+    return await Promise.race([service.inFlight.idle().then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Stops accepting and waits for the connections to end; true when they all did within the timeout. */

@@ -21,6 +21,7 @@ import { metricsRoute } from './metrics.js';
 import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
 import { handleErrors } from './middleware/errors.js';
+import type { InFlightRequests } from './middleware/in-flight.js';
 import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { admitQuota } from './middleware/quota.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   readiness: Readiness;
   /** Served at GET /v1/openapi.json and rendered at /docs (openapi/document.ts). */
   apiDescription: OpenApiDocument;
+  /** Counts the requests being handled, so a stop can wait for them (shutdown.ts). */
+  inFlight?: InFlightRequests;
 }
 
 interface State {
@@ -106,6 +109,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = ctx.state.client;
   });
 
+  if (deps.inFlight) app.use(deps.inFlight.middleware);
   app.use(requestLog(deps.log, deps.config.ops.accessLog));
   app.use(responseHeaders());
   app.use(handleErrors(deps.log));

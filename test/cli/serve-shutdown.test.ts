@@ -1,16 +1,20 @@
 // A real `serve` process stopped with SIGTERM under load: many verifies in flight over 50 kept-alive
 // connections, more queued behind them. Every request answered 200 before the process ended has its
 // event in the database; none is answered 5xx (the others find the listener closed); the process exits 0.
-// The same process serves /metrics on METRICS_PORT, and not on its main port.
+// The same process serves /metrics on METRICS_PORT, and not on its main port. A request whose client hung
+// up while its checks were still waiting (a DNS server that never answers) is handled to the end: its event
+// is stored, no error is logged.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startDnsServer } from '../support/dns-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REQUESTS = 600;
@@ -152,3 +156,69 @@ it('stores the event of every verify answered 200 before SIGTERM ended the proce
   expect(stopping).toContain('stopping: readiness is 503, finishing requests in flight');
   expect(stopping).toContain('stopped: events committed, database closed');
 }, 60_000);
+
+it('handles a request whose client hung up to the end before closing: its event is stored, no error logged', async () => {
+  const dns = await startDnsServer();
+  const rdap = createServer((_req, res) => void res.writeHead(404).end());
+  await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
+  const databaseFile = join(dir, 'hangup.sqlite');
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${databaseFile}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'on',
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '1500',
+      RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
+      WEB_CHECKS: 'off',
+      SHUTDOWN_TIMEOUT_MS: '20000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  try {
+    let log = '';
+    proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
+    const [stdout] = await Promise.all([
+      waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
+      waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t)),
+    ]);
+    const lines = () =>
+      log
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const base = new URL(lines().find((line) => line.msg === 'email-trust is listening')?.base as string);
+    const token = /^\s+access_token\s+(etv_\S+)/m.exec(stdout)?.[1] as string;
+    const exited = new Promise<{ code: number | null }>((resolve) => proc.once('exit', (code) => resolve({ code })));
+
+    // The client sends its verify and hangs up while the service waits for the DNS server, which never answers.
+    const body = JSON.stringify({ email_address: 'hangup@silent.test' });
+    const socket = connect(Number(base.port), base.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /v1/public/verify HTTP/1.1\r\nHost: ${base.host}\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    for (let i = 0; i < 100 && dns.count('silent.test') === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(dns.count('silent.test')).toBeGreaterThan(0);
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    proc.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0 });
+
+    const db = new Database(databaseFile, { readonly: true });
+    const stored = db.prepare('select email, action from events').all();
+    db.close();
+    expect(stored).toEqual([{ email: 'hangup@silent.test', action: expect.any(String) }]);
+    expect(lines().filter((line) => Number(line.level) >= 50)).toEqual([]);
+    expect(lines().map((line) => line.msg)).toContain('stopped: events committed, database closed');
+  } finally {
+    await new Promise((done) => rdap.close(done));
+    await dns.close();
+  }
+}, 30_000);
