@@ -3,7 +3,7 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataList, PluginContext } from '../src/engine/plugin.js';
+import type { DataList, PluginContext, RequestInput } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -82,17 +82,37 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
 }
 
 /**
+ * Each request's answers of asciiDomainOf, by rule: about ten plugins ask for the same name on every request,
+ * and the facts it reads (structure's and idn's) depend on the address alone, so the first asker's answer is
+ * every asker's. Keyed by the request's input object, which lives as long as its run.
+ */
+const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, Promise<string | null>>>>();
+
+/**
  * The address's domain as an ASCII host name (its punycode form for an IDN), lower-cased, without a root
  * dot: the one way a plugin gets the name to look up in a list or ask the network about. Null when there
  * is none: no domain, an address literal, or not a host name under `rule` (default `any`: ASCII without
  * empty labels; `dns` for a name the resolver can be asked about); trailing spaces are not part of it.
- * Reads structure's and idn's facts.
+ * Reads structure's and idn's facts (a plugin calling it declares them in `needs`).
  */
-export async function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
-  const domain = await ctx.fact<string>('domain');
-  const literal = await ctx.fact<string>('domain_literal');
+export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
+  let byRule = asciiDomains.get(ctx.input);
+  if (!byRule) {
+    byRule = {};
+    asciiDomains.set(ctx.input, byRule);
+  }
+  let name = byRule[rule];
+  if (!name) {
+    name = readAsciiDomain(ctx, rule);
+    byRule[rule] = name;
+  }
+  return name;
+}
+
+async function readAsciiDomain(ctx: PluginContext, rule: LabelRule): Promise<string | null> {
+  const [domain, literal, punycode] = await Promise.all([ctx.fact<string>('domain'), ctx.fact<string>('domain_literal'), ctx.fact<string>('punycode_value')]);
   if (typeof domain !== 'string' || literal !== null) return null;
   // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
   // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
-  return hostName(((await ctx.fact<string>('punycode_value')) ?? domain).trimEnd(), rule);
+  return hostName((punycode ?? domain).trimEnd(), rule);
 }

@@ -16,6 +16,16 @@ export class FactCatalog {
   readonly checkOwner: ReadonlyMap<string, Plugin>;
   /** Project list name (`email-trust project lists`) → the plugin that reads it, in registry order. */
   readonly listOwner: ReadonlyMap<string, Plugin>;
+  /**
+   * Fact name → its number, 0 to factNames.length - 1, and plugin → its number (registry order): a request's
+   * state (run.ts) keeps its facts and plugins in arrays by these numbers rather than in maps it fills anew.
+   */
+  readonly factIndex: ReadonlyMap<string, number>;
+  readonly factNames: readonly string[];
+  /** By fact number: the plugin that emits it, and that plugin's number. */
+  readonly factOwners: readonly Plugin[];
+  readonly factOwnerIndex: readonly number[];
+  readonly pluginIndex: ReadonlyMap<Plugin, number>;
   private readonly readable = new Map<string, ReadonlySet<string>>();
 
   constructor(registry: readonly Plugin[]) {
@@ -34,6 +44,11 @@ export class FactCatalog {
     this.owner = owner;
     this.checkOwner = checkOwner;
     this.listOwner = listOwner;
+    this.factNames = [...owner.keys()];
+    this.factIndex = new Map(this.factNames.map((name, i) => [name, i]));
+    this.factOwners = this.factNames.map((name) => owner.get(name) as Plugin);
+    this.pluginIndex = new Map(registry.map((plugin, i) => [plugin, i]));
+    this.factOwnerIndex = this.factOwners.map((plugin) => this.pluginIndex.get(plugin) as number);
     for (const plugin of registry) {
       for (const need of plugin.needs) {
         const needed = plugins.get(need);

@@ -12,7 +12,7 @@ import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
 import './condition-evaluation.js';
-import './rule-results.js';
+import { keepResultsInPlace } from './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
 const unknown = { status: 'unknown', reason: 'network checks are off' } as const;
@@ -123,15 +123,16 @@ export class UndeclaredNeedError extends Error {
 class RequestRun {
   readonly ran: string[] = [];
   readonly applied: string[] = [];
-  private readonly values = new Map<string, Promise<FactValues>>();
-  /** Each plugin's facts once its run has settled: read without a wait. */
-  private readonly settled = new Map<string, FactValues>();
+  /** By plugin number (catalog.pluginIndex): its run, once started. */
+  private readonly values: Array<Promise<FactValues> | undefined> = [];
+  /** By plugin number: its facts once its run has settled, read without a wait. */
+  private readonly settled: Array<FactValues | undefined> = [];
   /**
-   * Each fact's value, once asked for one by one: the engine reads a fact once per condition naming it, a
-   * plugin through ctx.fact. A caller's reads in groups (factsOf: show_results, checked types) go around it,
-   * so its I/O facts are those the decision stood on (recorded()).
+   * By fact number (catalog.factIndex): its value, once asked for one by one: the engine reads a fact once per
+   * condition naming it, a plugin through ctx.fact. A caller's reads in groups (factsOf: show_results, checked
+   * types) go around it, so its I/O facts are those the decision stood on (recorded()).
    */
-  private readonly facts = new Map<string, Promise<unknown>>();
+  private readonly facts: Array<Promise<unknown> | undefined> = [];
 
   constructor(
     readonly request: RunRequest,
@@ -140,37 +141,49 @@ class RequestRun {
 
   /** The value of `name`; null when its plugin gave none. */
   fact(name: string): Promise<unknown> {
-    let value = this.facts.get(name);
+    const i = this.catalog.factIndex.get(name);
+    if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+    let value = this.facts[i];
     if (!value) {
-      const plugin = this.catalog.owner.get(name);
-      if (!plugin) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
       const given = this.request.given?.(name);
-      const settled = this.settled.get(plugin.id);
+      const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
       if (given !== undefined) value = Promise.resolve(given);
-      else value = settled ? Promise.resolve(settled[name] ?? null) : this.valuesOf(plugin).then((values) => values[name] ?? null);
-      this.facts.set(name, value);
+      else if (settled) value = Promise.resolve(settled[name] ?? null);
+      else value = this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => values[name] ?? null);
+      this.facts[i] = value;
     }
     return value;
   }
 
   async factsOf(names: readonly string[]): Promise<unknown[]> {
+    const { factIndex, factOwners, factOwnerIndex } = this.catalog;
+    const given = this.request.given;
     const waits: Array<Promise<FactValues>> = [];
     for (const name of names) {
-      const plugin = this.catalog.owner.get(name);
-      if (!plugin) throw new UnknownFactError(`unknown fact ${name}`);
-      if (this.request.given?.(name) === undefined && !this.settled.has(plugin.id)) waits.push(this.valuesOf(plugin));
+      const i = factIndex.get(name);
+      if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+      if (this.settled[factOwnerIndex[i] as number] || given?.(name) !== undefined) continue;
+      waits.push(this.valuesOf(factOwners[i] as Plugin));
     }
     if (waits.length > 0) await Promise.all(waits);
     return names.map((name) => {
-      const given = this.request.given?.(name);
-      if (given !== undefined) return given;
-      return (this.settled.get(this.catalog.owner.get(name)?.id as string) as FactValues)[name] ?? null;
+      const value = given?.(name);
+      if (value !== undefined) return value;
+      return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
     });
   }
 
   async recorded(): Promise<Record<string, unknown>> {
-    const names = [...this.facts.keys()].filter((name) => this.catalog.owner.get(name)?.io === true);
-    const values = await Promise.all(names.map((name) => this.facts.get(name)));
+    const { factNames, factOwners } = this.catalog;
+    const names: string[] = [];
+    const reads: Array<Promise<unknown>> = [];
+    this.facts.forEach((value, i) => {
+      if (value && factOwners[i]?.io === true) {
+        names.push(factNames[i] as string);
+        reads.push(value);
+      }
+    });
+    const values = await Promise.all(reads);
     const recorded: Record<string, unknown> = {};
     names.forEach((name, i) => {
       recorded[name] = values[i] ?? null;
@@ -179,15 +192,16 @@ class RequestRun {
   }
 
   private valuesOf(plugin: Plugin): Promise<FactValues> {
-    let values = this.values.get(plugin.id);
+    const i = this.catalog.pluginIndex.get(plugin) as number;
+    let values = this.values[i];
     if (!values) {
-      values = this.runPlugin(plugin);
-      this.values.set(plugin.id, values);
+      values = this.runPlugin(plugin, i);
+      this.values[i] = values;
     }
     return values;
   }
 
-  private async runPlugin(plugin: Plugin): Promise<FactValues> {
+  private async runPlugin(plugin: Plugin, i: number): Promise<FactValues> {
     let values: FactValues;
     const started = performance.now();
     try {
@@ -198,7 +212,7 @@ class RequestRun {
     }
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
-    this.settled.set(plugin.id, values);
+    this.settled[i] = values;
     this.ran.push(plugin.id);
     if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
     return values;
@@ -314,6 +328,8 @@ export class PolicyRunner {
   private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
+    // One run at a time per engine, its results read before it goes back to the pool: no copy per run.
+    for (const rule of (engine as unknown as { rules: Array<{ conditions: never }> }).rules) keepResultsInPlace(rule);
     engine.on('success', (_event, almanac, result) => {
       if ((almanac as RunAlmanac).run.request.halts?.(result.name)) engine.stop();
     });

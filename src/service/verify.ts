@@ -98,6 +98,9 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
   return { evaluation, response };
 }
 
+/** The facts an event stores besides the request's own fields. */
+const EVENT_FACTS = ['domain', 'email_lower', 'base_email'] as const;
+
 /** The verify operation: evaluate, record the event (committed), answer. */
 export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
   if (request.show_explain) assertMayExplain(ctx, project);
@@ -106,14 +109,14 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const services = runServices(ctx, project, request.soft_check !== true);
   const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
-  const [domain, recordedFacts] = await Promise.all([evaluation.fact('domain'), evaluation.recorded()]);
-  const emailLower = ((await evaluation.fact('email_lower')) as string | null) ?? request.email_address.toLowerCase();
+  const [[domain, lower, base], recordedFacts] = await Promise.all([evaluation.facts(EVENT_FACTS), evaluation.recorded()]);
+  const emailLower = typeof lower === 'string' ? lower : request.email_address.toLowerCase();
   await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'verify',
     email: request.email_address,
     emailLower,
-    baseEmail: ((await evaluation.fact('base_email')) as string | null) ?? emailLower,
+    baseEmail: typeof base === 'string' ? base : emailLower,
     domain: typeof domain === 'string' ? domain : null,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),

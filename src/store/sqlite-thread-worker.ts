@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { StoreReply, StoreRequest, ThreadError, VelocityAnswer } from './sqlite-thread.js';
-import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement } from './sqlite-writes.js';
+import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { createVelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
 
@@ -58,7 +58,7 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
     if (!conn) open();
     if (request.op === 'insert') {
       const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
-      commit?.(request.rows, ran ? (s) => ran.push(s) : undefined);
+      commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
       return { id, ok: true, ...(ran ? { statements: ran } : {}) };
     }
     const velocities: VelocityAnswer[] = [];

@@ -18,11 +18,11 @@ import type { Velocity } from '../engine/plugin.js';
 import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
 import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
-import type { RanStatement } from './sqlite-writes.js';
+import { flatRows, type RanStatement } from './sqlite-writes.js';
 import type { SubjectQuery } from './velocity-queries.js';
 
 export type StoreRequest =
-  | { id: number; op: 'insert'; rows: readonly EventRow[]; observe: boolean }
+  | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean }
   | { id: number; op: 'velocity'; queries: SubjectQuery[] }
   | { id: number; op: 'close' };
 
@@ -158,7 +158,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   return {
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
-      const reply = await call({ op: 'insert', rows, observe });
+      const reply = await call({ op: 'insert', values: flatRows(rows), observe });
       for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
     },
     velocity(query) {

@@ -35,6 +35,29 @@ export const EVENT_COLUMNS = [
   'created_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
+/**
+ * Rows travel as one flat list of their columns' values, EVENT_COLUMNS order, row after row: the structured
+ * clone of a message copies a list of plain values faster than as many objects, each with its keys.
+ */
+export function flatRows(rows: readonly EventRow[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const column of EVENT_COLUMNS) values.push(row[column]);
+  return values;
+}
+
+/** The rows of flatRows() again. */
+export function rowsOfFlat(values: readonly unknown[]): EventRow[] {
+  const rows: EventRow[] = [];
+  for (let at = 0; at < values.length; at += EVENT_COLUMNS.length) {
+    const row: Record<string, unknown> = {};
+    EVENT_COLUMNS.forEach((column, i) => {
+      row[column] = values[at + i];
+    });
+    rows.push(row as unknown as EventRow);
+  }
+  return rows;
+}
+
 /** The store thread's connection: WAL beside knex's, checkpoints left to sqlite-checkpoints.ts. */
 export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -8192', 'wal_autocheckpoint = 0'];
 
