@@ -16,6 +16,7 @@ import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
 import { replayBench } from './replay.js';
+import { type CpuPerRequest, cpuPerRequest, threadTimes } from './thread-cpu.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -46,6 +47,8 @@ function residentMb(pid: number): number | null {
 }
 
 interface Figures {
+  /** CPU µs per request of the service's event loop and of its other threads (bench/thread-cpu.ts), when loaded with a service. */
+  cpu?: CpuPerRequest;
   requests_per_second: number;
   p50_ms: number;
   p99_ms: number;
@@ -108,11 +111,15 @@ function figures(result: autocannon.Result): Figures {
   };
 }
 
-async function load(title: string, options: autocannon.Options): Promise<Figures> {
+async function load(title: string, options: autocannon.Options, service?: Started): Promise<Figures> {
   process.stdout.write(`${title}: ${SECONDS} s, ${CONNECTIONS} connections … `);
+  const pid = service?.child.pid;
+  const before = pid ? threadTimes(pid) : null;
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const f = figures(result);
-  console.log(`${f.requests_per_second} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms${f.non_2xx ? `, ${f.non_2xx} non-2xx` : ''}`);
+  const cpu = pid ? cpuPerRequest(pid, before, threadTimes(pid), result.requests.total) : null;
+  const f = { ...figures(result), ...(cpu ? { cpu } : {}) };
+  const cpuText = cpu ? `; CPU per request: event loop ${cpu.main_us} µs, other threads ${cpu.other_threads_us} µs` : '';
+  console.log(`${f.requests_per_second} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms${f.non_2xx ? `, ${f.non_2xx} non-2xx` : ''}${cpuText}`);
   return f;
 }
 
@@ -323,19 +330,26 @@ async function compareOnly(): Promise<void> {
     const verifyRps: number[][] = [[], []];
     const ratios: number[][] = [[], []];
     const intelligenceRps: number[][] = [[], []];
+    const verifyCpu: number[][] = [[], []];
     for (const { service } of sides) await autocannon({ ...verifyLoad(service, () => 'example.com'), connections: CONNECTIONS, duration: 2 });
     for (let round = 0; round < rounds; round++) {
       for (const [k, { name, service }] of sides.entries()) {
-        const ip = await load(`${name}: POST /v1/public/ip`, {
-          url: `${service.base}/v1/public/ip`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-        });
+        const ip = await load(
+          `${name}: POST /v1/public/ip`,
+          {
+            url: `${service.base}/v1/public/ip`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+          },
+          service,
+        );
         const verify = await load(
           `${name}: POST /v1/public/verify`,
           verifyLoad(service, () => 'example.com'),
+          service,
         );
-        const intel = await load(`${name}: POST /v1/intelligence`, intelligenceLoad(service));
+        const intel = await load(`${name}: POST /v1/intelligence`, intelligenceLoad(service), service);
+        verifyCpu[k]?.push(verify.cpu?.main_us ?? 0);
         verifyRps[k]?.push(verify.requests_per_second);
         ratios[k]?.push(verify.requests_per_second / ip.requests_per_second);
         intelligenceRps[k]?.push(intel.requests_per_second);
@@ -345,6 +359,10 @@ async function compareOnly(): Promise<void> {
     const [before, after] = [median(verifyRps[0]), median(verifyRps[1])];
     console.log(`verify req/s, median of ${rounds} rounds: baseline ${before}, this ${after} (×${(after / before).toFixed(2)})`);
     console.log(`verify/ip ratio, median: baseline ${median(ratios[0]).toFixed(3)}, this ${median(ratios[1]).toFixed(3)}`);
+    const [cpuBefore, cpuAfter] = [median(verifyCpu[0]), median(verifyCpu[1])];
+    if (cpuBefore > 0 && cpuAfter > 0) {
+      console.log(`verify event-loop CPU µs per request, median: baseline ${cpuBefore}, this ${cpuAfter} (×${(cpuBefore / cpuAfter).toFixed(2)} less)`);
+    }
     const [intelBefore, intelAfter] = [median(intelligenceRps[0]), median(intelligenceRps[1])];
     console.log(`intelligence req/s, median: baseline ${intelBefore}, this ${intelAfter} (×${(intelAfter / intelBefore).toFixed(2)})`);
     const fixed: OpenLoopFigures[] = [];
@@ -360,6 +378,7 @@ async function compareOnly(): Promise<void> {
       rounds,
       seconds: SECONDS,
       verify_rps: { baseline: before, this: after, ratio: Number((after / before).toFixed(2)) },
+      verify_event_loop_cpu_us: { baseline: cpuBefore, this: cpuAfter },
       verify_to_ip: { baseline: Number(median(ratios[0]).toFixed(3)), this: Number(median(ratios[1]).toFixed(3)) },
       intelligence_rps: { baseline: intelBefore, this: intelAfter, ratio: Number((intelAfter / intelBefore).toFixed(2)) },
       verify_fixed_rate: { baseline: fixed[0], this: fixed[1] },
@@ -410,9 +429,9 @@ async function main(): Promise<void> {
     await autocannon({ ...ip, connections: CONNECTIONS, duration: 2 });
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
 
-    const ipFigures = await load('POST /v1/public/ip (baseline)', ip);
-    const verifyFigures = await load('POST /v1/public/verify (default policy, network off, IPv4, event stored)', verify);
-    const intelligenceFigures = await load('POST /v1/intelligence (default policy verdict, no fingerprint, event stored)', intelligenceLoad(service));
+    const ipFigures = await load('POST /v1/public/ip (baseline)', ip, service);
+    const verifyFigures = await load('POST /v1/public/verify (default policy, network off, IPv4, event stored)', verify, service);
+    const intelligenceFigures = await load('POST /v1/intelligence (default policy verdict, no fingerprint, event stored)', intelligenceLoad(service), service);
     const fixed = await fixedRate(service, 10_000_000);
     const rssAfterLoad = residentMb(service.child.pid!);
     console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
@@ -421,6 +440,11 @@ async function main(): Promise<void> {
     const intelligenceRatio = Number((intelligenceFigures.requests_per_second / ipFigures.requests_per_second).toFixed(3));
     console.log(`verify/ip throughput ratio: ${ratio} (target ≥ 0.3, goal 0.5); p99 at ${RATE}/s: ${fixed.p99_ms} ms (target ≤ 10)`);
     console.log(`intelligence/ip throughput ratio: ${intelligenceRatio} (target ≥ 0.3)`);
+    // The same comparison in event-loop CPU per request (steadier than req/s on a shared machine; not the target's measure).
+    const cpuRatio = (f: Figures) => (ipFigures.cpu && f.cpu ? Number((ipFigures.cpu.main_us / f.cpu.main_us).toFixed(3)) : null);
+    if (cpuRatio(verifyFigures) !== null) {
+      console.log(`event-loop CPU per request, ip / verify: ${cpuRatio(verifyFigures)}; ip / intelligence: ${cpuRatio(intelligenceFigures)}`);
+    }
     const network = await networkRuns(dir, verifyFigures);
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
@@ -439,6 +463,7 @@ async function main(): Promise<void> {
       endpoints: { ip: ipFigures, verify: verifyFigures, intelligence: intelligenceFigures },
       ratio_verify_to_ip: ratio,
       ratio_intelligence_to_ip: intelligenceRatio,
+      event_loop_cpu_ratio: { ip_to_verify: cpuRatio(verifyFigures), ip_to_intelligence: cpuRatio(intelligenceFigures) },
       verify_fixed_rate: fixed,
       target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,

@@ -8,7 +8,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type Evaluation, evaluate } from '../policy/evaluate.js';
 import type { Explanation } from '../policy/explain.js';
-import { canonicalIp } from '../store/events.js';
+import { canonicalIp, type NewEvent } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { Action } from '../vocabulary.js';
 import { runServices, type ServiceContext } from './context.js';
@@ -103,6 +103,15 @@ const EVENT_FACTS = ['domain', 'email_lower', 'base_email'] as const;
 
 /** The verify operation: evaluate, record the event (committed), answer. */
 export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
+  const { response, event } = await decide(ctx, deps, project, request);
+  // Only the answer and its event wait for the commit: the run's facts and results (a few hundred objects)
+  // are garbage by now, not carried through the scavenges of the wait.
+  await ctx.store.events.record(event);
+  return response;
+}
+
+/** The answer and the event that records it. */
+async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<{ response: VerifyResponse; event: NewEvent }> {
   if (request.show_explain) assertMayExplain(ctx, project);
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
   const policy = ctx.policies.forProject(project);
@@ -111,7 +120,7 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
   const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
   const [[domain, lower, base], recordedFacts] = await Promise.all([evaluation.facts(EVENT_FACTS), evaluation.recorded()]);
   const emailLower = typeof lower === 'string' ? lower : request.email_address.toLowerCase();
-  await ctx.store.events.record({
+  const event: NewEvent = {
     projectId: project.id,
     endpoint: 'verify',
     email: request.email_address,
@@ -125,8 +134,8 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
     policyRevision: policy.revision,
     recordedFacts,
     createdAt: ctx.now(),
-  });
-  return response;
+  };
+  return { response, event };
 }
 
 /** show_explain shows the policy's internals (its checks, rules and thresholds): a testing aid, not for every caller. */
