@@ -17,32 +17,42 @@ function weights(options: CheckOptions): Weights {
   return Object.fromEntries(PARTS.map((part) => [part, given[part]])) as Weights;
 }
 
+/** The facts the score reads, in one list: read together, one wait for all of them. */
+const EVIDENCE_FACTS = [
+  'mx_record_status',
+  'a_record_fallback',
+  'a_record_count',
+  'aaaa_record_count',
+  'has_null_mx',
+  'mx_hosts_are_ips',
+  'domain_age_signal',
+  'domain_age_days',
+  'subdomain_count',
+  'random_subdomain_signal',
+  'uuid_subdomain_risk_signal',
+  'deep_nesting_risk_signal',
+] as const;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
+
 async function evidence(ctx: PluginContext): Promise<Evidence> {
-  const str = async (name: string) => {
-    const v = await ctx.fact(name);
-    return typeof v === 'string' ? v : null;
-  };
-  const int = async (name: string) => {
-    const v = await ctx.fact(name);
-    return typeof v === 'number' && Number.isFinite(v) ? v : null;
-  };
-  const bool = async (name: string) => {
-    const v = await ctx.fact(name);
-    return typeof v === 'boolean' ? v : null;
-  };
+  const [mxStatus, aFallback, aCount, aaaaCount, hasNullMx, mxHostsAreIps, ageSignal, ageDays, subdomainCount, randomSubdomain, uuidSubdomain, deepNesting] =
+    await Promise.all(EVIDENCE_FACTS.map((name) => ctx.fact(name)));
   return {
-    mxStatus: await str('mx_record_status'),
-    aFallback: await str('a_record_fallback'),
-    aCount: await int('a_record_count'),
-    aaaaCount: await int('aaaa_record_count'),
-    hasNullMx: await bool('has_null_mx'),
-    mxHostsAreIps: await bool('mx_hosts_are_ips'),
-    ageSignal: await str('domain_age_signal'),
-    ageDays: await int('domain_age_days'),
-    subdomainCount: await int('subdomain_count'),
-    randomSubdomain: await str('random_subdomain_signal'),
-    uuidSubdomain: await str('uuid_subdomain_risk_signal'),
-    deepNesting: await str('deep_nesting_risk_signal'),
+    mxStatus: str(mxStatus),
+    aFallback: str(aFallback),
+    aCount: int(aCount),
+    aaaaCount: int(aaaaCount),
+    hasNullMx: bool(hasNullMx),
+    mxHostsAreIps: bool(mxHostsAreIps),
+    ageSignal: str(ageSignal),
+    ageDays: int(ageDays),
+    subdomainCount: int(subdomainCount),
+    randomSubdomain: str(randomSubdomain),
+    uuidSubdomain: str(uuidSubdomain),
+    deepNesting: str(deepNesting),
   };
 }
 

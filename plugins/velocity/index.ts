@@ -84,11 +84,20 @@ const NO_DEVICE_FACTS = Object.freeze(nullOf(deviceFactSpecs));
 
 const DUPLICATION_DEFAULTS = { threshold: 3, window: 'total' } as const;
 
+type Duplication = { fact: string; operator: 'greaterThanInclusive'; value: number };
+// Keyed by the options object, which a compiled policy keeps for its lifetime: worked out once per policy.
+const duplicationByOptions = new WeakMap<CheckOptions, Duplication>();
+
 /** The one definition of "multiple accounts from one IP": the check's condition, and the flag computed from it. */
-function ipDuplication(options: CheckOptions): { fact: string; operator: 'greaterThanInclusive'; value: number } {
-  const window = WINDOWS.find((w) => w.name === options.window)?.name;
-  const threshold = typeof options.threshold === 'number' ? options.threshold : DUPLICATION_DEFAULTS.threshold;
-  return { fact: window ? distinctFact(window as WindowName) : 'distinct_emails_in_ip', operator: 'greaterThanInclusive', value: threshold };
+function ipDuplication(options: CheckOptions): Duplication {
+  let duplication = duplicationByOptions.get(options);
+  if (!duplication) {
+    const window = WINDOWS.find((w) => w.name === options.window)?.name;
+    const threshold = typeof options.threshold === 'number' ? options.threshold : DUPLICATION_DEFAULTS.threshold;
+    duplication = { fact: window ? distinctFact(window as WindowName) : 'distinct_emails_in_ip', operator: 'greaterThanInclusive', value: threshold };
+    duplicationByOptions.set(options, duplication);
+  }
+  return duplication;
 }
 
 /** has_multiple_emails_in_ip: true exactly when ip_duplication (with the policy's options) fires. */
