@@ -11,7 +11,6 @@ import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
-import { openSqliteReads } from './sqlite-reads.js';
 import { openSqliteThread } from './sqlite-thread.js';
 import { createUsage, type Usage } from './usage.js';
 
@@ -195,15 +194,14 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
   const knex = knexFactory(config);
   const keys = createKeys(knex);
-  // An embedded file gets its own read connection for the hot path; memory databases cannot share one.
+  // An embedded file's event commits and hot-path reads (velocity, intelligence's history) go to a worker
+  // thread with a connection of its own, which keeps the velocity cache exact beside it (sqlite-thread.ts,
+  // velocity-cache.ts); memory databases cannot share a connection.
   const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
-  // …and its event commits and velocity reads a worker thread with a connection of its own, which keeps the
-  // velocity cache exact beside it (sqlite-thread.ts, velocity-cache.ts).
   const thread = embedded ? openSqliteThread(embedded, knex) : null;
-  const fastReads = embedded ? openSqliteReads(embedded) : null;
-  // The embedded file's reads run synchronously and never wait; through knex every read is bounded.
+  // Through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
-  const events = createEvents(knex, fastReads && thread ? { all: fastReads.all, velocity: thread.velocity } : knexReads(knex, bound), thread);
+  const events = createEvents(knex, thread ? { all: thread.all, velocity: thread.velocity } : knexReads(knex, bound), thread);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -218,7 +216,6 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     },
     async close() {
       await events.flush();
-      await fastReads?.close();
       await thread?.close();
       await knex.destroy();
     },

@@ -1,5 +1,7 @@
-// Hot-path reads on an embedded SQLite file through a read-only connection of their own, with
-// prepared statements run synchronously (better-sqlite3): several times cheaper than through knex.
+// Reads on an embedded SQLite file through a read-only connection of their own, with prepared statements
+// run synchronously (better-sqlite3): several times cheaper than through knex. The service runs its hot reads
+// on the store thread instead (sqlite-thread.ts: on the event loop these cost intelligence about 110 µs of
+// CPU per request); bench/store.ts reads with this, the velocity statements without the thread's cache.
 // Synchronous is safe only because every velocity statement is bounded
 // (velocity-counters.ts: at most 182 counter rows or `limit` address rows, about 0.1 ms). WAL lets
 // this reader run beside the writers (knex's connection, the event writer's); every statement runs to its end, so each read sees every

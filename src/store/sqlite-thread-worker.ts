@@ -5,7 +5,7 @@
 // connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { StoreReply, StoreRequest, ThreadError, VelocityAnswer } from './sqlite-thread.js';
+import type { ReadAnswer, StoreReply, StoreRequest, ThreadError, VelocityAnswer } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { createVelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
@@ -60,6 +60,17 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
       const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
       commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
       return { id, ok: true, ...(ran ? { statements: ran } : {}) };
+    }
+    if (request.op === 'reads') {
+      const answers: ReadAnswer[] = [];
+      for (const statement of request.statements) {
+        try {
+          answers.push({ rows: await (reads as Reads).all(statement) });
+        } catch (error) {
+          answers.push({ error: threadError(error) });
+        }
+      }
+      return { id, ok: true, reads: answers };
     }
     const velocities: VelocityAnswer[] = [];
     for (const query of request.queries) {

@@ -19,11 +19,12 @@ import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
 import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
 import { flatRows, type RanStatement } from './sqlite-writes.js';
-import type { SubjectQuery } from './velocity-queries.js';
+import type { Statement, SubjectQuery } from './velocity-queries.js';
 
 export type StoreRequest =
   | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean }
   | { id: number; op: 'velocity'; queries: SubjectQuery[] }
+  | { id: number; op: 'reads'; statements: Statement[] }
   | { id: number; op: 'close' };
 
 export interface ThreadError {
@@ -32,10 +33,15 @@ export interface ThreadError {
   code?: string;
 }
 
+/** One read statement's rows: each statement of a batch fails alone. */
+export type ReadAnswer = { rows: Array<Record<string, unknown>> } | { error: ThreadError };
+
 /** One velocity query's answer: each query of a batch fails alone. */
 export type VelocityAnswer = { velocity: Velocity } | { error: ThreadError };
 
-export type StoreReply = { id: number; ok: true; velocities?: VelocityAnswer[]; statements?: RanStatement[] } | { id: number; ok: false; error: ThreadError };
+export type StoreReply =
+  | { id: number; ok: true; velocities?: VelocityAnswer[]; reads?: ReadAnswer[]; statements?: RanStatement[] }
+  | { id: number; ok: false; error: ThreadError };
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -44,6 +50,8 @@ export interface SqliteThread {
   insert(rows: readonly EventRow[]): Promise<void>;
   /** One subject's velocity (velocity-queries.ts), answered from the thread's exact cache or its statements. */
   velocity(query: SubjectQuery): Promise<Velocity>;
+  /** The rows of one bounded read statement (intelligence's history by address and by IP), run on the thread. */
+  all(statement: Statement): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -95,8 +103,10 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       thread.unref();
     }
   };
-  // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs).
+  // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs), and so
+  // do read statements.
   let queries: Array<{ query: SubjectQuery; resolve(v: Velocity): void; reject(e: Error): void }> = [];
+  let statements: Array<{ statement: Statement; resolve(rows: Array<Record<string, unknown>>): void; reject(e: Error): void }> = [];
 
   function failAll(thread: Worker, reason: string): void {
     if (worker === thread) worker = null; // the next call starts another
@@ -155,6 +165,22 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     );
   }
 
+  function sendStatements(): void {
+    const batch = statements;
+    statements = [];
+    call({ op: 'reads', statements: batch.map((s) => s.statement) }).then(
+      (reply) =>
+        batch.forEach((s, i) => {
+          const answer = reply.reads?.[i];
+          if (answer && 'rows' in answer) s.resolve(answer.rows);
+          else s.reject(answer ? rebuilt(answer.error) : new Error('the store thread gave no answer'));
+        }),
+      (error: Error) => {
+        for (const s of batch) s.reject(error);
+      },
+    );
+  }
+
   return {
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
@@ -165,6 +191,12 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       return new Promise<Velocity>((resolve, reject) => {
         if (queries.length === 0) setImmediate(sendQueries);
         queries.push({ query, resolve, reject });
+      });
+    },
+    all(statement) {
+      return new Promise((resolve, reject) => {
+        if (statements.length === 0) setImmediate(sendStatements);
+        statements.push({ statement, resolve, reject });
       });
     },
     async close() {

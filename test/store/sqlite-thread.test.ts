@@ -71,4 +71,17 @@ describe('the store thread', () => {
     const stored = await store.knex('events').where({ project_id: PROJECT }).pluck('email');
     expect(stored.sort()).toEqual(['a@x.io', 'b@x.io']);
   });
+
+  it('runs read statements of one turn in one message, each failing alone, and sees every commit acknowledged before', async () => {
+    await thread.insert([row('c@x.io', NOW + 2)]);
+    const [rows, broken, count] = await Promise.allSettled([
+      thread.all({ sql: 'select email from events where project_id = ? and email = ?', bindings: [PROJECT, 'c@x.io'] }),
+      thread.all({ sql: 'select email from nowhere', bindings: [] }),
+      thread.all({ sql: 'select count(*) as n from events where project_id = ?', bindings: [PROJECT] }),
+    ]);
+    expect(rows).toEqual({ status: 'fulfilled', value: [{ email: 'c@x.io' }] });
+    expect(broken.status).toBe('rejected');
+    expect(((broken as PromiseRejectedResult).reason as Error).message).toMatch(/no such table: nowhere/);
+    expect(count).toEqual({ status: 'fulfilled', value: [{ n: 3 }] });
+  });
 });
