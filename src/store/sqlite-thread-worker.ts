@@ -5,7 +5,8 @@
 // connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { ReadAnswer, StoreReply, StoreRequest, ThreadError, VelocityAnswer } from './sqlite-thread.js';
+import type { Velocity } from '../engine/plugin.js';
+import type { Answer, Rows, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { createVelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
@@ -62,20 +63,20 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
       return { id, ok: true, ...(ran ? { statements: ran } : {}) };
     }
     if (request.op === 'reads') {
-      const answers: ReadAnswer[] = [];
+      const answers: Answer<Rows>[] = [];
       for (const statement of request.statements) {
         try {
-          answers.push({ rows: await (reads as Reads).all(statement) });
+          answers.push({ value: await (reads as Reads).all(statement) });
         } catch (error) {
           answers.push({ error: threadError(error) });
         }
       }
       return { id, ok: true, reads: answers };
     }
-    const velocities: VelocityAnswer[] = [];
+    const velocities: Answer<Velocity>[] = [];
     for (const query of request.queries) {
       try {
-        velocities.push({ velocity: await subjectVelocity(reads as Reads, query) });
+        velocities.push({ value: await subjectVelocity(reads as Reads, query) });
       } catch (error) {
         velocities.push({ error: threadError(error) });
       }

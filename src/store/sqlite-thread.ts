@@ -33,14 +33,13 @@ export interface ThreadError {
   code?: string;
 }
 
-/** One read statement's rows: each statement of a batch fails alone. */
-export type ReadAnswer = { rows: Array<Record<string, unknown>> } | { error: ThreadError };
+/** One answer of a batch (velocity queries, read statements): each one of a batch fails alone. */
+export type Answer<T> = { value: T } | { error: ThreadError };
 
-/** One velocity query's answer: each query of a batch fails alone. */
-export type VelocityAnswer = { velocity: Velocity } | { error: ThreadError };
+export type Rows = Array<Record<string, unknown>>;
 
 export type StoreReply =
-  | { id: number; ok: true; velocities?: VelocityAnswer[]; reads?: ReadAnswer[]; statements?: RanStatement[] }
+  | { id: number; ok: true; velocities?: Answer<Velocity>[]; reads?: Answer<Rows>[]; statements?: RanStatement[] }
   | { id: number; ok: false; error: ThreadError };
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -51,7 +50,7 @@ export interface SqliteThread {
   /** One subject's velocity (velocity-queries.ts), answered from the thread's exact cache or its statements. */
   velocity(query: SubjectQuery): Promise<Velocity>;
   /** The rows of one bounded read statement (intelligence's history by address and by IP), run on the thread. */
-  all(statement: Statement): Promise<Array<Record<string, unknown>>>;
+  all(statement: Statement): Promise<Rows>;
   close(): Promise<void>;
 }
 
@@ -73,6 +72,34 @@ function workerFile(): string {
 /** An error of the thread as the caller's code expects it: name, message and the driver's code (isUnavailable). */
 function rebuilt(error: ThreadError): Error {
   return Object.assign(new Error(error.message), { name: error.name }, error.code ? { code: error.code } : {});
+}
+
+/**
+ * Asks made in one event-loop turn, sent together by `send` at the end of the turn; each settles with its
+ * own answer, or the send's error.
+ */
+function perTurn<Q, T>(send: (asks: Q[]) => Promise<ReadonlyArray<Answer<T>> | undefined>): (ask: Q) => Promise<T> {
+  let waiting: Array<{ ask: Q; resolve(value: T): void; reject(error: Error): void }> = [];
+  const flush = () => {
+    const batch = waiting;
+    waiting = [];
+    send(batch.map((w) => w.ask)).then(
+      (answers) =>
+        batch.forEach((w, i) => {
+          const answer = answers?.[i];
+          if (answer && 'value' in answer) w.resolve(answer.value);
+          else w.reject(answer ? rebuilt(answer.error) : new Error('the store thread gave no answer'));
+        }),
+      (error: Error) => {
+        for (const w of batch) w.reject(error);
+      },
+    );
+  };
+  return (ask) =>
+    new Promise<T>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ ask, resolve, reject });
+    });
 }
 
 /**
@@ -103,10 +130,6 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       thread.unref();
     }
   };
-  // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs), and so
-  // do read statements.
-  let queries: Array<{ query: SubjectQuery; resolve(v: Velocity): void; reject(e: Error): void }> = [];
-  let statements: Array<{ statement: Statement; resolve(rows: Array<Record<string, unknown>>): void; reject(e: Error): void }> = [];
 
   function failAll(thread: Worker, reason: string): void {
     if (worker === thread) worker = null; // the next call starts another
@@ -149,37 +172,10 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     });
   }
 
-  function sendQueries(): void {
-    const batch = queries;
-    queries = [];
-    call({ op: 'velocity', queries: batch.map((q) => q.query) }).then(
-      (reply) =>
-        batch.forEach((q, i) => {
-          const answer = reply.velocities?.[i];
-          if (answer && 'velocity' in answer) q.resolve(answer.velocity);
-          else q.reject(answer ? rebuilt(answer.error) : new Error('the store thread gave no answer'));
-        }),
-      (error: Error) => {
-        for (const q of batch) q.reject(error);
-      },
-    );
-  }
-
-  function sendStatements(): void {
-    const batch = statements;
-    statements = [];
-    call({ op: 'reads', statements: batch.map((s) => s.statement) }).then(
-      (reply) =>
-        batch.forEach((s, i) => {
-          const answer = reply.reads?.[i];
-          if (answer && 'rows' in answer) s.resolve(answer.rows);
-          else s.reject(answer ? rebuilt(answer.error) : new Error('the store thread gave no answer'));
-        }),
-      (error: Error) => {
-        for (const s of batch) s.reject(error);
-      },
-    );
-  }
+  // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs), and so
+  // do read statements.
+  const velocity = perTurn<SubjectQuery, Velocity>(async (queries) => (await call({ op: 'velocity', queries })).velocities);
+  const all = perTurn<Statement, Rows>(async (statements) => (await call({ op: 'reads', statements })).reads);
 
   return {
     async insert(rows) {
@@ -187,18 +183,8 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       const reply = await call({ op: 'insert', values: flatRows(rows), observe });
       for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
     },
-    velocity(query) {
-      return new Promise<Velocity>((resolve, reject) => {
-        if (queries.length === 0) setImmediate(sendQueries);
-        queries.push({ query, resolve, reject });
-      });
-    },
-    all(statement) {
-      return new Promise((resolve, reject) => {
-        if (statements.length === 0) setImmediate(sendStatements);
-        statements.push({ statement, resolve, reject });
-      });
-    },
+    velocity,
+    all,
     async close() {
       if (closed) return;
       const thread = worker;

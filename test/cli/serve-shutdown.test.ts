@@ -69,21 +69,11 @@ function verify(agent: Agent, base: string, token: string, email: string): Promi
   });
 }
 
-it('stores the event of every verify answered 200 before SIGTERM ended the process, and exits 0', async () => {
-  const databaseFile = join(dir, 'serve.sqlite');
+/** A real `serve` on an ephemeral port with `env`, once it listens: its log lines so far and the demo access token. */
+async function startServe(env: Record<string, string>, alsoWaitFor: RegExp[] = []) {
   const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: `sqlite:${databaseFile}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      NETWORK_CHECKS: 'off',
-      RATE_LIMIT_VERIFY: '0',
-      METRICS_PORT: '0',
-      SHUTDOWN_TIMEOUT_MS: '30000',
-    },
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = proc;
@@ -91,16 +81,24 @@ it('stores the event of every verify answered 200 before SIGTERM ended the proce
   proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
   const [stdout] = await Promise.all([
     waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
-    waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t) && /"metrics are served on their own port".*\n/.test(t)),
+    waitFor(proc.stderr!, proc, (t) => [/"email-trust is listening".*\n/, ...alsoWaitFor].every((pattern) => pattern.test(t))),
   ]);
   const lines = () =>
     log
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const base = lines().find((line) => line.msg === 'email-trust is listening')?.base as string;
-  const metricsUrl = lines().find((line) => line.msg === 'metrics are served on their own port')?.metrics as string;
   const token = /^\s+access_token\s+(etv_\S+)/m.exec(stdout)?.[1] as string;
+  return { proc, lines, token, base: lines().find((line) => line.msg === 'email-trust is listening')?.base as string };
+}
+
+it('stores the event of every verify answered 200 before SIGTERM ended the process, and exits 0', async () => {
+  const databaseFile = join(dir, 'serve.sqlite');
+  const { proc, lines, token, base } = await startServe(
+    { DATABASE_URL: `sqlite:${databaseFile}`, NETWORK_CHECKS: 'off', RATE_LIMIT_VERIFY: '0', METRICS_PORT: '0', SHUTDOWN_TIMEOUT_MS: '30000' },
+    [/"metrics are served on their own port".*\n/],
+  );
+  const metricsUrl = lines().find((line) => line.msg === 'metrics are served on their own port')?.metrics as string;
   expect(token).toMatch(/^etv_at_/);
 
   // /metrics on its own port, not on the main one.
@@ -162,38 +160,22 @@ it('handles a request whose client hung up to the end before closing: its event 
   const rdap = createServer((_req, res) => void res.writeHead(404).end());
   await new Promise<void>((done) => rdap.listen(0, '127.0.0.1', done));
   const databaseFile = join(dir, 'hangup.sqlite');
-  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
+  try {
+    const {
+      proc,
+      lines,
+      token,
+      base: listening,
+    } = await startServe({
       DATABASE_URL: `sqlite:${databaseFile}`,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
       NETWORK_CHECKS: 'on',
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '1500',
       RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
       WEB_CHECKS: 'off',
       SHUTDOWN_TIMEOUT_MS: '20000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child = proc;
-  try {
-    let log = '';
-    proc.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
-    const [stdout] = await Promise.all([
-      waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
-      waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t)),
-    ]);
-    const lines = () =>
-      log
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const base = new URL(lines().find((line) => line.msg === 'email-trust is listening')?.base as string);
-    const token = /^\s+access_token\s+(etv_\S+)/m.exec(stdout)?.[1] as string;
+    });
+    const base = new URL(listening);
     const exited = new Promise<{ code: number | null }>((resolve) => proc.once('exit', (code) => resolve({ code })));
 
     // The client sends its verify and hangs up while the service waits for the DNS server, which never answers.

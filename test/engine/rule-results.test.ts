@@ -4,7 +4,7 @@
 // in place (a pooled engine's, run.ts): then each run's results are on the rule's own tree, the last run's
 // cleared, and its groups' priority order is worked out once.
 import { createRequire } from 'node:module';
-import { Engine, type RuleResult } from 'json-rules-engine';
+import { Engine, type RuleResult, type TopLevelCondition } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import { copyConditionTree, GROUPS_ONCE, keepResultsInPlace, TREE_COPY, UpstreamRuleResult } from '../../src/engine/rule-results.js';
 
@@ -14,18 +14,18 @@ function childrenOf(result: RuleResult | undefined): Node[] {
   return (result?.conditions as Node | undefined)?.any ?? [];
 }
 
-function engineWith(value: unknown): Engine {
+/** An engine with one rule `r` firing when any of `conditions` holds. */
+function engineOf(conditions: unknown[]): Engine {
   const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
-  engine.addRule({
-    name: 'r',
-    event: { type: 'r' },
-    conditions: {
-      any: [
-        { fact: 'size', operator: 'greaterThan', value: 10, priority: 1 },
-        { all: [{ fact: 'kind', operator: 'in', value: ['a', 'b'] }], priority: 1 },
-      ],
-    },
-  });
+  engine.addRule({ name: 'r', event: { type: 'r' }, conditions: { any: conditions } as TopLevelCondition });
+  return engine;
+}
+
+function engineWith(value: unknown): Engine {
+  const engine = engineOf([
+    { fact: 'size', operator: 'greaterThan', value: 10, priority: 1 },
+    { all: [{ fact: 'kind', operator: 'in', value: ['a', 'b'] }], priority: 1 },
+  ]);
   engine.addFact('size', value);
   return engine;
 }
@@ -73,24 +73,17 @@ describe('rule results made without the generic deep clone', () => {
 
 describe('rules kept in place (a pooled engine runs one request at a time)', () => {
   function inPlaceEngine(): { engine: Engine; tree: Node } {
-    const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
-    engine.addRule({
-      name: 'r',
-      event: { type: 'r' },
-      conditions: {
-        any: [
-          { fact: 'size', operator: 'greaterThan', value: 10, priority: 1 },
-          // `kind` (priority 50) first: when it fails, `size` inside is never evaluated.
-          {
-            all: [
-              { fact: 'kind', operator: 'equal', value: 'a', priority: 50 },
-              { fact: 'size', operator: 'lessThan', value: 5, priority: 1 },
-            ],
-            priority: 1,
-          },
+    const engine = engineOf([
+      { fact: 'size', operator: 'greaterThan', value: 10, priority: 1 },
+      // `kind` (priority 50) first: when it fails, `size` inside is never evaluated.
+      {
+        all: [
+          { fact: 'kind', operator: 'equal', value: 'a', priority: 50 },
+          { fact: 'size', operator: 'lessThan', value: 5, priority: 1 },
         ],
+        priority: 1,
       },
-    });
+    ]);
     const rule = (engine as unknown as { rules: Array<{ conditions: Node }> }).rules[0] as { conditions: Node };
     keepResultsInPlace(rule as never);
     return { engine, tree: rule.conditions };
