@@ -315,14 +315,12 @@ export class PolicyRunner {
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();
-    try {
-      const result = await engine.run({}, { almanac: new RunAlmanac(state) });
-      outcome.fired = result.results.map(firedRule);
-      if (request.explain) outcome.rules = [...result.results, ...result.failureResults].map(ruleOutcome);
-      return outcome;
-    } finally {
-      this.idle.push(engine);
-    }
+    const result = await engine.run({}, { almanac: new RunAlmanac(state) });
+    // A run that threw leaves its engine out of the pool: its rules' trees may hold results half written.
+    outcome.fired = result.results.map(firedRule);
+    if (request.explain) outcome.rules = [...result.results, ...result.failureResults].map(ruleOutcome);
+    this.idle.push(engine);
+    return outcome;
   }
 
   private createEngine(): Engine {

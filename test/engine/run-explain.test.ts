@@ -1,6 +1,6 @@
 // RunRequest.explain: a run keeps every rule's condition results (fired or not) as plain data, with the
-// fact values json-rules-engine saw (factResult survives the run's own condition-tree copy, rule-results.ts),
-// and keeps nothing when not asked.
+// fact values json-rules-engine saw (written on the pooled engine's own condition tree, cleared before each
+// run: rule-results.ts), and keeps nothing when not asked. A run that throws leaves nothing for the next.
 import { describe, expect, it } from 'vitest';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
@@ -66,5 +66,73 @@ describe('a run asked to explain', () => {
     const before = JSON.stringify(first.rules);
     await run(true);
     expect(JSON.stringify(first.rules)).toBe(before);
+  });
+});
+
+describe('a run that throws', () => {
+  const three: Plugin = {
+    id: 'three',
+    description: 'test plugin three',
+    steps: [],
+    facts: { c: { type: 'boolean', description: 'c' }, a: { type: 'boolean', description: 'a' }, b: { type: 'boolean', description: 'b' } },
+    checks: {},
+    needs: [],
+    run: () => ({ c: true, a: true, b: true }),
+  };
+  // c first; when it holds, a, then b.
+  const nested = new PolicyRunner(new FactCatalog([three]), [
+    ruleOf(
+      'nested',
+      {
+        all: [
+          { fact: 'c', operator: 'equal', value: true },
+          {
+            all: [
+              { fact: 'a', operator: 'equal', value: true },
+              { fact: 'b', operator: 'equal', value: true },
+            ],
+          },
+        ],
+      },
+      (fact) => ({ c: 90, a: 50, b: 1 })[fact] ?? 1,
+    ),
+  ]);
+  const runWith = (given: (name: string) => unknown) =>
+    nested.run({
+      input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
+      options: {},
+      services: { velocity: noHistory, now: Date.now },
+      explain: true,
+      given,
+    });
+
+  it('leaves no result behind for the next run: its engine is not used again', async () => {
+    // c and a hold, then reading b throws: the run fails with a and c's results written.
+    await expect(
+      runWith((name) => {
+        if (name === 'b') throw new Error('b cannot be read');
+        return undefined;
+      }),
+    ).rejects.toThrow('b cannot be read');
+    // Now c fails: a and b are never evaluated, and show no result (not the failed run's `true` for a).
+    const outcome = await runWith((name) => (name === 'c' ? false : undefined));
+    expect(outcome.rules).toEqual([
+      {
+        name: 'nested',
+        fired: false,
+        conditions: {
+          all: [
+            { fact: 'c', operator: 'equal', value: true, result: false, factResult: false },
+            {
+              all: [
+                { fact: 'a', operator: 'equal', value: true },
+                { fact: 'b', operator: 'equal', value: true },
+              ],
+            },
+          ],
+          result: false,
+        },
+      },
+    ]);
   });
 });
