@@ -39,10 +39,16 @@ export function addPlaygroundRoutes(router: Router, operations: Operations, acce
   router.get('/playground/ace/ace.css', staticFile({ path: join(ace, 'css', 'ace.css'), type: css, cache: asset }));
   // Where the CSS files are, relative to each other: ace.css and the theme name their images by relative URL.
   router.get('/playground/ace/theme/textmate.css', staticFile({ path: join(ace, 'css', 'theme', 'textmate.css'), type: css, cache: asset }));
+  // One route for the ~120 images, not one each: the router tests every route's pattern on every request.
+  const images = new Map<string, Middleware>();
   for (const image of readdirSync(join(ace, 'css')).filter((f) => ACE_IMAGE.test(f))) {
     const type = image.endsWith('.svg') ? 'image/svg+xml' : 'image/png';
-    router.get(`/playground/ace/${image}`, staticFile({ path: join(ace, 'css', image), type, cache: asset }));
+    images.set(image, staticFile({ path: join(ace, 'css', image), type, cache: asset }));
   }
+  router.get('/playground/ace/:image', (ctx, next) => {
+    const serve = images.get(ctx.params.image as string);
+    return serve ? serve(ctx, next) : next();
+  });
 
   router.get('/v1/playground/policy', ...access, (ctx) => {
     ctx.body = operations.playgroundPolicy(ctx.state.project);

@@ -160,6 +160,11 @@ describe('the page', () => {
     expect(await res.text()).toContain('/playground/ace/ace.js');
     for (const asset of ['ace.js', 'mode-yaml.js', 'ace.css', 'theme/textmate.css', 'main-1.png'])
       expect((await fetch(`${server.url}/playground/ace/${asset}`)).status).toBe(200);
+    const svg = await fetch(`${server.url}/playground/ace/main-22.svg`);
+    expect([svg.status, svg.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    // Only ace's images are served from its folder, nothing else in it (nor a path out of it).
+    for (const other of ['main-999.png', 'ace.css.map', 'package.json', '..%2Fpackage.json'])
+      expect((await fetch(`${server.url}/playground/ace/${other}`)).status).toBe(404);
   });
 });
 
