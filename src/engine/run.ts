@@ -101,6 +101,8 @@ export interface RunOutcome {
   fact(name: string): Promise<unknown>;
   /** The values of several facts, in order: one wait for their plugins, not a promise per fact. */
   facts(names: readonly string[]): Promise<unknown[]>;
+  /** The same values without a wait when every one is at hand (its plugin has settled); null otherwise (then ask facts()). */
+  settledFacts(names: readonly string[]): unknown[] | null;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
   /**
@@ -171,6 +173,30 @@ class RequestRun {
       if (value !== undefined) return value;
       return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
     });
+  }
+
+  /**
+   * The values of `names` when every one is at hand (given, or its plugin settled), read without a wait and
+   * like factsOf (not as facts the decision stood on); null when some plugin has yet to run or settle.
+   */
+  settledFacts(names: readonly string[]): unknown[] | null {
+    const { factIndex, factOwnerIndex } = this.catalog;
+    const given = this.request.given;
+    const values: unknown[] = new Array(names.length);
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k] as string;
+      const i = factIndex.get(name);
+      if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+      const value = given?.(name);
+      if (value !== undefined) {
+        values[k] = value;
+        continue;
+      }
+      const settled = this.settled[factOwnerIndex[i] as number];
+      if (!settled) return null;
+      values[k] = settled[name] ?? null;
+    }
+    return values;
   }
 
   async recorded(): Promise<Record<string, unknown>> {
@@ -311,6 +337,7 @@ export class PolicyRunner {
       pluginsApplied: state.applied,
       fact: (name) => state.fact(name),
       facts: (names) => state.factsOf(names),
+      settledFacts: (names) => state.settledFacts(names),
       recorded: () => state.recorded(),
     };
     if (this.rules.length === 0) return outcome;

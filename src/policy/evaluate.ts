@@ -13,6 +13,8 @@ export interface Evaluation<D> {
   fact(name: string): Promise<unknown>;
   /** Values of several facts, in order (one wait for all of them). */
   facts(names: readonly string[]): Promise<unknown[]>;
+  /** The same without a wait, when every one's plugin has settled; null otherwise (see RunOutcome.settledFacts). */
+  settledFacts(names: readonly string[]): unknown[] | null;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
@@ -75,6 +77,7 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     decision,
     fact: outcome.fact,
     facts: outcome.facts,
+    settledFacts: outcome.settledFacts,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
     recorded: outcome.recorded,
@@ -107,7 +110,8 @@ async function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
   let pending = candidates.filter((c) => c.reads.length > 0).map((item) => ({ item, next: 0 }));
   while (pending.length > 0) {
-    const values = await outcome.facts(pending.map(({ item, next }) => item.reads[next] as string));
+    const names = pending.map(({ item, next }) => item.reads[next] as string);
+    const values = outcome.settledFacts(names) ?? (await outcome.facts(names));
     pending = pending.filter((p, i) => {
       if (policy.catalog.isKnown(p.item.reads[p.next] as string, values[i])) ran.add(p.item);
       else if (++p.next < p.item.reads.length) return true;

@@ -70,9 +70,10 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
   const response: VerifyResponse = { action: decision.action };
 
   const exposure = exposureOf(policy);
-  // Each group of facts is asked for at once (one wait, not one per fact), the groups in this order: a fact
-  // read may run a plugin, and checked_types counts the checks of the plugins that had run by then.
-  const [flags, fields] = await Promise.all([factsOf(evaluation, exposure.flags), factsOf(evaluation, exposure.fields)]);
+  // Each group of facts is asked for at once (one wait, not one per fact; none when their plugins have
+  // settled, as after nearly every run), the groups in this order: a fact read may run a plugin, and
+  // checked_types counts the checks of the plugins that had run by then.
+  const [flags, fields] = await groupsOf(evaluation, [exposure.flags, exposure.fields] as const);
   exposure.flags.forEach((name, i) => {
     response[name] = renderFlag(flags[i]);
   });
@@ -83,7 +84,7 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
     response.errors = decision.errors;
     response.warnings = decision.warnings;
     response.checked_types = await evaluation.checkedTypes();
-    const [analyzedValues, results] = await Promise.all([factsOf(evaluation, exposure.analyzed), factsOf(evaluation, exposure.results)]);
+    const [analyzedValues, results] = await groupsOf(evaluation, [exposure.analyzed, exposure.results] as const);
     const analyzed: Record<string, unknown> = {};
     exposure.analyzed.forEach((name, i) => {
       if (analyzedValues[i] !== null && analyzedValues[i] !== undefined) analyzed[name] = renderAnalyzed(analyzedValues[i]);
@@ -118,7 +119,7 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const services = runServices(ctx, project, request.soft_check !== true);
   const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
-  const [[domain, lower, base], recordedFacts] = await Promise.all([evaluation.facts(EVENT_FACTS), evaluation.recorded()]);
+  const [[[domain, lower, base]], recordedFacts] = await Promise.all([groupsOf(evaluation, [EVENT_FACTS] as const), evaluation.recorded()]);
   const emailLower = typeof lower === 'string' ? lower : request.email_address.toLowerCase();
   const event: NewEvent = {
     projectId: project.id,
@@ -147,8 +148,16 @@ function assertMayExplain(ctx: ServiceContext, project: Project): void {
   );
 }
 
-function factsOf(evaluation: Evaluation<Decision>, names: readonly string[]): Promise<unknown[]> {
-  return evaluation.facts(names);
+/** The values of each group of facts: without a wait when their plugins have settled, else after one wait for all. */
+function groupsOf<G extends ReadonlyArray<readonly string[]>>(evaluation: Evaluation<Decision>, groups: G): Promise<{ [K in keyof G]: unknown[] }> {
+  type Values = { [K in keyof G]: unknown[] };
+  const values: unknown[][] = [];
+  for (const names of groups) {
+    const settled = evaluation.settledFacts(names);
+    if (!settled) return Promise.all(groups.map((names) => evaluation.facts(names))) as Promise<Values>;
+    values.push(settled);
+  }
+  return Promise.resolve(values as Values);
 }
 
 /** What a policy's response shows, by fact name: worked out once per compiled policy. */

@@ -171,6 +171,18 @@ describe('a request run', () => {
     expect(outcome.pluginsApplied).toEqual(['source']);
   });
 
+  it('answers settledFacts without a wait only once every plugin behind the names has settled', async () => {
+    const later = plugin('later', ['later_value', 'later_null'], [], () => ({ later_value: 'y' }));
+    const { outcome } = await run([source, later], ['source_value']);
+    // later has not run: no values, and asking does not run it.
+    expect(outcome.settledFacts(['source_value', 'later_value'])).toBeNull();
+    expect(outcome.pluginsRan).toEqual(['source']);
+    expect(outcome.settledFacts(['source_value'])).toEqual(['x']);
+    await outcome.facts(['later_value']);
+    expect(outcome.settledFacts(['later_value', 'source_value', 'later_null'])).toEqual(['y', 'x', null]);
+    expect(() => outcome.settledFacts(['no_such_fact'])).toThrow(UnknownFactError);
+  });
+
   it('rejects a read of an unknown fact', async () => {
     const { outcome } = await run([source], []);
     await expect(outcome.fact('no_such_fact')).rejects.toThrow(UnknownFactError);
