@@ -101,8 +101,13 @@ export interface RunOutcome {
   fact(name: string): Promise<unknown>;
   /** The values of several facts, in order: one wait for their plugins, not a promise per fact. */
   facts(names: readonly string[]): Promise<unknown[]>;
-  /** The same values without a wait when every one is at hand (its plugin has settled); null otherwise (then ask facts()). */
+  /**
+   * The same values without a wait when every one is at hand (given, or its plugin settled); null otherwise
+   * (then ask facts()). Like facts(), not counted among the facts the decision stood on (recorded()).
+   */
   settledFacts(names: readonly string[]): unknown[] | null;
+  /** One fact's value when at hand, as settledFacts; undefined when its plugin has yet to run or settle. */
+  settledFact(name: string): unknown;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
   rules?: RuleOutcome[];
   /**
@@ -175,26 +180,23 @@ class RequestRun {
     });
   }
 
-  /**
-   * The values of `names` when every one is at hand (given, or its plugin settled), read without a wait and
-   * like factsOf (not as facts the decision stood on); null when some plugin has yet to run or settle.
-   */
+  /** The value of `name` when at hand (given, or its plugin settled), read without a wait and like factsOf; undefined when not yet. */
+  settledFact(name: string): unknown {
+    const i = this.catalog.factIndex.get(name);
+    if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+    const given = this.request.given?.(name);
+    if (given !== undefined) return given;
+    const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
+    return settled ? (settled[name] ?? null) : undefined;
+  }
+
+  /** The values of `names` when every one is at hand (see settledFact); null when some plugin has yet to run or settle. */
   settledFacts(names: readonly string[]): unknown[] | null {
-    const { factIndex, factOwnerIndex } = this.catalog;
-    const given = this.request.given;
     const values: unknown[] = new Array(names.length);
     for (let k = 0; k < names.length; k++) {
-      const name = names[k] as string;
-      const i = factIndex.get(name);
-      if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
-      const value = given?.(name);
-      if (value !== undefined) {
-        values[k] = value;
-        continue;
-      }
-      const settled = this.settled[factOwnerIndex[i] as number];
-      if (!settled) return null;
-      values[k] = settled[name] ?? null;
+      const value = this.settledFact(names[k] as string);
+      if (value === undefined) return null;
+      values[k] = value;
     }
     return values;
   }
@@ -338,6 +340,7 @@ export class PolicyRunner {
       fact: (name) => state.fact(name),
       facts: (names) => state.factsOf(names),
       settledFacts: (names) => state.settledFacts(names),
+      settledFact: (name) => state.settledFact(name),
       recorded: () => state.recorded(),
     };
     if (this.rules.length === 0) return outcome;

@@ -15,6 +15,8 @@ export interface Evaluation<D> {
   facts(names: readonly string[]): Promise<unknown[]>;
   /** The same without a wait, when every one's plugin has settled; null otherwise (see RunOutcome.settledFacts). */
   settledFacts(names: readonly string[]): unknown[] | null;
+  /** One fact's value without a wait; undefined when its plugin has yet to settle (see RunOutcome.settledFact). */
+  settledFact(name: string): unknown;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
@@ -78,6 +80,7 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     fact: outcome.fact,
     facts: outcome.facts,
     settledFacts: outcome.settledFacts,
+    settledFact: outcome.settledFact,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,
     recorded: outcome.recorded,
@@ -85,8 +88,15 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
       const [checksRan, rulesRan] = await Promise.all([checks(), thatRan(outcome, policy, policy.rules)]);
       return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
     },
-    checkedTypes: async () => [...new Set((await checks()).flatMap((c) => (c.checkedType ? [c.checkedType] : [])))],
+    checkedTypes: async () => checkedTypesOf(await checks()),
   };
+}
+
+/** The checked types of `checks`, each once, in their order. */
+function checkedTypesOf(checks: readonly EnabledCheck[]): string[] {
+  const types: string[] = [];
+  for (const { checkedType } of checks) if (checkedType && !types.includes(checkedType)) types.push(checkedType);
+  return types;
 }
 
 /**
@@ -94,24 +104,46 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
  * their condition reads is known. A check whose evidence is all null or "could not tell" (no IP, network
  * checks off, every lookup failed) did not run as far as the caller is concerned: it is "not checked".
  */
-async function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<EnabledCheck[]> {
-  const applied = new Set(outcome.pluginsApplied);
+function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<EnabledCheck[]> {
+  const applied = outcome.pluginsApplied;
   return thatRan(
     outcome,
     policy,
-    policy.checks.filter((check) => applied.has(check.plugin.id)),
+    policy.checks.filter((check) => applied.includes(check.plugin.id)),
   );
 }
 
 /** Those of `candidates` (checks or free rules) with a fact they read known on this request, in their order. */
-async function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
+function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
+  return Promise.resolve(thatRanNow(outcome, policy, candidates) ?? thatRanAfterReads(outcome, policy, candidates));
+}
+
+/**
+ * thatRan without a wait, when every fact it reads is at hand (as after nearly every run): the same facts in
+ * the same order as thatRanAfterReads; null as soon as one is not (then that one does the reading).
+ */
+function thatRanNow<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): T[] | null {
+  const ran: T[] = [];
+  for (const candidate of candidates) {
+    for (const name of candidate.reads) {
+      const value = outcome.settledFact(name);
+      if (value === undefined) return null;
+      if (policy.catalog.isKnown(name, value)) {
+        ran.push(candidate);
+        break;
+      }
+    }
+  }
+  return ran;
+}
+
+async function thatRanAfterReads<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
   const ran = new Set<T>();
   // Each one's facts in order until one is known, every one's next fact asked for at once: one wait per
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.
   let pending = candidates.filter((c) => c.reads.length > 0).map((item) => ({ item, next: 0 }));
   while (pending.length > 0) {
-    const names = pending.map(({ item, next }) => item.reads[next] as string);
-    const values = outcome.settledFacts(names) ?? (await outcome.facts(names));
+    const values = await outcome.facts(pending.map(({ item, next }) => item.reads[next] as string));
     pending = pending.filter((p, i) => {
       if (policy.catalog.isKnown(p.item.reads[p.next] as string, values[i])) ran.add(p.item);
       else if (++p.next < p.item.reads.length) return true;
