@@ -109,10 +109,12 @@ export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Prom
   return name;
 }
 
+const ASCII_DOMAIN_FACTS = ['domain', 'domain_literal', 'punycode_value'] as const;
+
 async function readAsciiDomain(ctx: PluginContext, rule: LabelRule): Promise<string | null> {
-  const [domain, literal, punycode] = await Promise.all([ctx.fact<string>('domain'), ctx.fact<string>('domain_literal'), ctx.fact<string>('punycode_value')]);
+  const [domain, literal, punycode] = await ctx.facts(ASCII_DOMAIN_FACTS);
   if (typeof domain !== 'string' || literal !== null) return null;
   // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
   // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
-  return hostName((punycode ?? domain).trimEnd(), rule);
+  return hostName((typeof punycode === 'string' ? punycode : domain).trimEnd(), rule);
 }

@@ -39,7 +39,7 @@ const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
 
 async function evidence(ctx: PluginContext): Promise<Evidence> {
   const [mxStatus, aFallback, aCount, aaaaCount, hasNullMx, mxHostsAreIps, ageSignal, ageDays, subdomainCount, randomSubdomain, uuidSubdomain, deepNesting] =
-    await Promise.all(EVIDENCE_FACTS.map((name) => ctx.fact(name)));
+    await ctx.facts(EVIDENCE_FACTS);
   return {
     mxStatus: str(mxStatus),
     aFallback: str(aFallback),

@@ -32,19 +32,24 @@ interface Signals {
   deepNesting: unknown;
 }
 
+const SIGNAL_FACTS = [
+  'mx_record_status',
+  'a_record_fallback',
+  'has_null_mx',
+  'mx_hosts_are_ips',
+  'domain_age_signal',
+  'domain_age_days',
+  'has_website',
+  'random_subdomain_signal',
+  'uuid_subdomain_risk_signal',
+  'deep_nesting_risk_signal',
+] as const;
+
 async function signals(ctx: PluginContext): Promise<Signals> {
-  return {
-    mxStatus: await ctx.fact('mx_record_status'),
-    aFallback: await ctx.fact('a_record_fallback'),
-    hasNullMx: await ctx.fact('has_null_mx'),
-    mxHostsAreIps: await ctx.fact('mx_hosts_are_ips'),
-    ageSignal: await ctx.fact('domain_age_signal'),
-    ageDays: await ctx.fact('domain_age_days'),
-    hasWebsite: await ctx.fact('has_website'),
-    randomSubdomain: await ctx.fact('random_subdomain_signal'),
-    uuidSubdomain: await ctx.fact('uuid_subdomain_risk_signal'),
-    deepNesting: await ctx.fact('deep_nesting_risk_signal'),
-  };
+  // Read together: the plugins behind them (DNS, RDAP, the website probe) wait in parallel.
+  const [mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting] =
+    await ctx.facts(SIGNAL_FACTS);
+  return { mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting };
 }
 
 /** The first row of the README's table that holds; null when there is no domain to look up. */

@@ -7,6 +7,8 @@ import { looksGenerated } from './generated-label.js';
 
 const abusedTlds = readList('domain-shape', 'abused-tlds.txt');
 
+const DOMAIN_FACTS = ['tld', 'public_suffix', 'registrable_domain'] as const;
+
 const plugin: Plugin = {
   id: 'domain-shape',
   description:
@@ -33,7 +35,7 @@ const plugin: Plugin = {
   data: dataLists('domain-shape', [{ file: 'abused-tlds.txt', entries: abusedTlds.size }]),
   async run(ctx): Promise<FactValues> {
     if ((await ctx.fact<boolean>('valid_address_format')) !== true) return {};
-    const [tld, suffix, registrable] = await Promise.all([ctx.fact('tld'), ctx.fact('public_suffix'), ctx.fact('registrable_domain')]);
+    const [tld, suffix, registrable] = await ctx.facts(DOMAIN_FACTS);
     const abused = typeof tld === 'string' ? abusedTlds.has(tld) : null;
     const generated =
       typeof registrable === 'string' && typeof suffix === 'string' && registrable.endsWith(`.${suffix}`)

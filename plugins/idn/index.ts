@@ -44,6 +44,8 @@ function mixedScripts(parts: readonly string[]): string | null {
   return found.size === 0 ? null : [...found].sort().join('+');
 }
 
+const ADDRESS_FACTS = ['local_part', 'domain', 'domain_literal'] as const;
+
 const plugin: Plugin = {
   id: 'idn',
   description: 'Detects internationalised addresses, punycode domain labels and mixed-script labels, and gives the punycode and Unicode forms of the domain.',
@@ -86,9 +88,7 @@ const plugin: Plugin = {
   },
   needs: ['structure'],
   async run(ctx): Promise<FactValues> {
-    const local = await ctx.fact<string>('local_part');
-    const domain = await ctx.fact<string>('domain');
-    const literal = await ctx.fact<string>('domain_literal');
+    const [local, domain, literal] = await ctx.facts(ADDRESS_FACTS);
     const hasLocal = typeof local === 'string';
     const hasDomain = typeof domain === 'string' && domain !== '';
     if (!hasLocal && !hasDomain) return {};

@@ -20,6 +20,8 @@ function limitCheck(fact: string, code: CheckCode, limit: number, description: s
   };
 }
 
+const ADDRESS_FACTS = ['local_part', 'domain'] as const;
+
 const plugin: Plugin = {
   id: 'length',
   description: 'Lengths of the local part (UTF-8 octets), the domain and its labels (ASCII form) and the whole address.',
@@ -56,8 +58,7 @@ const plugin: Plugin = {
   },
   needs: ['structure'],
   async run(ctx) {
-    const localPart = await ctx.fact<string>('local_part');
-    const domain = await ctx.fact<string>('domain');
+    const [localPart, domain] = await ctx.facts(ADDRESS_FACTS);
     const local = typeof localPart === 'string' ? utf8Length(localPart) : null;
     const lengths = typeof domain === 'string' ? domainLengths(domain) : null;
     const within = (check: string, length: number | null | undefined) => length == null || length <= (ctx.options(check).max as number);

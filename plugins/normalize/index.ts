@@ -8,6 +8,8 @@ import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag } from './forms
 /** `form`, or null when it is the address itself (the transformation changed nothing). */
 const changed = (form: string, address: string): string | null => (form === address ? null : form);
 
+const ADDRESS_FACTS = ['valid_address_format', 'local_part', 'domain'] as const;
+
 const plugin: Plugin = {
   id: 'normalize',
   description: 'Gives the normalised forms of an address: its base (velocity by email), its lower-cased form (velocity by IP) and the without_* forms.',
@@ -38,9 +40,7 @@ const plugin: Plugin = {
     const email: unknown = ctx.input.email;
     if (typeof email !== 'string' || email === '') return {};
     const emailLower = lowerCase(email);
-    const valid = await ctx.fact<boolean>('valid_address_format');
-    const local = await ctx.fact<string>('local_part');
-    const domain = await ctx.fact<string>('domain');
+    const [valid, local, domain] = await ctx.facts(ADDRESS_FACTS);
     if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
 
     const address = `${local}@${domain}`;

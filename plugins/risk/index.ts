@@ -108,11 +108,22 @@ const EVIDENCE = [
   'disposable_infrastructure_signal',
 ] as const;
 
+// The facts present() reads, by velocity fact (the options' window): one list per window, not one per request.
+const readsByVelocityFact = new Map<string, readonly string[]>();
+function factsOf(velocityFact: string): readonly string[] {
+  let names = readsByVelocityFact.get(velocityFact);
+  if (!names) {
+    names = [velocityFact, ...EVIDENCE];
+    readsByVelocityFact.set(velocityFact, names);
+  }
+  return names;
+}
+
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
   const velocity = settings.highVelocity;
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const [distinct, ...values] = await Promise.all([ctx.fact(velocity.fact), ...EVIDENCE.map((name) => ctx.fact(name))]);
+  const [distinct, ...values] = await ctx.facts(factsOf(velocity.fact));
   const f = Object.fromEntries(EVIDENCE.map((name, i) => [name, values[i]])) as Record<(typeof EVIDENCE)[number], unknown>;
   const found: Record<Contributor, boolean> = {
     new_domain: f.domain_age_signal === 'new_domain',

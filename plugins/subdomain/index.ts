@@ -42,6 +42,8 @@ function entropyWord(labels: number, bits: number): 'none' | 'low' | 'medium' | 
 const signal = (detected: boolean): 'detected' | 'none' => (detected ? 'detected' : 'none');
 const SIGNAL_VALUES = ['detected', 'none'] as const;
 
+const DOMAIN_FACTS = ['domain', 'registrable_domain'] as const;
+
 const plugin: Plugin = {
   id: 'subdomain',
   description: 'Counts and characterises the subdomain labels left of the registrable domain (wildcards, hyphens, numbers, UUIDs, randomness, depth).',
@@ -149,8 +151,7 @@ const plugin: Plugin = {
   },
   needs: ['structure', 'tld'],
   async run(ctx): Promise<FactValues> {
-    const domain = await ctx.fact<string>('domain');
-    const registrable = await ctx.fact<string>('registrable_domain');
+    const [domain, registrable] = await ctx.facts(DOMAIN_FACTS);
     if (typeof domain !== 'string' || typeof registrable !== 'string') return {};
     const ascii = subdomainLabels(domain, registrable);
     if (ascii === null) return {};

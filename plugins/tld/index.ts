@@ -18,6 +18,8 @@ const PARSE_OPTIONS = {
 /** Characters of a host name, plus the underscore and wildcard that real (if invalid) addresses carry. */
 const HOST_CHARACTERS = /^[a-z0-9._*-]+$/;
 
+const DOMAIN_FACTS = ['domain', 'domain_literal'] as const;
+
 const plugin: Plugin = {
   id: 'tld',
   description: 'Whether the top-level domain is delegated (ICANN section of the Public Suffix List), and the public suffix and registrable domain.',
@@ -43,8 +45,7 @@ const plugin: Plugin = {
   // tldts ships the list as a compiled trie and cannot list or count its rules.
   data: dataLists('tld', [{ file: 'public-suffix-list', entries: null }]),
   async run(ctx): Promise<FactValues> {
-    const domain = await ctx.fact<string>('domain');
-    const literal = await ctx.fact<string>('domain_literal');
+    const [domain, literal] = await ctx.facts(DOMAIN_FACTS);
     if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
     const ascii = asciiDomain(domain);
     if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};

@@ -38,11 +38,12 @@ function withoutSurroundingSpaces(email: string, local: string, domain: string |
   return PLAIN_LOCAL.test(meantLocal) && host !== null ? { local: meantLocal, domain: meantDomain, ascii: host } : null;
 }
 
+const ADDRESS_FACTS = ['local_part', 'domain', 'valid_address_format'] as const;
+
 async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
-  const local = await ctx.fact<string>('local_part');
-  const domain = await ctx.fact<string>('domain');
+  const [local, domain, valid] = await ctx.facts(ADDRESS_FACTS);
   if (typeof local !== 'string') return null;
-  if ((await ctx.fact('valid_address_format')) !== true) return withoutSurroundingSpaces(ctx.input.email, local, domain);
+  if (valid !== true) return withoutSurroundingSpaces(ctx.input.email, local, typeof domain === 'string' ? domain : null);
   const ascii = await asciiDomainOf(ctx);
   return ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii };
 }

@@ -61,15 +61,23 @@ export class FactCatalog {
 
   /** Whether some fact of `plugin` says something in `values` (see isKnown): the plugin applied to the request. */
   anyKnown(plugin: Plugin, values: FactValues): boolean {
-    for (const name in plugin.facts) if (this.isKnown(name, values[name])) return true;
+    for (const name in plugin.facts) {
+      const value = values[name];
+      if (value !== null && value !== undefined && !this.unknownValue(name, value)) return true;
+    }
     return false;
   }
 
   /** Whether a value of fact `name` says something: neither null nor one of the fact's unknownValues ("could not tell"). */
   isKnown(name: string, value: unknown): boolean {
-    if (value === null || value === undefined) return false;
+    return value !== null && value !== undefined && !this.unknownValue(name, value);
+  }
+
+  /** Whether `value` is one of the unknownValues of fact `name` (a string such as not_checked). */
+  private unknownValue(name: string, value: unknown): boolean {
+    if (typeof value !== 'string') return false;
     const unknownValues = this.owner.get(name)?.facts[name]?.unknownValues;
-    return !(typeof value === 'string' && unknownValues?.includes(value));
+    return unknownValues?.includes(value) === true;
   }
 
   /** The facts `plugin` may read through ctx.fact: those of the plugins it names in `needs`. */

@@ -3,7 +3,8 @@
 // promise, an array and two objects more than the comparison needs, for each of the ~40 conditions of a
 // run. Our conditions compare a fact with a plain value (the compiler emits no fact references), so this
 // module installs an evaluate() that awaits the fact alone and answers the same record; a condition whose
-// value is a fact reference, or anything unexpected, still goes through the upstream method.
+// value is a fact reference, or anything unexpected, still goes through the upstream method. Our own
+// almanac (run.ts) answers the fact and the comparison in one promise (factThen).
 // test/engine/condition-evaluation.test.ts fails if an upgrade moves or changes what is replaced here.
 import { createRequire } from 'node:module';
 
@@ -30,6 +31,8 @@ interface ConditionInstance {
 
 interface AlmanacLike {
   factValue(fact: string, params?: unknown, path?: string): Promise<unknown>;
+  /** run.ts's almanac: the fact and what follows from it in one promise. */
+  factThen?<T>(fact: string, then: (value: unknown) => T): Promise<T>;
 }
 
 interface ConditionModule {
@@ -49,9 +52,10 @@ export function directEvaluate(this: ConditionInstance, almanac: AlmanacLike, op
   const op = almanac && operatorMap ? operatorMap.get(this.operator) : undefined;
   if (!op || isFactReference(this.value) || this.isBooleanOperator()) return upstreamEvaluate.call(this, almanac, operatorMap);
   const { operator, value } = this;
-  return almanac
-    .factValue(this.fact, this.params, this.path)
-    .then((fact) => ({ result: op.evaluate(fact, value), leftHandSideValue: fact, rightHandSideValue: value, operator }));
+  const compare = (fact: unknown): EvaluationResult => ({ result: op.evaluate(fact, value), leftHandSideValue: fact, rightHandSideValue: value, operator });
+  // run.ts's almanac reads the fact and compares in one promise (its conditions carry no params or path).
+  if (almanac.factThen) return almanac.factThen(this.fact, compare);
+  return almanac.factValue(this.fact, this.params, this.path).then(compare);
 }
 (directEvaluate as unknown as Record<symbol, boolean>)[DIRECT_EVALUATE] = true;
 

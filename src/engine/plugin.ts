@@ -163,6 +163,8 @@ export interface PluginContext {
    * Any other fact rejects with an error naming both plugins: `needs` is the contract, not a hint.
    */
   fact<T = unknown>(name: string): Promise<T | null>;
+  /** Several such facts, in order: one wait for the plugins behind them, not a promise per fact. */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;

@@ -24,9 +24,20 @@ export const OFFLINE: NetworkAccess = {
   website: { hasWebsite: async () => unknown },
 };
 
-const EMPTY_LIST: ReadonlySet<string> = new Set();
+const EMPTY_LIST: Promise<ReadonlySet<string>> = Promise.resolve(new Set());
 /** A project with no lists of its own. */
-export const NO_PROJECT_LISTS: ProjectListReader = { entries: async () => EMPTY_LIST };
+export const NO_PROJECT_LISTS: ProjectListReader = { entries: () => EMPTY_LIST };
+
+const same = <T>(value: T): T => value;
+
+/** `then` of a value at hand, as a promise: rejected when `then` throws, as in a reaction. */
+function settledThen<T>(then: (value: unknown) => T, value: unknown): Promise<T> {
+  try {
+    return Promise.resolve(then(value));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 /** Condition priorities (higher first within an `all`/`any`): a cheap fact decides before a fact that needs I/O. */
 export const CHEAP_FACT_PRIORITY = 50;
@@ -135,11 +146,13 @@ class RequestRun {
   /** By plugin number: its facts once its run has settled, read without a wait. */
   private readonly settled: Array<FactValues | undefined> = [];
   /**
-   * By fact number (catalog.factIndex): its value, once asked for one by one: the engine reads a fact once per
-   * condition naming it, a plugin through ctx.fact. A caller's reads in groups (factsOf: show_results, checked
-   * types) go around it, so its I/O facts are those the decision stood on (recorded()).
+   * By fact number (catalog.factIndex): whether it was asked for one by one: the engine reads a fact once per
+   * condition naming it, a plugin through ctx.fact or ctx.facts. A caller's reads in groups (factsOf:
+   * show_results, checked types) go around it, so its I/O facts are those the decision stood on (recorded()).
    */
-  private readonly facts: Array<Promise<unknown> | undefined> = [];
+  private readonly read: boolean[] = [];
+  /** By fact number: its value read one by one through fact(), shared by every later such read. */
+  private readonly promised: Array<Promise<unknown> | undefined> = [];
 
   constructor(
     readonly request: RunRequest,
@@ -150,34 +163,60 @@ class RequestRun {
   fact(name: string): Promise<unknown> {
     const i = this.catalog.factIndex.get(name);
     if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-    let value = this.facts[i];
+    let value = this.promised[i];
     if (!value) {
-      const given = this.request.given?.(name);
-      const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-      if (given !== undefined) value = Promise.resolve(given);
-      else if (settled) value = Promise.resolve(settled[name] ?? null);
-      else value = this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => values[name] ?? null);
-      this.facts[i] = value;
+      value = this.factThen(name, same);
+      this.promised[i] = value;
     }
     return value;
   }
 
-  async factsOf(names: readonly string[]): Promise<unknown[]> {
+  /**
+   * `then` of the value of `name`, in one promise rather than the fact's and a reaction's (the engine's
+   * conditions: the fact and its comparison in one step); `then` throwing rejects it.
+   */
+  factThen<T>(name: string, then: (value: unknown) => T): Promise<T> {
+    const i = this.catalog.factIndex.get(name);
+    if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+    this.read[i] = true;
+    const promised = this.promised[i];
+    if (promised) return promised.then(then);
+    const given = this.request.given?.(name);
+    if (given !== undefined) return settledThen(then, given);
+    const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
+    if (settled) return settledThen(then, settled[name] ?? null);
+    return this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => then(values[name] ?? null));
+  }
+
+  /** Several values at once, not counted as read one by one (see `read`). */
+  factsOf(names: readonly string[]): Promise<unknown[]> {
+    return this.gather(names, false);
+  }
+
+  /**
+   * Several values with one wait for the plugins behind them (none when they have settled); `counted`: as
+   * read one by one (a plugin's ctx.facts).
+   */
+  private gather(names: readonly string[], counted: boolean): Promise<unknown[]> {
     const { factIndex, factOwners, factOwnerIndex } = this.catalog;
     const given = this.request.given;
-    const waits: Array<Promise<FactValues>> = [];
+    let waits: Array<Promise<FactValues>> | undefined;
     for (const name of names) {
       const i = factIndex.get(name);
-      if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+      if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+      if (counted) this.read[i] = true;
       if (this.settled[factOwnerIndex[i] as number] || given?.(name) !== undefined) continue;
-      waits.push(this.valuesOf(factOwners[i] as Plugin));
+      const run = this.valuesOf(factOwners[i] as Plugin);
+      if (!waits) waits = [run];
+      else if (!waits.includes(run)) waits.push(run);
     }
-    if (waits.length > 0) await Promise.all(waits);
-    return names.map((name) => {
-      const value = given?.(name);
-      if (value !== undefined) return value;
-      return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
-    });
+    const values = () =>
+      names.map((name) => {
+        const value = given?.(name);
+        if (value !== undefined) return value;
+        return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
+      });
+    return waits ? Promise.all(waits).then(values) : Promise.resolve(values());
   }
 
   /** The value of `name` when at hand (given, or its plugin settled), read without a wait and like factsOf; undefined when not yet. */
@@ -204,14 +243,10 @@ class RequestRun {
   async recorded(): Promise<Record<string, unknown>> {
     const { factNames, factOwners } = this.catalog;
     const names: string[] = [];
-    const reads: Array<Promise<unknown>> = [];
-    this.facts.forEach((value, i) => {
-      if (value && factOwners[i]?.io === true) {
-        names.push(factNames[i] as string);
-        reads.push(value);
-      }
+    this.read.forEach((read, i) => {
+      if (read && factOwners[i]?.io === true) names.push(factNames[i] as string);
     });
-    const values = await Promise.all(reads);
+    const values = await this.gather(names, false);
     const recorded: Record<string, unknown> = {};
     names.forEach((name, i) => {
       recorded[name] = values[i] ?? null;
@@ -229,15 +264,25 @@ class RequestRun {
     return values;
   }
 
-  private async runPlugin(plugin: Plugin, i: number): Promise<FactValues> {
-    let values: FactValues;
+  private runPlugin(plugin: Plugin, i: number): Promise<FactValues> {
     const started = performance.now();
+    let running: Promise<FactValues> | FactValues;
     try {
-      values = await plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
+      running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
     } catch (error) {
-      this.request.services.onPluginError?.(plugin.id, error);
-      values = {};
+      running = Promise.reject(error);
     }
+    // One reaction, not an async function's promise and its await's.
+    return Promise.resolve(running).then(
+      (values) => this.settle(plugin, i, values, started),
+      (error: unknown) => {
+        this.request.services.onPluginError?.(plugin.id, error);
+        return this.settle(plugin, i, {}, started);
+      },
+    );
+  }
+
+  private settle(plugin: Plugin, i: number, values: FactValues, started: number): FactValues {
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
     this.settled[i] = values;
@@ -250,6 +295,12 @@ class RequestRun {
   factFor(plugin: Plugin, readable: ReadonlySet<string>, name: string): Promise<unknown> {
     if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
     return this.fact(name);
+  }
+
+  /** What a plugin reading several facts through ctx.facts gets, as factFor each. */
+  factsFor(plugin: Plugin, readable: ReadonlySet<string>, names: readonly string[]): Promise<unknown[]> {
+    for (const name of names) if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+    return this.gather(names, true);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -281,6 +332,10 @@ class RunContext implements PluginContext {
     return this.run.factFor(this.plugin, this.readable, name) as Promise<T | null>;
   }
 
+  facts(names: readonly string[]): Promise<unknown[]> {
+    return this.run.factsFor(this.plugin, this.readable, names);
+  }
+
   options(check: string): CheckOptions {
     return this.run.request.options[check] ?? this.plugin.checks[check]?.defaults ?? {};
   }
@@ -306,6 +361,11 @@ class RunAlmanac extends Almanac {
   // Conditions carry neither params nor a path (the compiler never emits them), so the name is all there is.
   override factValue<T>(factId: string): Promise<T> {
     return this.run.fact(factId) as Promise<T>;
+  }
+
+  /** For condition-evaluation.ts: a condition's fact and its comparison in one promise. */
+  factThen<T>(factId: string, then: (value: unknown) => T): Promise<T> {
+    return this.run.factThen(factId, then);
   }
 }
 

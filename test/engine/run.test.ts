@@ -183,6 +183,30 @@ describe('a request run', () => {
     expect(() => outcome.settledFacts(['no_such_fact'])).toThrow(UnknownFactError);
   });
 
+  it('records the I/O facts read one by one (ctx.fact, ctx.facts, the engine), not those read in groups for a response', async () => {
+    const io = (id: string, fact: string, value: string): Plugin => ({ ...plugin(id, [fact], [], () => ({ [fact]: value })), io: true });
+    const reader = plugin('reader', ['read_value'], ['first', 'second'], async (ctx) => {
+      const [a, b] = await ctx.facts(['first_value', 'second_value']);
+      return { read_value: `${a}${b}` };
+    });
+    const { outcome, values } = await run(
+      [io('first', 'first_value', 'a'), io('second', 'second_value', 'b'), io('third', 'third_value', 'c'), reader],
+      ['read_value'],
+    );
+    expect(values).toEqual(['ab']);
+    expect(await outcome.facts(['third_value'])).toEqual(['c']);
+    expect(await outcome.recorded()).toEqual({ first_value: 'a', second_value: 'b' });
+    expect(await outcome.fact('third_value')).toBe('c');
+    expect(await outcome.recorded()).toEqual({ first_value: 'a', second_value: 'b', third_value: 'c' });
+  });
+
+  it('refuses a group read naming a fact the plugin does not need, as ctx.fact does', async () => {
+    const reader = plugin('reader', ['read_value'], [], async (ctx) => ({ read_value: (await ctx.facts(['source_value']))[0] }));
+    const { values, errors } = await run([source, reader], ['read_value']);
+    expect(values).toEqual([null]);
+    expect(String(errors[0]?.[1])).toBe('UndeclaredNeedError: plugin reader read fact source_value of plugin source, which it does not declare in needs');
+  });
+
   it('rejects a read of an unknown fact', async () => {
     const { outcome } = await run([source], []);
     await expect(outcome.fact('no_such_fact')).rejects.toThrow(UnknownFactError);
