@@ -48,15 +48,43 @@ const isFactReference = (value: unknown) => typeof value === 'object' && value !
 /** Marks the installed method, so a test can tell that the engine's conditions still use it. */
 export const DIRECT_EVALUATE = Symbol('email-trust condition evaluate');
 
-export function directEvaluate(this: ConditionInstance, almanac: AlmanacLike, operatorMap: Map<string, Operator>): Promise<EvaluationResult> {
+/** A condition's comparison, made on its first run and kept on the instance (a pooled engine's conditions run again and again). */
+const COMPARE = Symbol('email-trust comparison');
+
+interface Comparison {
+  /** The operator it was made with: an engine given other operators makes another. */
+  op: Operator;
+  compare(fact: unknown): EvaluationResult;
+}
+
+export function directEvaluate(this: ConditionInstance & { [COMPARE]?: Comparison }, almanac: AlmanacLike, operatorMap: Map<string, Operator>): Promise<EvaluationResult> {
   const op = almanac && operatorMap ? operatorMap.get(this.operator) : undefined;
   if (!op || isFactReference(this.value) || this.isBooleanOperator()) return upstreamEvaluate.call(this, almanac, operatorMap);
   const { operator, value } = this;
-  const compare = (fact: unknown): EvaluationResult => ({ result: op.evaluate(fact, value), leftHandSideValue: fact, rightHandSideValue: value, operator });
-  // run.ts's almanac reads the fact and compares in one promise (its conditions carry no params or path).
-  if (almanac.factThen) return almanac.factThen(this.fact, compare);
-  return almanac.factValue(this.fact, this.params, this.path).then(compare);
+  // run.ts's almanac reads the fact and compares in one promise (its conditions carry no params or path). Its
+  // engines run one request at a time and the engine reads the record as soon as it is made, so each
+  // condition fills one record of its own rather than a new one per run.
+  if (almanac.factThen) {
+    let comparison = this[COMPARE];
+    if (comparison?.op !== op) {
+      const record: EvaluationResult = { result: false, leftHandSideValue: null, rightHandSideValue: value, operator };
+      comparison = {
+        op,
+        compare: (fact) => {
+          record.result = op.evaluate(fact, value);
+          record.leftHandSideValue = fact;
+          return record;
+        },
+      };
+      this[COMPARE] = comparison;
+    }
+    return almanac.factThen(this.fact, comparison.compare);
+  }
+  return almanac
+    .factValue(this.fact, this.params, this.path)
+    .then((fact) => ({ result: op.evaluate(fact, value), leftHandSideValue: fact, rightHandSideValue: value, operator }));
 }
+
 (directEvaluate as unknown as Record<symbol, boolean>)[DIRECT_EVALUATE] = true;
 
 conditionModule.default.prototype.evaluate = directEvaluate;

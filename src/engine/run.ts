@@ -142,22 +142,30 @@ class RequestRun {
   readonly ran: string[] = [];
   readonly applied: string[] = [];
   /** By plugin number (catalog.pluginIndex): its run, once started. */
-  private readonly values: Array<Promise<FactValues> | undefined> = [];
+  private readonly values: Array<Promise<FactValues> | undefined>;
   /** By plugin number: its facts once its run has settled, read without a wait. */
-  private readonly settled: Array<FactValues | undefined> = [];
+  private readonly settled: Array<FactValues | undefined>;
   /**
    * By fact number (catalog.factIndex): whether it was asked for one by one: the engine reads a fact once per
    * condition naming it, a plugin through ctx.fact or ctx.facts. A caller's reads in groups (factsOf:
    * show_results, checked types) go around it, so its I/O facts are those the decision stood on (recorded()).
    */
-  private readonly read: boolean[] = [];
+  private readonly read: Uint8Array;
   /** By fact number: its value read one by one through fact(), shared by every later such read. */
-  private readonly promised: Array<Promise<unknown> | undefined> = [];
+  private readonly promised: Array<Promise<unknown> | undefined>;
 
   constructor(
     readonly request: RunRequest,
     private readonly catalog: FactCatalog,
-  ) {}
+  ) {
+    // Sized once: filled at scattered numbers, a growing array would be copied several times per request.
+    const plugins = catalog.pluginIndex.size;
+    const facts = catalog.factNames.length;
+    this.values = new Array(plugins);
+    this.settled = new Array(plugins);
+    this.read = new Uint8Array(facts);
+    this.promised = new Array(facts);
+  }
 
   /** The value of `name`; null when its plugin gave none. */
   fact(name: string): Promise<unknown> {
@@ -178,7 +186,7 @@ class RequestRun {
   factThen<T>(name: string, then: (value: unknown) => T): Promise<T> {
     const i = this.catalog.factIndex.get(name);
     if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-    this.read[i] = true;
+    this.read[i] = 1;
     const promised = this.promised[i];
     if (promised) return promised.then(then);
     const given = this.request.given?.(name);
@@ -204,7 +212,7 @@ class RequestRun {
     for (const name of names) {
       const i = factIndex.get(name);
       if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      if (counted) this.read[i] = true;
+      if (counted) this.read[i] = 1;
       if (this.settled[factOwnerIndex[i] as number] || given?.(name) !== undefined) continue;
       const run = this.valuesOf(factOwners[i] as Plugin);
       if (!waits) waits = [run];
@@ -244,7 +252,7 @@ class RequestRun {
     const { factNames, factOwners } = this.catalog;
     const names: string[] = [];
     this.read.forEach((read, i) => {
-      if (read && factOwners[i]?.io === true) names.push(factNames[i] as string);
+      if (read === 1 && factOwners[i]?.io === true) names.push(factNames[i] as string);
     });
     const values = await this.gather(names, false);
     const recorded: Record<string, unknown> = {};

@@ -4,7 +4,13 @@
 import { Almanac, Engine } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
 import { DIRECT_EVALUATE, directEvaluate, upstreamEvaluate } from '../../src/engine/condition-evaluation.js';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
+import { noHistory } from '../../src/engine/no-history.js';
 import '../../src/engine/run.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { evaluate } from '../../src/policy/evaluate.js';
+import { readPolicyFile } from '../../src/policy/load.js';
 
 type Leaf = { fact: string; operator: string; value: unknown; result?: boolean; factResult?: unknown; valueResult?: unknown };
 
@@ -56,5 +62,28 @@ describe('condition evaluation without Promise.all', () => {
   it('leaves a value that is a fact reference to the upstream method, which resolves it', async () => {
     const [leaf] = await runOnce([{ fact: 'a', operator: 'equal', value: { fact: 'b' } }], { a: 5, b: 5 });
     expect(leaf).toEqual({ held: true, factResult: 5, valueResult: 5 });
+  });
+});
+
+describe("a pooled engine's conditions, each with one record of its own", () => {
+  it('give every run its own results, however many run at once', async () => {
+    const catalog = new FactCatalog(registry);
+    const policy = compilePolicy('default', readPolicyFile(new URL('../../policies/default.yaml', import.meta.url).pathname), catalog);
+    const addresses = Array.from({ length: 60 }, (_, i) =>
+      i % 3 === 0 ? `jane${i}@mailinator.com` : i % 3 === 1 ? `12345${i}@example.com` : `jane.doe${i}@example.com`,
+    );
+    const decide = async (email: string) => {
+      const evaluation = await evaluate(
+        policy,
+        { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
+        { velocity: noHistory, now: () => 1_790_000_000_000 },
+        { explain: true },
+      );
+      return { action: evaluation.decision.action, explained: evaluation.explanation?.entries.filter((e) => e.fired).map((e) => e.name) };
+    };
+    const oneByOne = [];
+    for (const email of addresses) oneByOne.push(await decide(email));
+    expect(new Set(oneByOne.map((d) => d.action)).size).toBeGreaterThan(1);
+    expect(await Promise.all(addresses.map(decide))).toEqual(oneByOne);
   });
 });
