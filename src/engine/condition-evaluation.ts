@@ -57,7 +57,11 @@ interface Comparison {
   compare(fact: unknown): EvaluationResult;
 }
 
-export function directEvaluate(this: ConditionInstance & { [COMPARE]?: Comparison }, almanac: AlmanacLike, operatorMap: Map<string, Operator>): Promise<EvaluationResult> {
+export function directEvaluate(
+  this: ConditionInstance & { [COMPARE]?: Comparison },
+  almanac: AlmanacLike,
+  operatorMap: Map<string, Operator>,
+): Promise<EvaluationResult> {
   const op = almanac && operatorMap ? operatorMap.get(this.operator) : undefined;
   if (!op || isFactReference(this.value) || this.isBooleanOperator()) return upstreamEvaluate.call(this, almanac, operatorMap);
   const { operator, value } = this;

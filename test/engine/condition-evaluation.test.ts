@@ -3,9 +3,9 @@
 // the upstream method gives, and leave fact references in values to the upstream method.
 import { Almanac, Engine } from 'json-rules-engine';
 import { describe, expect, it } from 'vitest';
-import { DIRECT_EVALUATE, directEvaluate, upstreamEvaluate } from '../../src/engine/condition-evaluation.js';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
+import { DIRECT_EVALUATE, directEvaluate, upstreamEvaluate } from '../../src/engine/condition-evaluation.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import '../../src/engine/run.js';
 import { compilePolicy } from '../../src/policy/compile.js';
