@@ -6,10 +6,9 @@ import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { evaluateVerdict } from '../policy/evaluate.js';
 import type { IntelligencePolicy } from '../policy/types.js';
-import { canonicalIp, type NewEvent } from '../store/events.js';
+import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import { runServices, type ServiceContext } from './context.js';
-import type { EvaluationSlots } from './evaluation-slots.js';
 import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface IntelligenceRequest {
@@ -22,26 +21,11 @@ const VELOCITY_ITEMS = 20;
 
 export interface IntelligenceDeps {
   sealer: FingerprintSealer;
-  /** At most so many requests evaluate at once (evaluation-slots.ts); the commit is waited for outside them. */
-  slots?: EvaluationSlots;
 }
 
 type FactReader = (name: string) => Promise<unknown>;
 
 export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
-  const decided = () => decide(ctx, deps, project, request);
-  const { response, event } = await (deps.slots ? deps.slots.run(decided) : decided());
-  await ctx.store.events.record(event);
-  return response;
-}
-
-/** The answer and the event that records it. */
-async function decide(
-  ctx: ServiceContext,
-  deps: IntelligenceDeps,
-  project: Project,
-  request: IntelligenceRequest,
-): Promise<{ response: Record<string, unknown>; event: NewEvent }> {
   const policy = ctx.policies.forProject(project);
   const verdict = verdictFor(ctx, project, request);
   const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
@@ -75,7 +59,7 @@ async function decide(
   }
 
   const domain = await f('domain');
-  const event: NewEvent = {
+  await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'intelligence',
     email: request.email_address,
@@ -87,8 +71,8 @@ async function decide(
     action,
     policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
     createdAt: ctx.now(),
-  };
-  return { response, event };
+  });
+  return response;
 }
 
 function verdictFor(ctx: ServiceContext, project: Project, request: IntelligenceRequest): CompiledVerdict {

@@ -1,7 +1,6 @@
 // The service's operations bound to their context: what the HTTP layer calls.
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
-import { EvaluationSlots } from './evaluation-slots.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
 import { type IntelligenceRequest, intelligence } from './intelligence.js';
 import { type PlaygroundAnswer, type PlaygroundPolicy, type PlaygroundRequest, playgroundEvaluate, playgroundPolicy } from './playground.js';
@@ -16,9 +15,7 @@ export interface Operations {
   playgroundEvaluate(project: Project, request: PlaygroundRequest): Promise<PlaygroundAnswer>;
 }
 
-export function createOperations(ctx: ServiceContext, options: { sealer: FingerprintSealer; slots?: EvaluationSlots }): Operations {
-  // One set of slots for verify and intelligence alike: they share the event loop.
-  const deps = { sealer: options.sealer, slots: options.slots ?? new EvaluationSlots() };
+export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
   return {
     verify: (project, request) => verify(ctx, deps, project, request),
     intelligence: (project, request) => intelligence(ctx, deps, project, request),

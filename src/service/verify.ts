@@ -12,7 +12,6 @@ import { canonicalIp, type NewEvent } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import type { Action } from '../vocabulary.js';
 import { runServices, type ServiceContext } from './context.js';
-import type { EvaluationSlots } from './evaluation-slots.js';
 import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface VerifyRequest {
@@ -30,8 +29,6 @@ export interface VerifyRequest {
 
 export interface VerifyDeps {
   sealer: FingerprintSealer;
-  /** At most so many requests evaluate at once (evaluation-slots.ts); the commit is waited for outside them. */
-  slots?: EvaluationSlots;
 }
 
 export interface VerifyResponse {
@@ -107,8 +104,7 @@ const EVENT_FACTS = ['domain', 'email_lower', 'base_email'] as const;
 
 /** The verify operation: evaluate, record the event (committed), answer. */
 export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
-  const decided = () => decide(ctx, deps, project, request);
-  const { response, event } = await (deps.slots ? deps.slots.run(decided) : decided());
+  const { response, event } = await decide(ctx, deps, project, request);
   // Only the answer and its event wait for the commit: the run's facts and results (a few hundred objects)
   // are garbage by now, not carried through the scavenges of the wait.
   await ctx.store.events.record(event);
