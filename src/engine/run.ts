@@ -150,7 +150,7 @@ class RequestRun {
    * condition naming it, a plugin through ctx.fact or ctx.facts. A caller's reads in groups (factsOf:
    * show_results, checked types) go around it, so its I/O facts are those the decision stood on (recorded()).
    */
-  private readonly read: Uint8Array;
+  private readonly read: boolean[];
   /** By fact number: its value read one by one through fact(), shared by every later such read. */
   private readonly promised: Array<Promise<unknown> | undefined>;
 
@@ -163,7 +163,8 @@ class RequestRun {
     const facts = catalog.factNames.length;
     this.values = new Array(plugins);
     this.settled = new Array(plugins);
-    this.read = new Uint8Array(facts);
+    // Filled, not holey; not a typed array (past 64 bytes its store is malloc'ed outside the heap, per request).
+    this.read = new Array<boolean>(facts).fill(false);
     this.promised = new Array(facts);
   }
 
@@ -186,7 +187,7 @@ class RequestRun {
   factThen<T>(name: string, then: (value: unknown) => T): Promise<T> {
     const i = this.catalog.factIndex.get(name);
     if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-    this.read[i] = 1;
+    this.read[i] = true;
     const promised = this.promised[i];
     if (promised) return promised.then(then);
     const given = this.request.given?.(name);
@@ -212,7 +213,7 @@ class RequestRun {
     for (const name of names) {
       const i = factIndex.get(name);
       if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      if (counted) this.read[i] = 1;
+      if (counted) this.read[i] = true;
       if (this.settled[factOwnerIndex[i] as number] || given?.(name) !== undefined) continue;
       const run = this.valuesOf(factOwners[i] as Plugin);
       if (!waits) waits = [run];
@@ -252,7 +253,7 @@ class RequestRun {
     const { factNames, factOwners } = this.catalog;
     const names: string[] = [];
     this.read.forEach((read, i) => {
-      if (read === 1 && factOwners[i]?.io === true) names.push(factNames[i] as string);
+      if (read && factOwners[i]?.io === true) names.push(factNames[i] as string);
     });
     const values = await this.gather(names, false);
     const recorded: Record<string, unknown> = {};
