@@ -439,6 +439,7 @@ async function main(): Promise<void> {
     // apart, on the same machine), and the run reports the median round, so that one disturbed load (this
     // machine's req/s move ±10–30 % from one load to the next) does not make or break the figure.
     const rounds: Array<{ ip: Figures; verify: Figures; intelligence: Figures; verify_to_ip: number; intelligence_to_ip: number }> = [];
+    const fixedRuns: OpenLoopFigures[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
       const ipRound = await load('POST /v1/public/ip (baseline)', ip, service);
@@ -451,9 +452,9 @@ async function main(): Promise<void> {
         verify_to_ip: Number((verifyRound.requests_per_second / ipRound.requests_per_second).toFixed(3)),
         intelligence_to_ip: Number((intelligenceRound.requests_per_second / ipRound.requests_per_second).toFixed(3)),
       });
+      // In each round, after its loads: each fixed-rate run follows as much load as the one before it.
+      fixedRuns.push(await fixedRate(service, 10_000_000 + round * 1_000_000));
     }
-    const fixedRuns: OpenLoopFigures[] = [];
-    for (let round = 0; round < ROUNDS; round++) fixedRuns.push(await fixedRate(service, 10_000_000 + round * 1_000_000));
     const rssAfterLoad = residentMb(service.child.pid!);
     console.log(`start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load`);
     await stop(service);
