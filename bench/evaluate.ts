@@ -6,13 +6,16 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/evaluate.js [--json]
 //   node dist/bench/evaluate.js --baseline /path/to/other/checkout [--write]   (built, with this file in its bench/)
+//   node dist/bench/evaluate.js --counts   (promises and KB allocated per evaluation: counts, not timings)
 //
 // With --baseline, this checkout and the other one each run in a process of their own, in alternating
 // rounds, and the ratio of their medians is printed: a before/after comparison from one run, however busy
 // the machine; --write merges the figures into bench/results.json (`evaluate`). BENCH_EVALUATIONS sets the
 // runs per case and round (default 2,000), BENCH_ROUNDS the rounds (default 5).
+import { createHook } from 'node:async_hooks';
 import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { registry } from '../plugins/index.js';
@@ -163,7 +166,46 @@ async function compare(baselineRoot: string): Promise<void> {
   }
 }
 
+/** A sampled heap profile's bytes, every node's own allocations added up. */
+interface SampledNode {
+  selfSize: number;
+  children: SampledNode[];
+}
+const sampledBytes = (node: SampledNode): number => node.selfSize + node.children.reduce((sum, child) => sum + sampledBytes(child), 0);
+
+/**
+ * `--counts`: promises made (async_hooks) and bytes allocated (the inspector's heap sampling, collected
+ * objects included) per evaluation of each case. Counts, not timings: they hold on a machine too busy to
+ * time anything, so a change that makes fewer of either shows at once.
+ */
+async function counts(): Promise<void> {
+  const s = subject();
+  const runs = 1_000;
+  console.log(`per evaluation of the default policy, over ${runs} runs of each case (the harness's own await included)`);
+  console.log(`${'case'.padEnd(40)} ${'promises'.padStart(9)} ${'KB allocated'.padStart(13)}`);
+  for (let i = 0; i < CASES.length; i++) {
+    await timeCase(s, i, WARM_UP);
+    let promises = 0;
+    const hook = createHook({
+      init(_id, type) {
+        if (type === 'PROMISE') promises += 1;
+      },
+    }).enable();
+    await timeCase(s, i, runs);
+    hook.disable();
+    const session = new Session();
+    session.connect();
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await timeCase(s, i, runs);
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SampledNode } };
+    session.disconnect();
+    const kb = sampledBytes(profile.head) / runs / 1024;
+    console.log(`${(CASES[i]?.name ?? '').padEnd(40)} ${(promises / runs).toFixed(1).padStart(9)} ${kb.toFixed(1).padStart(13)}`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--counts')) return counts();
   if (process.argv.includes('--worker')) {
     const s = subject();
     process.on('message', (message: { case: number; runs: number }) => {
