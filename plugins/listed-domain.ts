@@ -6,7 +6,7 @@
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
-import { asciiDomainOf } from './plugin-data.js';
+import { andThen, asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -57,12 +57,14 @@ function projectLists(options: CheckOptions): ProjectLists {
  * The names the address's domain is looked up under: its ASCII form, then each parent up to the
  * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
-async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
-  if ((await ctx.fact<boolean>('valid_address_format')) !== true) return null;
-  const ascii = await asciiDomainOf(ctx);
-  if (ascii === null) return null;
-  const registrable = await ctx.fact<string>('registrable_domain');
-  return domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
+function lookupNames(ctx: PluginContext): string[] | null | Promise<string[] | null> {
+  return ctx.withFacts(['valid_address_format'], ([valid]) => {
+    if (valid !== true) return null;
+    return andThen(asciiDomainOf(ctx), (ascii) => {
+      if (ascii === null) return null;
+      return ctx.withFacts(['registrable_domain'], ([registrable]) => domainAndParents(ascii, typeof registrable === 'string' ? registrable : null));
+    });
+  });
 }
 
 /** The project's own entries: from the policy's options and from its lists in the database alike. */
@@ -145,14 +147,20 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
     needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
     projectLists: [spec.id, exemptList],
     data: spec.data,
-    async run(ctx): Promise<FactValues> {
-      const names = await lookupNames(ctx);
-      if (names === null) return {};
-      const options = projectLists(ctx.options(spec.check));
-      const [added, exempt] = await Promise.all([ctx.projectList(spec.id), ctx.projectList(exemptList)]);
-      const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
-      const matched = matchListed(names, own, spec.listed, spec.never);
-      return { [spec.flag]: matched !== null, [spec.match]: matched };
+    run(ctx) {
+      return andThen(lookupNames(ctx), (names) => {
+        if (names === null) return {};
+        const options = projectLists(ctx.options(spec.check));
+        const facts = (added: ReadonlySet<string>, exempt: ReadonlySet<string>): FactValues => {
+          const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
+          const matched = matchListed(names, own, spec.listed, spec.never);
+          return { [spec.flag]: matched !== null, [spec.match]: matched };
+        };
+        const added = ctx.projectList(spec.id);
+        const exempt = ctx.projectList(exemptList);
+        if (added instanceof Promise || exempt instanceof Promise) return Promise.all([added, exempt]).then(([a, e]) => facts(a, e));
+        return facts(added, exempt);
+      });
     },
   };
 }

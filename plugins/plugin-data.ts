@@ -86,7 +86,15 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
  * and the facts it reads (structure's and idn's) depend on the address alone, so the first asker's answer is
  * every asker's. Keyed by the request's input object, which lives as long as its run.
  */
-const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, Promise<string | null>>>>();
+const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, string | null | Promise<string | null>>>>();
+
+/**
+ * `then` of a value at hand at once, or of a promise's value once it settles: a plugin's run() built of these
+ * (and of ctx.withFacts) answers without a wait whenever its facts are at hand (see PluginContext.withFacts).
+ */
+export function andThen<T, R>(value: T | Promise<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
 
 /**
  * The address's domain as an ASCII host name (its punycode form for an IDN), lower-cased, without a root
@@ -95,14 +103,14 @@ const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, Promise
  * empty labels; `dns` for a name the resolver can be asked about); trailing spaces are not part of it.
  * Reads structure's and idn's facts (a plugin calling it declares them in `needs`).
  */
-export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
+export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): string | null | Promise<string | null> {
   let byRule = asciiDomains.get(ctx.input);
   if (!byRule) {
     byRule = {};
     asciiDomains.set(ctx.input, byRule);
   }
   let name = byRule[rule];
-  if (!name) {
+  if (name === undefined) {
     name = readAsciiDomain(ctx, rule);
     byRule[rule] = name;
   }
@@ -111,10 +119,11 @@ export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Prom
 
 const ASCII_DOMAIN_FACTS = ['domain', 'domain_literal', 'punycode_value'] as const;
 
-async function readAsciiDomain(ctx: PluginContext, rule: LabelRule): Promise<string | null> {
-  const [domain, literal, punycode] = await ctx.facts(ASCII_DOMAIN_FACTS);
-  if (typeof domain !== 'string' || literal !== null) return null;
-  // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
-  // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
-  return hostName((typeof punycode === 'string' ? punycode : domain).trimEnd(), rule);
+function readAsciiDomain(ctx: PluginContext, rule: LabelRule): string | null | Promise<string | null> {
+  return ctx.withFacts(ASCII_DOMAIN_FACTS, ([domain, literal, punycode]) => {
+    if (typeof domain !== 'string' || literal !== null) return null;
+    // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
+    // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
+    return hostName((typeof punycode === 'string' ? punycode : domain).trimEnd(), rule);
+  });
 }

@@ -1,6 +1,7 @@
 // Deliverability: can mail reach the domain, and how much evidence says the address is worth mailing?
 // A 0–100 score from MX, A/AAAA, domain age and subdomain facts, with the policy's weights. No I/O.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { andThen } from '../plugin-data.js';
 import { DEFAULT_WEIGHTS, type Evidence, PARTS, score, type Weights } from './score.js';
 
 const DEFAULT_MIN_SCORE = 40;
@@ -37,9 +38,24 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
 
-async function evidence(ctx: PluginContext): Promise<Evidence> {
-  const [mxStatus, aFallback, aCount, aaaaCount, hasNullMx, mxHostsAreIps, ageSignal, ageDays, subdomainCount, randomSubdomain, uuidSubdomain, deepNesting] =
-    await ctx.facts(EVIDENCE_FACTS);
+function evidence(ctx: PluginContext): Evidence | Promise<Evidence> {
+  return ctx.withFacts(EVIDENCE_FACTS, evidenceOf);
+}
+
+function evidenceOf([
+  mxStatus,
+  aFallback,
+  aCount,
+  aaaaCount,
+  hasNullMx,
+  mxHostsAreIps,
+  ageSignal,
+  ageDays,
+  subdomainCount,
+  randomSubdomain,
+  uuidSubdomain,
+  deepNesting,
+]: unknown[]): Evidence {
   return {
     mxStatus: str(mxStatus),
     aFallback: str(aFallback),
@@ -109,22 +125,24 @@ const plugin: Plugin = {
     },
   },
   needs: ['dns', 'domain-age', 'subdomain'],
-  async run(ctx): Promise<FactValues> {
+  run(ctx) {
     const options = ctx.options('deliverability_score');
-    const result = score(await evidence(ctx), weights(options));
-    let deliverability: (typeof DELIVERABILITY_VALUES)[number];
-    if (result.route === 'no') deliverability = 'undeliverable';
-    else if (result.score === null) deliverability = 'unknown';
-    else deliverability = result.score >= minScore(options) ? 'deliverable' : 'undeliverable';
-    return {
-      deliverability_score: result.score,
-      deliverability_mx_score: result.contributions.mx,
-      deliverability_a_score: result.contributions.a,
-      deliverability_age_score: result.contributions.age,
-      deliverability_subdomain_score: result.contributions.subdomain,
-      deliverability,
-      email_deliverable: deliverability === 'unknown' ? null : deliverability === 'deliverable',
-    };
+    return andThen(evidence(ctx), (found): FactValues => {
+      const result = score(found, weights(options));
+      let deliverability: (typeof DELIVERABILITY_VALUES)[number];
+      if (result.route === 'no') deliverability = 'undeliverable';
+      else if (result.score === null) deliverability = 'unknown';
+      else deliverability = result.score >= minScore(options) ? 'deliverable' : 'undeliverable';
+      return {
+        deliverability_score: result.score,
+        deliverability_mx_score: result.contributions.mx,
+        deliverability_a_score: result.contributions.a,
+        deliverability_age_score: result.contributions.age,
+        deliverability_subdomain_score: result.contributions.subdomain,
+        deliverability,
+        email_deliverable: deliverability === 'unknown' ? null : deliverability === 'deliverable',
+      };
+    });
   },
 };
 

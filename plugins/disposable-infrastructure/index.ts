@@ -1,8 +1,8 @@
 // Rotating generator domains: a throwaway service registers a fresh domain every few days and points its MX
 // at the mail hosts it already runs. An MX host under a known disposable service's domain (the disposable
 // plugin's list) gives the new domain away before any list has it. One MX lookup, only with network checks on.
-import type { FactValues, MxRecord, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf, readList } from '../plugin-data.js';
+import type { FactValues, MxRecord, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { andThen, asciiDomainOf, readList } from '../plugin-data.js';
 
 // The disposable plugin's list, shared (plugin-data reads a file once): its domains are the services whose hosts count.
 const disposableServices = readList('disposable', 'domains.txt');
@@ -49,16 +49,23 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'idn', 'tld'],
-  async run(ctx): Promise<FactValues> {
-    if ((await ctx.fact<boolean>('valid_address_format')) !== true) return {};
-    const domain = await asciiDomainOf(ctx, 'dns');
-    if (domain === null || !ctx.network.enabled) return {};
-    const registrable = await ctx.fact<string>('registrable_domain');
-    const answer = await ctx.network.dns.mx(domain).catch(() => null);
-    if (answer === null || answer.status === 'error') return {};
-    const host = answer.status === 'ok' ? sharedDisposableHost(answer.records, typeof registrable === 'string' ? registrable : domain) : null;
-    return { disposable_mx_host: host, disposable_infrastructure_signal: host === null ? 'none' : 'detected' };
+  run(ctx) {
+    return ctx.withFacts(['valid_address_format'], ([valid]) => {
+      if (valid !== true) return {};
+      return andThen(asciiDomainOf(ctx, 'dns'), (domain): FactValues | Promise<FactValues> => {
+        if (domain === null || !ctx.network.enabled) return {};
+        return sharedHostFacts(ctx, domain);
+      });
+    });
   },
 };
+
+async function sharedHostFacts(ctx: PluginContext, domain: string): Promise<FactValues> {
+  const registrable = await ctx.fact<string>('registrable_domain');
+  const answer = await ctx.network.dns.mx(domain).catch(() => null);
+  if (answer === null || answer.status === 'error') return {};
+  const host = answer.status === 'ok' ? sharedDisposableHost(answer.records, typeof registrable === 'string' ? registrable : domain) : null;
+  return { disposable_mx_host: host, disposable_infrastructure_signal: host === null ? 'none' : 'detected' };
+}
 
 export default plugin;

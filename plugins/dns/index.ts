@@ -1,8 +1,8 @@
 // MX and A/AAAA records of the address's domain (in ASCII form): can mail be routed there at all?
 // Lookups go through ctx.network.dns, which caches and bounds them; an unanswered question is
 // "not_checked", never "invalid".
-import type { DnsAnswer, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { asciiDomainOf } from '../plugin-data.js';
+import type { DnsAnswer, DnsLookup, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { andThen, asciiDomainOf } from '../plugin-data.js';
 import { mailRoutingFacts } from './mail-routing.js';
 
 const STATUS_VALUES = ['valid', 'invalid', 'not_checked'] as const;
@@ -54,16 +54,20 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  async run(ctx): Promise<FactValues> {
+  run(ctx) {
     // Address literals and names DNS cannot hold are not asked about: their facts stay unknown.
-    const domain = await asciiDomainOf(ctx, 'dns');
-    if (domain === null) return {};
-    if (!ctx.network.enabled) return { mx_record_status: 'not_checked' };
-    const { dns } = ctx.network;
-    const failed = (error: unknown): DnsAnswer<never> => ({ status: 'error', reason: error instanceof Error ? error.message : 'lookup failed' });
-    const [mx, a, aaaa] = await Promise.all([dns.mx(domain).catch(failed), dns.a(domain).catch(failed), dns.aaaa(domain).catch(failed)]);
-    return mailRoutingFacts(mx, a, aaaa);
+    return andThen(asciiDomainOf(ctx, 'dns'), (domain): FactValues | Promise<FactValues> => {
+      if (domain === null) return {};
+      if (!ctx.network.enabled) return { mx_record_status: 'not_checked' };
+      return lookUp(ctx.network.dns, domain);
+    });
   },
 };
+
+async function lookUp(dns: DnsLookup, domain: string): Promise<FactValues> {
+  const failed = (error: unknown): DnsAnswer<never> => ({ status: 'error', reason: error instanceof Error ? error.message : 'lookup failed' });
+  const [mx, a, aaaa] = await Promise.all([dns.mx(domain).catch(failed), dns.a(domain).catch(failed), dns.aaaa(domain).catch(failed)]);
+  return mailRoutingFacts(mx, a, aaaa);
+}
 
 export default plugin;

@@ -1,6 +1,6 @@
 // Domain age: when the registrable domain was registered, from RDAP (through ctx.network), and whether
 // that is recent. Unknown (no RDAP service, timeout, offline) is "unknown", never "new".
-import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_NEW_DOMAIN_DAYS = 30;
@@ -46,20 +46,25 @@ const plugin: Plugin = {
     },
   },
   needs: ['tld'],
-  async run(ctx): Promise<FactValues> {
-    const registrable = await ctx.fact<string>('registrable_domain');
-    if (typeof registrable !== 'string') return {};
-    if (!ctx.network.enabled) return { domain_age_signal: 'unknown' };
-    const found = await ctx.network.registration.registered(registrable).catch(() => null);
-    if (found?.status !== 'ok') return { domain_age_signal: 'unknown' };
-    // A registration a few hours in the future (clock skew) is a domain of age 0.
-    const days = Math.max(0, Math.floor((ctx.now() - found.value) / DAY_MS));
-    return {
-      domain_age_days: days,
-      domain_age_signal: days < newDomainDays(ctx.options('domain_age')) ? 'new_domain' : 'established',
-      domain_registered_at: new Date(found.value).toISOString(),
-    };
+  run(ctx) {
+    return ctx.withFacts(['registrable_domain'], ([registrable]): FactValues | Promise<FactValues> => {
+      if (typeof registrable !== 'string') return {};
+      if (!ctx.network.enabled) return { domain_age_signal: 'unknown' };
+      return registeredAge(ctx, registrable);
+    });
   },
 };
+
+async function registeredAge(ctx: PluginContext, registrable: string): Promise<FactValues> {
+  const found = await ctx.network.registration.registered(registrable).catch(() => null);
+  if (found?.status !== 'ok') return { domain_age_signal: 'unknown' };
+  // A registration a few hours in the future (clock skew) is a domain of age 0.
+  const days = Math.max(0, Math.floor((ctx.now() - found.value) / DAY_MS));
+  return {
+    domain_age_days: days,
+    domain_age_signal: days < newDomainDays(ctx.options('domain_age')) ? 'new_domain' : 'established',
+    domain_registered_at: new Date(found.value).toISOString(),
+  };
+}
 
 export default plugin;

@@ -1,6 +1,6 @@
 // Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
 import { isIPv4, isIPv6 } from 'node:net';
-import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { CheckSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
 import type { CheckCode } from '../../src/vocabulary.js';
 
 /** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
@@ -47,22 +47,25 @@ const plugin: Plugin = {
     domain_numeric_only: formCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
   },
   needs: ['structure'],
-  async run(ctx) {
-    const domain = await ctx.fact<string>('domain');
-    if (typeof domain !== 'string') return {};
-    const literal = await ctx.fact<string>('domain_literal');
-    const bracketed = domain.startsWith('[');
-    const bareIp = !bracketed && domain.length <= MAX_IP_TEXT;
-    const ipv4 = literal === 'ipv4' || (bareIp && isIPv4(domain));
-    // node accepts zone ids ("fe80::1%eth0"), which are no part of an address.
-    const ipv6 = literal === 'ipv6' || (bareIp && !domain.includes('%') && isIPv6(domain));
-    return {
-      is_ipv4: ipv4,
-      is_ipv6: ipv6,
-      is_single_label: !bracketed && !ipv6 && domain.length > 0 && !domain.includes('.'),
-      is_only_numeric: !bracketed && isOnlyNumeric(domain),
-    };
+  run(ctx) {
+    // Both structure's.
+    return ctx.withFacts(['domain', 'domain_literal'], ([domain, literal]) => domainFormFacts(domain, literal));
   },
 };
+
+function domainFormFacts(domain: unknown, literal: unknown): FactValues {
+  if (typeof domain !== 'string') return {};
+  const bracketed = domain.startsWith('[');
+  const bareIp = !bracketed && domain.length <= MAX_IP_TEXT;
+  const ipv4 = literal === 'ipv4' || (bareIp && isIPv4(domain));
+  // node accepts zone ids ("fe80::1%eth0"), which are no part of an address.
+  const ipv6 = literal === 'ipv6' || (bareIp && !domain.includes('%') && isIPv6(domain));
+  return {
+    is_ipv4: ipv4,
+    is_ipv6: ipv6,
+    is_single_label: !bracketed && !ipv6 && domain.length > 0 && !domain.includes('.'),
+    is_only_numeric: !bracketed && isOnlyNumeric(domain),
+  };
+}
 
 export default plugin;

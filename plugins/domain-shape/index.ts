@@ -33,19 +33,22 @@ const plugin: Plugin = {
   checks: {},
   needs: ['structure', 'tld'],
   data: dataLists('domain-shape', [{ file: 'abused-tlds.txt', entries: abusedTlds.size }]),
-  async run(ctx): Promise<FactValues> {
-    if ((await ctx.fact<boolean>('valid_address_format')) !== true) return {};
-    const [tld, suffix, registrable] = await ctx.facts(DOMAIN_FACTS);
-    const abused = typeof tld === 'string' ? abusedTlds.has(tld) : null;
-    const generated =
-      typeof registrable === 'string' && typeof suffix === 'string' && registrable.endsWith(`.${suffix}`)
-        ? looksGenerated(registrable.slice(0, -suffix.length - 1))
-        : null;
-    return {
-      looks_generated_domain: generated,
-      abused_tld: abused,
-      random_domain_signal: generated === null || abused === null ? null : generated && abused ? 'detected' : 'none',
-    };
+  run(ctx) {
+    return ctx.withFacts(['valid_address_format'], ([valid]) => {
+      if (valid !== true) return {};
+      return ctx.withFacts(DOMAIN_FACTS, ([tld, suffix, registrable]): FactValues => {
+        const abused = typeof tld === 'string' ? abusedTlds.has(tld) : null;
+        const generated =
+          typeof registrable === 'string' && typeof suffix === 'string' && registrable.endsWith(`.${suffix}`)
+            ? looksGenerated(registrable.slice(0, -suffix.length - 1))
+            : null;
+        return {
+          looks_generated_domain: generated,
+          abused_tld: abused,
+          random_domain_signal: generated === null || abused === null ? null : generated && abused ? 'detected' : 'none',
+        };
+      });
+    });
   },
 };
 

@@ -1,7 +1,7 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
-import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
+import { andThen, asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');
@@ -48,11 +48,12 @@ const plugin: Plugin = {
     { file: 'excluded.txt', entries: EXCLUDED.size },
     { file: 'academic-suffixes.txt', entries: SUFFIXES.size },
   ]),
-  async run(ctx): Promise<FactValues> {
-    const name = await asciiDomainOf(ctx);
-    if (name === null) return {};
-    const match = academicMatch(name);
-    return { is_education_domain: match !== null, education_match: match };
+  run(ctx) {
+    return andThen(asciiDomainOf(ctx), (name): FactValues => {
+      if (name === null) return {};
+      const match = academicMatch(name);
+      return { is_education_domain: match !== null, education_match: match };
+    });
   },
 };
 

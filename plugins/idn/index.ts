@@ -87,34 +87,37 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
-  async run(ctx): Promise<FactValues> {
-    const [local, domain, literal] = await ctx.facts(ADDRESS_FACTS);
-    const hasLocal = typeof local === 'string';
-    const hasDomain = typeof domain === 'string' && domain !== '';
-    if (!hasLocal && !hasDomain) return {};
-    const localInternationalized = hasLocal && !isAscii(local);
-    if (!hasDomain || literal !== null) {
-      const mixed = hasLocal ? mixedScripts([local]) : null;
-      return {
-        is_internationalized: localInternationalized,
-        has_mixed_script: hasLocal ? mixed !== null : null,
-        mixed_script: mixed,
-      };
-    }
-    const written = writtenDomain(ctx.input.email);
-    const domainInternationalized = !isAscii(domain) || !isAscii(written);
-    const forms = domainForms(domain, written, domainInternationalized);
-    const mixed = mixedScripts(hasLocal ? [local, ...forms.labels] : forms.labels);
-    return {
-      is_internationalized: localInternationalized || domainInternationalized,
-      has_punycode: forms.hasPunycode,
-      has_mixed_script: mixed !== null,
-      mixed_script: mixed,
-      punycode_email: hasLocal && forms.ascii !== null ? `${local}@${forms.ascii}` : null,
-      punycode_value: forms.ascii,
-      unicode_domain: forms.unicode,
-    };
+  run(ctx) {
+    return ctx.withFacts(ADDRESS_FACTS, ([local, domain, literal]) => idnFacts(ctx.input.email, local, domain, literal));
   },
 };
+
+function idnFacts(email: string, local: unknown, domain: unknown, literal: unknown): FactValues {
+  const hasLocal = typeof local === 'string';
+  const hasDomain = typeof domain === 'string' && domain !== '';
+  if (!hasLocal && !hasDomain) return {};
+  const localInternationalized = hasLocal && !isAscii(local);
+  if (!hasDomain || literal !== null) {
+    const mixed = hasLocal ? mixedScripts([local]) : null;
+    return {
+      is_internationalized: localInternationalized,
+      has_mixed_script: hasLocal ? mixed !== null : null,
+      mixed_script: mixed,
+    };
+  }
+  const written = writtenDomain(email);
+  const domainInternationalized = !isAscii(domain) || !isAscii(written);
+  const forms = domainForms(domain, written, domainInternationalized);
+  const mixed = mixedScripts(hasLocal ? [local, ...forms.labels] : forms.labels);
+  return {
+    is_internationalized: localInternationalized || domainInternationalized,
+    has_punycode: forms.hasPunycode,
+    has_mixed_script: mixed !== null,
+    mixed_script: mixed,
+    punycode_email: hasLocal && forms.ascii !== null ? `${local}@${forms.ascii}` : null,
+    punycode_value: forms.ascii,
+    unicode_domain: forms.unicode,
+  };
+}
 
 export default plugin;

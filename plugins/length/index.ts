@@ -1,5 +1,5 @@
 // Length limits of RFC 5321/5322: local part 64 octets, domain 253, label 63, whole address 254.
-import type { CheckOptions, CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { CheckOptions, CheckSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import type { CheckCode } from '../../src/vocabulary.js';
 import { domainLengths, utf8Length } from './ascii-length.js';
 
@@ -57,25 +57,28 @@ const plugin: Plugin = {
     label_max_length: limitCheck('longest_label_length', 'label_exceeds_max_length', 63, 'A domain label is longer than max octets (RFC 1035: 63).'),
   },
   needs: ['structure'],
-  async run(ctx) {
-    const [localPart, domain] = await ctx.facts(ADDRESS_FACTS);
-    const local = typeof localPart === 'string' ? utf8Length(localPart) : null;
-    const lengths = typeof domain === 'string' ? domainLengths(domain) : null;
-    const within = (check: string, length: number | null | undefined) => length == null || length <= (ctx.options(check).max as number);
-    return {
-      within_length_limits:
-        local === null || lengths === null
-          ? null
-          : within('local_part_max_length', local) &&
-            within('domain_max_length', lengths.domain) &&
-            within('total_address_length', local + 1 + lengths.domain) &&
-            within('label_max_length', lengths.longestLabel),
-      local_part_length: local,
-      domain_length: lengths?.domain ?? null,
-      total_length: local !== null && lengths !== null ? local + 1 + lengths.domain : null,
-      longest_label_length: lengths?.longestLabel ?? null,
-    };
+  run(ctx) {
+    return ctx.withFacts(ADDRESS_FACTS, ([localPart, domain]) => lengthFacts(ctx, localPart, domain));
   },
 };
+
+function lengthFacts(ctx: PluginContext, localPart: unknown, domain: unknown): FactValues {
+  const local = typeof localPart === 'string' ? utf8Length(localPart) : null;
+  const lengths = typeof domain === 'string' ? domainLengths(domain) : null;
+  const within = (check: string, length: number | null | undefined) => length == null || length <= (ctx.options(check).max as number);
+  return {
+    within_length_limits:
+      local === null || lengths === null
+        ? null
+        : within('local_part_max_length', local) &&
+          within('domain_max_length', lengths.domain) &&
+          within('total_address_length', local + 1 + lengths.domain) &&
+          within('label_max_length', lengths.longestLabel),
+    local_part_length: local,
+    domain_length: lengths?.domain ?? null,
+    total_length: local !== null && lengths !== null ? local + 1 + lengths.domain : null,
+    longest_label_length: lengths?.longestLabel ?? null,
+  };
+}
 
 export default plugin;

@@ -9,6 +9,7 @@ import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag } from './forms
 const changed = (form: string, address: string): string | null => (form === address ? null : form);
 
 const ADDRESS_FACTS = ['valid_address_format', 'local_part', 'domain'] as const;
+const DOMAIN_FORMS = ['domain_literal', 'punycode_value', 'has_punycode', 'unicode_domain'] as const;
 
 const plugin: Plugin = {
   id: 'normalize',
@@ -36,28 +37,30 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'idn'],
-  async run(ctx): Promise<FactValues> {
+  run(ctx) {
     const email: unknown = ctx.input.email;
     if (typeof email !== 'string' || email === '') return {};
     const emailLower = lowerCase(email);
-    const [valid, local, domain] = await ctx.facts(ADDRESS_FACTS);
-    if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
-
-    const address = `${local}@${domain}`;
-    const literal = (await ctx.fact<string>('domain_literal')) !== null;
-    const asciiDomain = literal ? domain : ((await ctx.fact<string>('punycode_value')) ?? lowerCase(domain));
-    const untagged = withoutPlusTag(local);
-    const dotless = literal ? null : dotlessProvider(asciiDomain);
-    const baseLocal = lowerCase(untagged ?? local);
-    const unicodeDomain = (await ctx.fact<boolean>('has_punycode')) === true ? await ctx.fact<string>('unicode_domain') : null;
-
-    return {
-      base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
-      email_lower: emailLower,
-      without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
-      without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
-      without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
-    };
+    return ctx.withFacts(ADDRESS_FACTS, ([valid, local, domain]) => {
+      if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
+      // The domain's forms: structure's literal, idn's punycode and Unicode forms (idn runs for every valid address).
+      return ctx.withFacts(DOMAIN_FORMS, ([literalKind, punycode, hasPunycode, unicode]): FactValues => {
+        const address = `${local}@${domain}`;
+        const literal = literalKind !== null;
+        const asciiDomain = literal ? domain : typeof punycode === 'string' ? punycode : lowerCase(domain);
+        const untagged = withoutPlusTag(local);
+        const dotless = literal ? null : dotlessProvider(asciiDomain);
+        const baseLocal = lowerCase(untagged ?? local);
+        const unicodeDomain = hasPunycode === true ? unicode : null;
+        return {
+          base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
+          email_lower: emailLower,
+          without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
+          without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
+          without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
+        };
+      });
+    });
   },
 };
 

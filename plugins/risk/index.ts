@@ -2,6 +2,7 @@
 // with the policy's weights. No I/O of its own: it reads facts. A signal whose source could not tell
 // (null, unknown: no IP, network checks off) contributes nothing.
 import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { andThen } from '../plugin-data.js';
 import {
   type Contributor,
   DEFAULT_LEVELS,
@@ -120,10 +121,13 @@ function factsOf(velocityFact: string): readonly string[] {
 }
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
-async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
-  const velocity = settings.highVelocity;
+function present(ctx: PluginContext, settings: Settings): Set<Contributor> | Promise<Set<Contributor>> {
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const [distinct, ...values] = await ctx.facts(factsOf(velocity.fact));
+  return ctx.withFacts(factsOf(settings.highVelocity.fact), ([distinct, ...values]) => contributors(settings, distinct, values));
+}
+
+function contributors(settings: Settings, distinct: unknown, values: unknown[]): Set<Contributor> {
+  const velocity = settings.highVelocity;
   const f = Object.fromEntries(EVIDENCE.map((name, i) => [name, values[i]])) as Record<(typeof EVIDENCE)[number], unknown>;
   const found: Record<Contributor, boolean> = {
     new_domain: f.domain_age_signal === 'new_domain',
@@ -256,18 +260,20 @@ const plugin: Plugin = {
     'ip-intelligence',
     'velocity',
   ],
-  async run(ctx): Promise<FactValues> {
+  run(ctx) {
     const settings = settingsOf(ctx.options('risk_score'));
-    const risk = riskOf(await present(ctx, settings), settings.weights, settings.levels);
-    const failures = failureList(risk);
-    return {
-      risk_score: risk.score,
-      risk_level: risk.level,
-      is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(settings.minLevel),
-      risk_score_breakdown: risk.breakdown,
-      risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
-      risk_breakdown_failures: failures === '' ? null : failures,
-    };
+    return andThen(present(ctx, settings), (found): FactValues => {
+      const risk = riskOf(found, settings.weights, settings.levels);
+      const failures = failureList(risk);
+      return {
+        risk_score: risk.score,
+        risk_level: risk.level,
+        is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(settings.minLevel),
+        risk_score_breakdown: risk.breakdown,
+        risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
+        risk_breakdown_failures: failures === '' ? null : failures,
+      };
+    });
   },
 };
 

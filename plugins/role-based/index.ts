@@ -41,12 +41,13 @@ const plugin: Plugin = {
   },
   needs: ['structure'],
   data: dataLists('role-based', [{ file: 'roles.txt', entries: ROLES.size }]),
-  async run(ctx): Promise<FactValues> {
-    const localPart = await ctx.fact<string>('local_part');
-    if (typeof localPart !== 'string') return {};
-    const key = roleKey(localPart);
-    const role = ROLES.has(key) ? key : null;
-    return { is_role_based_domain: role !== null, role_name: role };
+  run(ctx) {
+    return ctx.withFacts(['local_part'], ([localPart]): FactValues => {
+      if (typeof localPart !== 'string') return {};
+      const key = roleKey(localPart);
+      const role = ROLES.has(key) ? key : null;
+      return { is_role_based_domain: role !== null, role_name: role };
+    });
   },
 };
 

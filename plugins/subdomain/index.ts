@@ -1,5 +1,5 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
-import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
 import { entropyBits, isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
@@ -150,29 +150,32 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'tld'],
-  async run(ctx): Promise<FactValues> {
-    const [domain, registrable] = await ctx.facts(DOMAIN_FACTS);
-    if (typeof domain !== 'string' || typeof registrable !== 'string') return {};
-    const ascii = subdomainLabels(domain, registrable);
-    if (ascii === null) return {};
-    const labels = ascii.map(unicodeLabel);
-    const bits = labels.reduce((max, label) => Math.max(max, entropyBits(label)), 0);
-    const hasUuid = labels.some(isUuidOrHash);
-    return {
-      subdomain_count: labels.length,
-      nesting_depth: labels.length,
-      subdomain_has_wildcard: labels.some((label) => label.includes('*')),
-      subdomain_has_hyphen: labels.some((label) => label.includes('-')),
-      subdomain_has_numeric: labels.some((label) => /[0-9]/.test(label)),
-      subdomain_has_numeric_label: labels.some(isNumericLabel),
-      subdomain_has_uuid: hasUuid,
-      subdomain_entropy: entropyWord(labels.length, bits),
-      subdomain_entropy_bits: Math.round(bits * 1000) / 1000,
-      random_subdomain_signal: signal(labels.some(isRandomLabel)),
-      deep_nesting_risk_signal: signal(labels.length >= minDepth(ctx.options('subdomain_deeply_nested'))),
-      uuid_subdomain_risk_signal: signal(hasUuid),
-    };
+  run(ctx) {
+    return ctx.withFacts(DOMAIN_FACTS, ([domain, registrable]) => subdomainFacts(ctx, domain, registrable));
   },
 };
+
+function subdomainFacts(ctx: PluginContext, domain: unknown, registrable: unknown): FactValues {
+  if (typeof domain !== 'string' || typeof registrable !== 'string') return {};
+  const ascii = subdomainLabels(domain, registrable);
+  if (ascii === null) return {};
+  const labels = ascii.map(unicodeLabel);
+  const bits = labels.reduce((max, label) => Math.max(max, entropyBits(label)), 0);
+  const hasUuid = labels.some(isUuidOrHash);
+  return {
+    subdomain_count: labels.length,
+    nesting_depth: labels.length,
+    subdomain_has_wildcard: labels.some((label) => label.includes('*')),
+    subdomain_has_hyphen: labels.some((label) => label.includes('-')),
+    subdomain_has_numeric: labels.some((label) => /[0-9]/.test(label)),
+    subdomain_has_numeric_label: labels.some(isNumericLabel),
+    subdomain_has_uuid: hasUuid,
+    subdomain_entropy: entropyWord(labels.length, bits),
+    subdomain_entropy_bits: Math.round(bits * 1000) / 1000,
+    random_subdomain_signal: signal(labels.some(isRandomLabel)),
+    deep_nesting_risk_signal: signal(labels.length >= minDepth(ctx.options('subdomain_deeply_nested'))),
+    uuid_subdomain_risk_signal: signal(hasUuid),
+  };
+}
 
 export default plugin;

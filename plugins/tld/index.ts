@@ -44,19 +44,20 @@ const plugin: Plugin = {
   needs: ['structure'],
   // tldts ships the list as a compiled trie and cannot list or count its rules.
   data: dataLists('tld', [{ file: 'public-suffix-list', entries: null }]),
-  async run(ctx): Promise<FactValues> {
-    const [domain, literal] = await ctx.facts(DOMAIN_FACTS);
-    if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
-    const ascii = asciiDomain(domain);
-    if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};
-    const parsed = parse(ascii, PARSE_OPTIONS);
-    if (parsed.isIp === true || !parsed.publicSuffix) return {};
-    return {
-      has_valid_tld: parsed.isIcann === true,
-      tld: parsed.publicSuffix.slice(parsed.publicSuffix.lastIndexOf('.') + 1),
-      public_suffix: parsed.publicSuffix,
-      registrable_domain: parsed.domain,
-    };
+  run(ctx) {
+    return ctx.withFacts(DOMAIN_FACTS, ([domain, literal]): FactValues => {
+      if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
+      const ascii = asciiDomain(domain);
+      if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};
+      const parsed = parse(ascii, PARSE_OPTIONS);
+      if (parsed.isIp === true || !parsed.publicSuffix) return {};
+      return {
+        has_valid_tld: parsed.isIcann === true,
+        tld: parsed.publicSuffix.slice(parsed.publicSuffix.lastIndexOf('.') + 1),
+        public_suffix: parsed.publicSuffix,
+        registrable_domain: parsed.domain,
+      };
+    });
   },
 };
 

@@ -2,7 +2,7 @@
 // provider or school domain, never a delegated top-level domain.
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { hostName, toAsciiForm } from '../../src/host-name.js';
-import { asciiDomainOf, dataLists } from '../plugin-data.js';
+import { andThen, asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
 import { ShortNameCorrector } from './short-names.js';
 import { SuffixCorrector } from './suffix.js';
@@ -40,12 +40,12 @@ function withoutSurroundingSpaces(email: string, local: string, domain: string |
 
 const ADDRESS_FACTS = ['local_part', 'domain', 'valid_address_format'] as const;
 
-async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
-  const [local, domain, valid] = await ctx.facts(ADDRESS_FACTS);
-  if (typeof local !== 'string') return null;
-  if (valid !== true) return withoutSurroundingSpaces(ctx.input.email, local, typeof domain === 'string' ? domain : null);
-  const ascii = await asciiDomainOf(ctx);
-  return ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii };
+function meantAddress(ctx: PluginContext): MeantAddress | null | Promise<MeantAddress | null> {
+  return ctx.withFacts(ADDRESS_FACTS, ([local, domain, valid]) => {
+    if (typeof local !== 'string') return null;
+    if (valid !== true) return withoutSurroundingSpaces(ctx.input.email, local, typeof domain === 'string' ? domain : null);
+    return andThen(asciiDomainOf(ctx), (ascii) => (ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii }));
+  });
 }
 
 /** The suggested domain in the form typed (Unicode labels kept) and in ASCII, or null. */
@@ -106,18 +106,26 @@ const plugin: Plugin = {
     { file: 'common-suffixes.txt', entries: commonSuffixes.length },
     { file: 'known-domains.txt', entries: knownDomains.length },
   ]),
-  async run(ctx): Promise<FactValues> {
-    const address = await meantAddress(ctx);
-    if (address === null) return {};
-    const real = suggester.isPopular(address.ascii) || (await ctx.fact('is_free_provider_domain')) === true || (await ctx.fact('is_education_domain')) === true;
-    const suggested = real ? null : suggestionFor(address.domain, address.ascii);
-    return {
-      has_typo_mismatch: suggested !== null,
-      typo_edits: suggested === null ? null : edits(address.ascii, suggested.ascii, Infinity),
-      suggested_domain: suggested?.typed ?? null,
-      corrected_email: suggested === null ? null : `${address.local}@${suggested.typed}`,
-    };
+  run(ctx) {
+    return andThen(meantAddress(ctx), (address) => {
+      if (address === null) return {};
+      // A real domain has no typo: a popular one, else a free provider's, else a school's (each read only if needed).
+      if (suggester.isPopular(address.ascii)) return typoFacts(address, true);
+      return ctx.withFacts(['is_free_provider_domain'], ([free]) =>
+        free === true ? typoFacts(address, true) : ctx.withFacts(['is_education_domain'], ([school]) => typoFacts(address, school === true)),
+      );
+    });
   },
 };
+
+function typoFacts(address: MeantAddress, real: boolean): FactValues {
+  const suggested = real ? null : suggestionFor(address.domain, address.ascii);
+  return {
+    has_typo_mismatch: suggested !== null,
+    typo_edits: suggested === null ? null : edits(address.ascii, suggested.ascii, Infinity),
+    suggested_domain: suggested?.typed ?? null,
+    corrected_email: suggested === null ? null : `${address.local}@${suggested.typed}`,
+  };
+}
 
 export default plugin;

@@ -151,8 +151,8 @@ export interface NetworkAccess {
  * no database work unless the lists changed since the last one.
  */
 export interface ProjectListReader {
-  /** The entries of one list (lower-case ASCII domains); empty when the project has none. */
-  entries(list: string): Promise<ReadonlySet<string>>;
+  /** The entries of one list (lower-case ASCII domains); empty when the project has none. At once when the lists are in memory. */
+  entries(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
 }
 
 /** What a plugin's run receives. I/O goes only through here. */
@@ -165,6 +165,14 @@ export interface PluginContext {
   fact<T = unknown>(name: string): Promise<T | null>;
   /** Several such facts, in order: one wait for the plugins behind them, not a promise per fact. */
   facts(names: readonly string[]): Promise<unknown[]>;
+  /**
+   * `then` applied to such facts' values (in order): at once when they are at hand (their plugins have
+   * settled, or run now and answer without a wait), else after one wait, as facts(). A run() that reads its
+   * facts this way and does no I/O answers without a promise, and the rules read its facts without a wait:
+   *
+   *   run: (ctx) => ctx.withFacts(['domain', 'is_valid_format'], ([domain, valid]) => ({ ... })),
+   */
+  withFacts<R>(names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R>;
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;
@@ -173,7 +181,7 @@ export interface PluginContext {
    * Entries of one of the project's own lists named in the plugin's `projectLists` (empty when it has none);
    * any other name rejects.
    */
-  projectList(list: string): Promise<ReadonlySet<string>>;
+  projectList(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
   /** Current time in milliseconds (injectable for tests). */
   now(): number;
 }

@@ -12,6 +12,7 @@ import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
 import './condition-evaluation.js';
+import { NOT_YET, type NowAlmanac } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -24,7 +25,7 @@ export const OFFLINE: NetworkAccess = {
   website: { hasWebsite: async () => unknown },
 };
 
-const EMPTY_LIST: Promise<ReadonlySet<string>> = Promise.resolve(new Set());
+const EMPTY_LIST: ReadonlySet<string> = new Set();
 /** A project with no lists of its own. */
 export const NO_PROJECT_LISTS: ProjectListReader = { entries: () => EMPTY_LIST };
 
@@ -117,6 +118,12 @@ export interface RunOutcome {
    * (then ask facts()). Like facts(), not counted among the facts the decision stood on (recorded()).
    */
   settledFacts(names: readonly string[]): unknown[] | null;
+  /**
+   * As facts() without a wait: runs the plugins behind the names that have not run, and gives the values when
+   * every one is then at hand (those plugins answered at once); null otherwise (then ask facts(), which waits
+   * for the same plugins).
+   */
+  factsNow(names: readonly string[]): unknown[] | null;
   /** One fact's value when at hand, as settledFacts; undefined when its plugin has yet to run or settle. */
   settledFact(name: string): unknown;
   /** With RunRequest.explain: every rule evaluated (fired or not) with its conditions' results. */
@@ -197,6 +204,30 @@ class RequestRun {
     return this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => then(values[name] ?? null));
   }
 
+  /**
+   * The value of `name` without a wait when at hand: given, or its plugin settled, or run now and settled at
+   * once (a plugin whose run() answers without a promise); otherwise NOT_YET, with its plugin's run added to
+   * `waits`. Read one by one, as factThen (rule-evaluation.ts walks the engine's conditions with it).
+   */
+  factNow(name: string, waits: Set<Promise<unknown>>): unknown {
+    const i = this.catalog.factIndex.get(name);
+    if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+    this.read[i] = true;
+    const given = this.request.given?.(name);
+    if (given !== undefined) return given;
+    const owner = this.catalog.factOwnerIndex[i] as number;
+    let settled = this.settled[owner];
+    if (!settled) {
+      const run = this.valuesOf(this.catalog.factOwners[i] as Plugin);
+      settled = this.settled[owner];
+      if (!settled) {
+        waits.add(run);
+        return NOT_YET;
+      }
+    }
+    return settled[name] ?? null;
+  }
+
   /** Several values at once, not counted as read one by one (see `read`). */
   factsOf(names: readonly string[]): Promise<unknown[]> {
     return this.gather(names, false);
@@ -226,6 +257,40 @@ class RequestRun {
         return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
       });
     return waits ? Promise.all(waits).then(values) : Promise.resolve(values());
+  }
+
+  /**
+   * Several values without a wait when every one is at hand, starting the plugins behind them that have not
+   * run (each of which may settle at once, see runPlugin); null when one has not settled (every one started,
+   * as gather starts them). `counted` as in gather.
+   */
+  /** See RunOutcome.factsNow: not counted as read one by one, as factsOf. */
+  factsNow(names: readonly string[]): unknown[] | null {
+    return this.gatherNow(names, false);
+  }
+
+  private gatherNow(names: readonly string[], counted: boolean): unknown[] | null {
+    const { factIndex, factOwners, factOwnerIndex } = this.catalog;
+    const given = this.request.given;
+    const values: unknown[] = new Array(names.length);
+    let atHand = true;
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k] as string;
+      const i = factIndex.get(name);
+      if (i === undefined) throw new UnknownFactError(`unknown fact ${name}`);
+      if (counted) this.read[i] = true;
+      const value = given?.(name);
+      if (value !== undefined) {
+        values[k] = value;
+        continue;
+      }
+      const owner = factOwnerIndex[i] as number;
+      if (!this.settled[owner]) this.valuesOf(factOwners[i] as Plugin);
+      const settled = this.settled[owner];
+      if (settled) values[k] = settled[name] ?? null;
+      else atHand = false;
+    }
+    return atHand ? values : null;
   }
 
   /** The value of `name` when at hand (given, or its plugin settled), read without a wait and like factsOf; undefined when not yet. */
@@ -279,8 +344,11 @@ class RequestRun {
     try {
       running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
     } catch (error) {
-      running = Promise.reject(error);
+      this.request.services.onPluginError?.(plugin.id, error);
+      return Promise.resolve(this.settle(plugin, i, {}, started));
     }
+    // A run that answered without a promise settles now: its facts are read without a wait (factNow).
+    if (!isThenable(running)) return Promise.resolve(this.settle(plugin, i, running, started));
     // One reaction, not an async function's promise and its await's.
     return Promise.resolve(running).then(
       (values) => this.settle(plugin, i, values, started),
@@ -310,6 +378,13 @@ class RequestRun {
   factsFor(plugin: Plugin, readable: ReadonlySet<string>, names: readonly string[]): Promise<unknown[]> {
     for (const name of names) if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
     return this.gather(names, true);
+  }
+
+  /** What a plugin's ctx.withFacts gives `then`: the values now when at hand, else after factsFor's wait. */
+  withFactsFor<R>(plugin: Plugin, readable: ReadonlySet<string>, names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R> {
+    for (const name of names) if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
+    const now = this.gatherNow(names, true);
+    return now ? then(now) : this.gather(names, true).then(then);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -345,11 +420,15 @@ class RunContext implements PluginContext {
     return this.run.factsFor(this.plugin, this.readable, names);
   }
 
+  withFacts<R>(names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R> {
+    return this.run.withFactsFor(this.plugin, this.readable, names, then);
+  }
+
   options(check: string): CheckOptions {
     return this.run.request.options[check] ?? this.plugin.checks[check]?.defaults ?? {};
   }
 
-  projectList(list: string): Promise<ReadonlySet<string>> {
+  projectList(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
     if (!this.plugin.projectLists?.includes(list)) {
       return Promise.reject(new UndeclaredNeedError(`plugin ${this.plugin.id} read project list ${list}, which it does not declare in projectLists`));
     }
@@ -361,8 +440,12 @@ class RunContext implements PluginContext {
   }
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
 /** One run's almanac: every fact the rules read is the request's, computed by RequestRun. */
-class RunAlmanac extends Almanac {
+class RunAlmanac extends Almanac implements NowAlmanac {
   constructor(readonly run: RequestRun) {
     super({ allowUndefinedFacts: false });
   }
@@ -375,6 +458,11 @@ class RunAlmanac extends Almanac {
   /** For condition-evaluation.ts: a condition's fact and its comparison in one promise. */
   factThen<T>(factId: string, then: (value: unknown) => T): Promise<T> {
     return this.run.factThen(factId, then);
+  }
+
+  /** For rule-evaluation.ts: a fact without a wait when at hand. */
+  factNow(factId: string, waits: Set<Promise<unknown>>): unknown {
+    return this.run.factNow(factId, waits);
   }
 }
 
@@ -409,6 +497,7 @@ export class PolicyRunner {
       fact: (name) => state.fact(name),
       facts: (names) => state.factsOf(names),
       settledFacts: (names) => state.settledFacts(names),
+      factsNow: (names) => state.factsNow(names),
       settledFact: (name) => state.settledFact(name),
       recorded: () => state.recorded(),
     };

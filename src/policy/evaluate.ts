@@ -15,6 +15,8 @@ export interface Evaluation<D> {
   facts(names: readonly string[]): Promise<unknown[]>;
   /** The same without a wait, when every one's plugin has settled; null otherwise (see RunOutcome.settledFacts). */
   settledFacts(names: readonly string[]): unknown[] | null;
+  /** The values of several facts without a wait, running their plugins if need be; null when one must wait (see RunOutcome.factsNow). */
+  factsNow(names: readonly string[]): unknown[] | null;
   /** One fact's value without a wait; undefined when its plugin has yet to settle (see RunOutcome.settledFact). */
   settledFact(name: string): unknown;
   /** Ids of the plugins that ran, in the order they finished. */
@@ -80,6 +82,7 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     fact: outcome.fact,
     facts: outcome.facts,
     settledFacts: outcome.settledFacts,
+    factsNow: outcome.factsNow,
     settledFact: outcome.settledFact,
     pluginsRan: outcome.pluginsRan,
     pluginsApplied: outcome.pluginsApplied,

@@ -174,8 +174,10 @@ export function createProjectLists(knex: Knex, onChange: () => void = () => {}):
 
     reader(project) {
       return {
-        async entries(list) {
-          return (await listsOf(project.id, project.listsRevision)).get(list) ?? EMPTY_SET;
+        entries(list) {
+          // At once when the project's lists are loaded (nearly always): a plugin reading them need not wait.
+          const lists = listsOf(project.id, project.listsRevision);
+          return lists instanceof Promise ? lists.then((loaded) => loaded.get(list) ?? EMPTY_SET) : (lists.get(list) ?? EMPTY_SET);
         },
       };
     },

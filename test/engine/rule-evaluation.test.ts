@@ -1,0 +1,138 @@
+// The rule walk of src/engine/rule-evaluation.ts: json-rules-engine's rules must still evaluate through the
+// installed method (an upgrade that moves or renames it fails here), and every policy of the repository
+// must give, through it, what the upstream method gives: the decision, the rules that fired, every
+// condition's result (the explanation), the plugins that ran and the I/O facts read, on addresses that take
+// every path (invalid, listed, role, IDN, typo, numeric, with an IP whose history answers after a wait).
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from 'json-rules-engine';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
+import { FactCatalog } from '../../src/engine/catalog.js';
+import type { Velocity, VelocityReader } from '../../src/engine/plugin.js';
+import { upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
+import '../../src/engine/run.js';
+import { packageRoot } from '../../src/paths.js';
+import { compilePolicy } from '../../src/policy/compile.js';
+import { evaluate } from '../../src/policy/evaluate.js';
+import { parsePolicy, readPolicyFile } from '../../src/policy/load.js';
+
+const catalog = new FactCatalog(registry);
+const ruleClass = Object.getPrototypeOf(
+  (new Engine([]).addRule({ name: 'r', event: { type: 'r' }, conditions: { all: [] } }) as unknown as { rules: object[] }).rules[0],
+) as {
+  evaluate: unknown;
+};
+const installed = ruleClass.evaluate;
+afterEach(() => {
+  ruleClass.evaluate = installed;
+});
+
+/** A history that answers after a timer, as the store does: the walk meets facts not yet at hand. */
+const slowHistory: VelocityReader = {
+  byIp: ({ since }) =>
+    new Promise<Velocity>((resolve) =>
+      setTimeout(
+        () =>
+          resolve({
+            emails: [
+              { email: 'a@example.com', at: Date.now() - 60_000 },
+              { email: 'b@example.com', at: Date.now() - 120_000 },
+            ],
+            distinctEmails: 7,
+            total: 40,
+            since: since.map((_, i) => 3 + i),
+          }),
+        2,
+      ),
+    ),
+  byDevice: ({ since }) =>
+    new Promise<Velocity>((resolve) => setTimeout(() => resolve({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }), 1)),
+};
+
+const ADDRESSES = [
+  'jane.doe+news@gmail.com',
+  'not an address',
+  'admin@example.com',
+  'x@mailinator.com',
+  'jane@gmial.com',
+  '12345678@example.org',
+  'jöhn@bücher.example',
+  'a@xn--bcher-kva.example',
+  'user@[192.0.2.1]',
+  'qwxzkjhgf8731@a1b2c3d4e5.sub.deep.example.net',
+  'student@mit.edu',
+  '',
+];
+
+async function outcome(policyName: string, email: string, ipv4: string | null) {
+  const policy = compilePolicy(policyName, readPolicyFile(join(packageRoot, 'policies', `${policyName}.yaml`)), catalog);
+  const evaluation = await evaluate(
+    policy,
+    { email, ipv4, ipv6: null, softCheck: false, projectId: 'p', device: null },
+    { velocity: slowHistory, now: () => 1_800_000_000_000 },
+    { explain: true },
+  );
+  return {
+    decision: evaluation.decision,
+    explanation: evaluation.explanation,
+    ran: [...evaluation.pluginsRan].sort(),
+    applied: [...evaluation.pluginsApplied].sort(),
+    recorded: await evaluation.recorded(),
+    checkedTypes: await evaluation.checkedTypes(),
+  };
+}
+
+describe('rule evaluation by a synchronous walk', () => {
+  it('is the method json-rules-engine rules evaluate with', () => {
+    expect((installed as Record<symbol, boolean>)[WALKED_EVALUATE], 'json-rules-engine no longer evaluates rules with the installed method').toBe(true);
+  });
+
+  const policies = readdirSync(join(packageRoot, 'policies'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''));
+  it.each(policies)('gives what the upstream method gives on every address of the sample, policy %s', async (name) => {
+    expect(policies.length).toBeGreaterThanOrEqual(4);
+    for (const email of ADDRESSES) {
+      for (const ipv4 of [null, '198.51.100.7']) {
+        const walked = await outcome(name, email, ipv4);
+        ruleClass.evaluate = upstreamRuleEvaluate;
+        const upstream = await outcome(name, email, ipv4);
+        ruleClass.evaluate = installed;
+        expect(walked, `${name}: ${email} from ${ipv4}`).toEqual(upstream);
+      }
+    }
+  });
+
+  it('waits for a fact not yet at hand and reads no fact the upstream method would not', async () => {
+    const policy = compilePolicy(
+      'walk',
+      parsePolicy(
+        'walk.yaml',
+        `version: "1.0"
+checks:
+  local_numeric: { mode: soft, action: challenge }
+rules:
+  # velocity (I/O, low priority) is read only when the cheap fact holds.
+  - name: busy_numeric
+    conditions: { all: [{ fact: distinct_emails_in_ip, operator: greaterThan, value: 5 }, { fact: local_is_numeric, operator: equal, value: true }] }
+    action: block
+  - name: none_or_busy
+    conditions: { any: [{ fact: local_is_numeric, operator: equal, value: true }, { not: { fact: total_email_in_ip, operator: lessThan, value: 10 } }] }
+    action: challenge
+`,
+      ),
+      catalog,
+    );
+    const run = (email: string) =>
+      evaluate(policy, { email, ipv4: '198.51.100.7', ipv6: null, softCheck: false, projectId: 'p', device: null }, { velocity: slowHistory, now: Date.now });
+    const numeric = await run('12345678@example.com');
+    expect(numeric.decision.action).toBe('block');
+    expect(numeric.pluginsRan).toContain('velocity');
+    const plain = await run('jane@example.com');
+    // any: local_is_numeric is false, so the `not` is read: total 40 is not under 10, so it holds.
+    expect(plain.decision.action).toBe('challenge');
+    expect(Object.keys(await plain.recorded())).toEqual(expect.arrayContaining(['total_email_in_ip']));
+    expect(Object.keys(await plain.recorded())).not.toContain('distinct_emails_in_ip');
+  });
+});
