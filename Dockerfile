@@ -42,6 +42,5 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The program itself, not `node bin/email-trust.js`: its first line gives node its flags (bin/email-trust.js).
-ENTRYPOINT ["./bin/email-trust.js"]
+ENTRYPOINT ["node", "bin/email-trust.js"]
 CMD ["serve"]

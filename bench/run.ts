@@ -63,20 +63,9 @@ interface Figures {
   errors: number;
 }
 
-/**
- * The node flags on the first line of a checkout's bin/email-trust.js (`#!/usr/bin/env -S node --flag …`): the
- * service runs with them as users run it (npm start, npx, the container), so the bench does too, with
- * process.execPath rather than the `node` of PATH.
- */
-function programFlags(root: string): string[] {
-  const first = readFileSync(join(root, 'bin/email-trust.js'), 'utf8').split('\n', 1)[0] ?? '';
-  const words = first.replace(/^#!/, '').trim().split(/\s+/);
-  return words.slice(words.indexOf('node') + 1);
-}
-
 async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...programFlags(root), ...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',

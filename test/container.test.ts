@@ -56,7 +56,7 @@ describe('Dockerfile', () => {
 
   it('listens on every interface inside the container and starts `serve`', () => {
     expect(runtime.lines.join('\n')).toMatch(/ENV .*HOST=0\.0\.0\.0/);
-    expect(instruction(runtime, 'ENTRYPOINT')).toEqual(['ENTRYPOINT ["./bin/email-trust.js"]']);
+    expect(instruction(runtime, 'ENTRYPOINT')).toEqual(['ENTRYPOINT ["node", "bin/email-trust.js"]']);
     expect(instruction(runtime, 'CMD')).toEqual(['CMD ["serve"]']);
   });
 

@@ -1,7 +1,7 @@
 // IP and device velocity: how many addresses, and how many validations, this project has seen from the
 // request's IP, in total and in trailing windows, and how many addresses from its device (the
 // fingerprint's device hash). History comes from ctx.velocity (the store), which bounds every read.
-import type { CheckOptions, Condition, FactSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
+import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import {
   countFact,
   DEVICE_WINDOWS,
@@ -132,23 +132,28 @@ const plugin: Plugin = {
   },
   needs: [],
   io: true,
-  async run(ctx) {
+  run(ctx) {
     const { email, ipv4, ipv6, device } = ctx.input;
     const v4 = typeof ipv4 === 'string' && ipv4 !== '' ? ipv4 : null;
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     const dev = typeof device === 'string' && device !== '' ? device : null;
-    if (typeof email !== 'string') return { ...NO_IP_FACTS, ...NO_DEVICE_FACTS };
-    const now = ctx.now();
-    // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
-    const [byIp, byDevice] = await Promise.all([
-      v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
-      dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
-    ]);
-    return {
-      ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),
-      ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
-    };
+    // No history to read: answered at once (PluginContext.withFacts), not after a wait.
+    if (typeof email !== 'string' || (v4 === null && v6 === null && dev === null)) return { ...NO_IP_FACTS, ...NO_DEVICE_FACTS };
+    return historyFacts(ctx, email, v4, v6, dev);
   },
 };
+
+async function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: string | null, dev: string | null): Promise<FactValues> {
+  const now = ctx.now();
+  // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
+  const [byIp, byDevice] = await Promise.all([
+    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
+    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
+  ]);
+  return {
+    ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),
+    ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
+  };
+}
 
 export default plugin;

@@ -23,7 +23,8 @@ export interface IntelligenceDeps {
   sealer: FingerprintSealer;
 }
 
-type FactReader = (name: string) => Promise<unknown>;
+/** Several facts' values: at once when their plugins answer at once (Evaluation.factsNow), else after one wait. */
+type FactReader = (names: readonly string[]) => unknown[] | Promise<unknown[]>;
 
 export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
   const policy = ctx.policies.forProject(project);
@@ -32,10 +33,10 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const ip = { ipv4: canonicalIp(device?.ip4), ipv6: canonicalIp(device?.ip6) };
   const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
   const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project, true));
-  const f: FactReader = evaluation.fact;
+  const f: FactReader = (names) => evaluation.factsNow(names) ?? evaluation.facts(names);
   const { action, decidedBy } = evaluation.decision;
-  const base = (await f('base_email')) as string | null;
-  const emailLower = ((await f('email_lower')) as string | null) ?? request.email_address.toLowerCase();
+  const [base, lower, domain] = (await f(EVENT_FACTS)) as [string | null, string | null, unknown];
+  const emailLower = lower ?? request.email_address.toLowerCase();
   const history = base ? await ctx.store.events.byEmail(project.id, base, VELOCITY_ITEMS) : { items: [], count: 0 };
   const fromIp = ip.ipv4 || ip.ipv6 ? await ctx.store.events.byIpHistory(project.id, ip, VELOCITY_ITEMS) : { items: [], count: 0 };
   const formA = ctx.config.intelligenceForm === 'A';
@@ -44,7 +45,10 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const parentRule = decidingRule ? { index: decidedBy, ...decidingRule } : null;
   const response: Record<string, unknown> = { action, parent_rule: parentRule, email: await emailAnalysis(f) };
   // The fingerprint's IP is the evaluation's input: ip-intelligence's facts, all null without a fingerprint.
-  if (!formA) response.ip = { is_datacenter: await f('is_datacenter'), is_tor: await f('is_tor'), is_vpn: await f('is_vpn') };
+  if (!formA) {
+    const [isDatacenter, isTor, isVpn] = await f(IP_FACTS);
+    response.ip = { is_datacenter: isDatacenter, is_tor: isTor, is_vpn: isVpn };
+  }
   response.velocity_by_email = {
     items: history.items.map((item) =>
       formA ? { base_email: item.baseEmail, created_at: Math.floor(item.at / 1000) } : { passed_email: item.email, created_at: Math.floor(item.at / 1000) },
@@ -58,7 +62,6 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     };
   }
 
-  const domain = await f('domain');
   await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'intelligence',
@@ -85,6 +88,10 @@ function verdictFor(ctx: ServiceContext, project: Project, request: Intelligence
     throw error;
   }
 }
+
+/** What the event stores besides the request's own fields. */
+const EVENT_FACTS = ['base_email', 'email_lower', 'domain'] as const;
+const IP_FACTS = ['is_datacenter', 'is_tor', 'is_vpn'] as const;
 
 const EMAIL_FACTS = [
   'valid_address_format',
@@ -125,7 +132,7 @@ const EMAIL_FACTS = [
 
 /** The values of `names`, asked for at once. */
 async function factValues<N extends string>(f: FactReader, names: readonly N[]): Promise<Record<N, unknown>> {
-  const values = await Promise.all(names.map((name) => f(name)));
+  const values = await f(names);
   return Object.fromEntries(names.map((name, i) => [name, values[i]])) as Record<N, unknown>;
 }
 
@@ -187,10 +194,15 @@ async function emailAnalysis(f: FactReader) {
  * in that order of precedence (disposable first); business for any other domain with a valid TLD.
  */
 async function domainCategory(f: FactReader): Promise<string> {
-  if ((await f('is_disposable_domain')) === true) return 'disposable';
-  if ((await f('is_education_domain')) === true) return 'education';
-  if ((await f('is_government_domain')) === true) return 'government';
-  if ((await f('is_free_provider_domain')) === true) return 'free';
-  if ((await f('has_valid_tld')) === true) return 'business';
+  // One by one, in order of precedence: a classification that decides spares the plugins of the next ones.
+  for (const [fact, category] of CATEGORIES) if ((await f([fact]))[0] === true) return category;
   return 'unknown';
 }
+
+const CATEGORIES = [
+  ['is_disposable_domain', 'disposable'],
+  ['is_education_domain', 'education'],
+  ['is_government_domain', 'government'],
+  ['is_free_provider_domain', 'free'],
+  ['has_valid_tld', 'business'],
+] as const;

@@ -183,6 +183,36 @@ describe('a request run', () => {
     expect(() => outcome.settledFacts(['no_such_fact'])).toThrow(UnknownFactError);
   });
 
+  it('answers factsNow at once through plugins that read with ctx.withFacts, running them; null past one that waits', async () => {
+    const middle = plugin('middle', ['middle_value'], ['source'], (ctx) => ctx.withFacts(['source_value'], ([v]) => ({ middle_value: `${v}m` })));
+    const top = plugin('top', ['top_value'], ['middle'], (ctx) => ctx.withFacts(['middle_value'], ([v]) => ({ top_value: `${v}t` })));
+    const waiting = plugin('waiting', ['waiting_value'], ['source'], async (ctx) => ({ waiting_value: `${await ctx.fact('source_value')}w` }));
+    const above = plugin('above', ['above_value'], ['waiting'], (ctx) => ctx.withFacts(['waiting_value'], ([v]) => ({ above_value: `${v}a` })));
+    const { outcome } = await run([source, middle, top, waiting, above], []);
+    // Nothing has run: factsNow runs the chain, each plugin answering at once, in the order it needs them.
+    expect(outcome.factsNow(['top_value'])).toEqual(['xmt']);
+    expect(outcome.pluginsRan).toEqual(['source', 'middle', 'top']);
+    // An async run waits: no values now, but its plugins are started, and facts() gives them after the wait.
+    expect(outcome.factsNow(['above_value', 'top_value'])).toBeNull();
+    expect(await outcome.facts(['above_value', 'top_value'])).toEqual(['xwa', 'xmt']);
+    expect(outcome.factsNow(['above_value'])).toEqual(['xwa']);
+  });
+
+  it('enforces needs on ctx.withFacts as on ctx.fact, and a then that throws makes every fact of the plugin unknown', async () => {
+    const sneaky = plugin('sneaky', ['sneaky_value'], [], (ctx) => ctx.withFacts(['source_value'], ([v]) => ({ sneaky_value: v })));
+    const broken = plugin('broken', ['broken_value'], ['source'], (ctx) =>
+      ctx.withFacts(['source_value'], () => {
+        throw new Error('broken plugin');
+      }),
+    );
+    const { values, errors } = await run([source, sneaky, broken], ['sneaky_value', 'broken_value']);
+    expect(values).toEqual([null, null]);
+    expect(errors.map(([id, e]) => [id, (e as Error).name])).toEqual([
+      ['sneaky', 'UndeclaredNeedError'],
+      ['broken', 'Error'],
+    ]);
+  });
+
   it('records the I/O facts read one by one (ctx.fact, ctx.facts, the engine), not those read in groups for a response', async () => {
     const io = (id: string, fact: string, value: string): Plugin => ({ ...plugin(id, [fact], [], () => ({ [fact]: value })), io: true });
     const reader = plugin('reader', ['read_value'], ['first', 'second'], async (ctx) => {

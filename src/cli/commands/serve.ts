@@ -38,11 +38,7 @@ async function serve(): Promise<void> {
   });
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
-  // nodeFlags: what node runs with (bin/email-trust.js gives its young-generation size when run as a program).
-  service.log.info(
-    { base, database: databaseName(config.databaseUrl), policies: service.policies.names(), nodeFlags: process.execArgv, ...worker },
-    'email-trust is listening',
-  );
+  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
   const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
     server.close();
     await service.close();
