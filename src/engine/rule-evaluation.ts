@@ -18,7 +18,7 @@
 // what is replaced here, and compares both methods' results on every policy of the repository.
 import { createRequire } from 'node:module';
 
-/** What factNow answers for a fact whose plugin has not settled: the walk waits for `wait` and walks again. */
+/** What factNow answers for a fact whose plugin has not settled: the walk waits for the plugins in `waits`, then walks again. */
 export const NOT_YET = Symbol('email-trust fact not yet at hand');
 
 export interface NowAlmanac {

@@ -259,16 +259,16 @@ class RequestRun {
     return waits ? Promise.all(waits).then(values) : Promise.resolve(values());
   }
 
-  /**
-   * Several values without a wait when every one is at hand, starting the plugins behind them that have not
-   * run (each of which may settle at once, see runPlugin); null when one has not settled (every one started,
-   * as gather starts them). `counted` as in gather.
-   */
   /** See RunOutcome.factsNow: not counted as read one by one, as factsOf. */
   factsNow(names: readonly string[]): unknown[] | null {
     return this.gatherNow(names, false);
   }
 
+  /**
+   * Several values without a wait when every one is at hand, starting the plugins behind them that have not
+   * run (each of which may settle at once, see runPlugin); null when one has not settled (every one started,
+   * as gather starts them). `counted` as in gather.
+   */
   private gatherNow(names: readonly string[], counted: boolean): unknown[] | null {
     const { factIndex, factOwners, factOwnerIndex } = this.catalog;
     const given = this.request.given;

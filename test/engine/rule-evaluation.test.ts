@@ -3,6 +3,7 @@
 // must give, through it, what the upstream method gives: the decision, the rules that fired, every
 // condition's result (the explanation), the plugins that ran and the I/O facts read, on addresses that take
 // every path (invalid, listed, role, IDN, typo, numeric, with an IP whose history answers after a wait).
+import { createHook } from 'node:async_hooks';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from 'json-rules-engine';
@@ -101,6 +102,49 @@ describe('rule evaluation by a synchronous walk', () => {
         ruleClass.evaluate = installed;
         expect(walked, `${name}: ${email} from ${ipv4}`).toEqual(upstream);
       }
+    }
+  });
+
+  it('takes the walk on the engines of the runner: an evaluation makes under half the promises the upstream method makes', async () => {
+    const policy = compilePolicy('default', readPolicyFile(join(packageRoot, 'policies', 'default.yaml')), catalog);
+    const promisesOf = async () => {
+      let made = 0;
+      const hook = createHook({
+        init(_id, type) {
+          if (type === 'PROMISE') made += 1;
+        },
+      }).enable();
+      for (let n = 0; n < 20; n++) {
+        await evaluate(
+          policy,
+          { email: `jane${n}@example.com`, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
+          { velocity: slowHistory, now: Date.now },
+        );
+      }
+      hook.disable();
+      return made / 20;
+    };
+    await promisesOf(); // plugins' lazy data loaded, engines pooled
+    const walked = await promisesOf();
+    ruleClass.evaluate = upstreamRuleEvaluate;
+    const upstream = await promisesOf();
+    ruleClass.evaluate = installed;
+    expect(walked).toBeLessThan(upstream / 2);
+  });
+
+  it('has every plugin of the registry answer at once with network checks off and no IP (none waits without I/O)', async () => {
+    // No rules: no plugin runs before factsNow asks, so each one must answer then, not after a wait.
+    const policy = compilePolicy('none', parsePolicy('none.yaml', 'version: "1.0"\nchecks: {}\n'), catalog);
+    const every = registry.flatMap((plugin) => Object.keys(plugin.facts));
+    for (const email of ADDRESSES) {
+      const evaluation = await evaluate(
+        policy,
+        { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
+        { velocity: slowHistory, now: Date.now },
+      );
+      const waiting = registry.filter((plugin) => evaluation.factsNow(Object.keys(plugin.facts)) === null).map((plugin) => plugin.id);
+      expect(waiting, email).toEqual([]);
+      expect(evaluation.factsNow(every)).toHaveLength(every.length);
     }
   });
 
