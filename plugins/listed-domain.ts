@@ -6,7 +6,7 @@
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
-import { andThen, asciiDomainOf } from './plugin-data.js';
+import { andThen, asciiDomainOf, isThenable } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -158,7 +158,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
         };
         const added = ctx.projectList(spec.id);
         const exempt = ctx.projectList(exemptList);
-        if (added instanceof Promise || exempt instanceof Promise) return Promise.all([added, exempt]).then(([a, e]) => facts(a, e));
+        if (isThenable(added) || isThenable(exempt)) return Promise.all([added, exempt]).then(([a, e]) => facts(a, e));
         return facts(added, exempt);
       });
     },

@@ -92,8 +92,13 @@ const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, string 
  * `then` of a value at hand at once, or of a promise's value once it settles: a plugin's run() built of these
  * (and of ctx.withFacts) answers without a wait whenever its facts are at hand (see PluginContext.withFacts).
  */
-export function andThen<T, R>(value: T | Promise<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(then) : then(value);
+export function andThen<T, R>(value: T | PromiseLike<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
+  return isThenable(value) ? Promise.resolve(value).then(then) : then(value);
+}
+
+/** A promise, or any thenable (a list reader of a test, another realm's promise): waited for, never taken as a value. */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 /**
