@@ -218,10 +218,10 @@ class RequestRun {
     const owner = this.catalog.factOwnerIndex[i] as number;
     let settled = this.settled[owner];
     if (!settled) {
-      const run = this.valuesOf(this.catalog.factOwners[i] as Plugin);
+      this.start(this.catalog.factOwners[i] as Plugin, owner);
       settled = this.settled[owner];
       if (!settled) {
-        waits.add(run);
+        waits.add(this.values[owner] as Promise<FactValues>);
         return NOT_YET;
       }
     }
@@ -266,7 +266,7 @@ class RequestRun {
 
   /**
    * Several values without a wait when every one is at hand, starting the plugins behind them that have not
-   * run (each of which may settle at once, see runPlugin); null when one has not settled (every one started,
+   * run (each of which may settle at once, see start); null when one has not settled (every one started,
    * as gather starts them). `counted` as in gather.
    */
   private gatherNow(names: readonly string[], counted: boolean): unknown[] | null {
@@ -285,7 +285,7 @@ class RequestRun {
         continue;
       }
       const owner = factOwnerIndex[i] as number;
-      if (!this.settled[owner]) this.valuesOf(factOwners[i] as Plugin);
+      if (!this.settled[owner]) this.start(factOwners[i] as Plugin, owner);
       const settled = this.settled[owner];
       if (settled) values[k] = settled[name] ?? null;
       else atHand = false;
@@ -328,29 +328,38 @@ class RequestRun {
     return recorded;
   }
 
+  /** The plugin's facts, once it has run (running it first if it has not). */
   private valuesOf(plugin: Plugin): Promise<FactValues> {
     const i = this.catalog.pluginIndex.get(plugin) as number;
-    let values = this.values[i];
-    if (!values) {
-      values = this.runPlugin(plugin, i);
-      this.values[i] = values;
-    }
-    return values;
+    this.start(plugin, i);
+    const settled = this.settled[i];
+    // A promise only for a reader that waits: a plugin that answered at once has none until one asks.
+    if (settled && !this.values[i]) this.values[i] = Promise.resolve(settled);
+    return this.values[i] as Promise<FactValues>;
   }
 
-  private runPlugin(plugin: Plugin, i: number): Promise<FactValues> {
+  /**
+   * Runs plugin number `i` unless it has run or is running: its facts are then in `settled` (it answered at
+   * once) or on their way (`values`, settled when they come).
+   */
+  private start(plugin: Plugin, i: number): void {
+    if (this.settled[i] || this.values[i]) return;
     const started = performance.now();
     let running: Promise<FactValues> | FactValues;
     try {
       running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
     } catch (error) {
       this.request.services.onPluginError?.(plugin.id, error);
-      return Promise.resolve(this.settle(plugin, i, {}, started));
+      this.settle(plugin, i, {}, started);
+      return;
     }
     // A run that answered without a promise settles now: its facts are read without a wait (factNow).
-    if (!isThenable(running)) return Promise.resolve(this.settle(plugin, i, running, started));
+    if (!isThenable(running)) {
+      this.settle(plugin, i, running, started);
+      return;
+    }
     // One reaction, not an async function's promise and its await's.
-    return Promise.resolve(running).then(
+    this.values[i] = Promise.resolve(running).then(
       (values) => this.settle(plugin, i, values, started),
       (error: unknown) => {
         this.request.services.onPluginError?.(plugin.id, error);
