@@ -15,7 +15,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
 
 /** Rows per INSERT into events, as through knex (event-writer.ts). */
 const ROWS_PER_STATEMENT = 500;
-/** INSERT statements kept prepared, one per row count (commits repeat a few sizes); past it the oldest goes. */
+/** Statements kept prepared of each kind, one per row count (commits repeat a few sizes); past it the oldest goes. */
 const MAX_PREPARED_INSERTS = 64;
 
 export const EVENT_COLUMNS = [
@@ -61,10 +61,20 @@ export function rowsOfFlat(values: readonly unknown[]): EventRow[] {
 /** The store thread's connection: WAL beside knex's, checkpoints left to sqlite-checkpoints.ts. */
 export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -8192', 'wal_autocheckpoint = 0'];
 
-const ADDRESS_NEW_SQL =
-  'insert into velocity_addresses (project_id, kind, subject, address, last_seen) values (?, ?, ?, ?, ?) on conflict (project_id, kind, subject, address) do nothing returning 1 as added';
-const ADDRESS_SEEN_SQL = 'update velocity_addresses set last_seen = ? where project_id = ? and kind = ? and subject = ? and address = ? and last_seen < ?';
-const COUNT_SQL = `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses) values (?, ?, ?, ?, ?, ?)
+/** Rows per counter or address statement: 500 × 6 bindings, far below SQLite's limit (32,766). */
+const ROWS_PER_COUNTER_STATEMENT = 500;
+
+// Each statement takes many rows (a commit's counters in one statement rather than one per row: a statement
+// run costs its binding and its VDBE start whatever its rows), prepared once per row count used.
+const eventsSql = (n: number) => `insert into events (${EVENT_COLUMNS.join(', ')}) values ${valuesList(n, EVENT_COLUMNS.length)}`;
+const addressesNewSql = (n: number) =>
+  `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(n, 5)}
+  on conflict (project_id, kind, subject, address) do nothing returning project_id, kind, subject, address`;
+const addressesSeenSql = (n: number) =>
+  `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(n, 5)}
+  on conflict (project_id, kind, subject, address) do update set last_seen = excluded.last_seen where excluded.last_seen > velocity_addresses.last_seen`;
+const countsSql = (n: number) =>
+  `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses) values ${valuesList(n, 6)}
   on conflict (project_id, kind, subject, bucket) do update set
     validations = velocity_counts.validations + excluded.validations,
     addresses = velocity_counts.addresses + excluded.addresses`;
@@ -73,6 +83,13 @@ const COUNT_SQL = `insert into velocity_counts (project_id, kind, subject, bucke
 export interface RanStatement {
   sql: string;
   bindings: readonly unknown[];
+}
+
+interface AddressKey {
+  project_id: string;
+  kind: string;
+  subject: string;
+  address: string;
 }
 
 /** What one commit added to the counters (aggregate() of velocity-counters.ts, distinct counts included). */
@@ -86,47 +103,69 @@ export interface Committed {
  * nothing. `ran` hears each statement when given.
  */
 export function prepareEventCommit(conn: Database.Database): (rows: readonly EventRow[], ran?: (s: RanStatement) => void) => Committed {
-  const inserts = new Map<number, Database.Statement>();
-  const addressNew = conn.prepare(ADDRESS_NEW_SQL);
-  const addressSeen = conn.prepare(ADDRESS_SEEN_SQL);
-  const count = conn.prepare(COUNT_SQL);
-  const insertOf = (n: number) => {
-    let stmt = inserts.get(n);
+  /** Statements by kind and row count (commits repeat a few sizes); past MAX_PREPARED_INSERTS of a kind the oldest goes. */
+  const prepared = {
+    events: new Map<number, Database.Statement>(),
+    added: new Map<number, Database.Statement>(),
+    seen: new Map<number, Database.Statement>(),
+    counts: new Map<number, Database.Statement>(),
+  };
+  const sqlOf = { events: eventsSql, added: addressesNewSql, seen: addressesSeenSql, counts: countsSql };
+  const statement = (kind: keyof typeof prepared, n: number) => {
+    const held = prepared[kind];
+    let stmt = held.get(n);
     if (!stmt) {
-      stmt = conn.prepare(`insert into events (${EVENT_COLUMNS.join(', ')}) values ${valuesList(n, EVENT_COLUMNS.length)}`);
-      if (inserts.size >= MAX_PREPARED_INSERTS) inserts.delete(inserts.keys().next().value as number);
-      inserts.set(n, stmt);
+      stmt = conn.prepare(sqlOf[kind](n));
+      if (held.size >= MAX_PREPARED_INSERTS) held.delete(held.keys().next().value as number);
+      held.set(n, stmt);
     }
     return stmt;
   };
+  const keyOf = (a: { project_id: string; kind: string; subject: string }) => `${a.project_id}\u0000${a.kind}\u0000${a.subject}`;
 
   const write = (rows: readonly EventRow[], ran?: (s: RanStatement) => void): Committed => {
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
       const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
       const bindings: unknown[] = [];
       for (const row of chunk) for (const column of EVENT_COLUMNS) bindings.push(row[column]);
-      const stmt = insertOf(chunk.length);
+      const stmt = statement('events', chunk.length);
       stmt.run(bindings);
       ran?.({ sql: stmt.source, bindings });
     }
     const { counts, addresses } = aggregate(rows);
     // A new address row adds one to its subject's distinct count (velocity-counters.ts, writeCounters).
     const totals = new Map<string, CountRow>();
-    for (const c of counts) if (c.bucket === TOTAL_BUCKET) totals.set(`${c.project_id}\u0000${c.kind}\u0000${c.subject}`, c);
-    for (const a of addresses) {
-      const added = addressNew.get(a.project_id, a.kind, a.subject, a.address, a.last_seen);
-      ran?.({ sql: ADDRESS_NEW_SQL, bindings: [] });
-      if (added) {
-        const total = totals.get(`${a.project_id}\u0000${a.kind}\u0000${a.subject}`);
+    for (const c of counts) if (c.bucket === TOTAL_BUCKET) totals.set(keyOf(c), c);
+    for (let i = 0; i < addresses.length; i += ROWS_PER_COUNTER_STATEMENT) {
+      const chunk = addresses.slice(i, i + ROWS_PER_COUNTER_STATEMENT);
+      const bindings: unknown[] = [];
+      for (const a of chunk) bindings.push(a.project_id, a.kind, a.subject, a.address, a.last_seen);
+      const added = statement('added', chunk.length);
+      const inserted = added.all(bindings) as AddressKey[];
+      ran?.({ sql: added.source, bindings });
+      const isNew = new Set<string>();
+      for (const r of inserted) {
+        isNew.add(`${keyOf(r)}\u0000${r.address}`);
+        const total = totals.get(keyOf(r));
         if (total) total.addresses += 1;
-      } else {
-        addressSeen.run(a.last_seen, a.project_id, a.kind, a.subject, a.address, a.last_seen);
-        ran?.({ sql: ADDRESS_SEEN_SQL, bindings: [] });
+      }
+      // The others were seen before: their rows keep the later time.
+      const seen = isNew.size === chunk.length ? [] : chunk.filter((a) => !isNew.has(`${keyOf(a)}\u0000${a.address}`));
+      if (seen.length > 0) {
+        const seenBindings: unknown[] = [];
+        for (const a of seen) seenBindings.push(a.project_id, a.kind, a.subject, a.address, a.last_seen);
+        const update = statement('seen', seen.length);
+        update.run(seenBindings);
+        ran?.({ sql: update.source, bindings: seenBindings });
       }
     }
-    for (const c of counts) {
-      count.run(c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses);
-      ran?.({ sql: COUNT_SQL, bindings: [] });
+    for (let i = 0; i < counts.length; i += ROWS_PER_COUNTER_STATEMENT) {
+      const chunk = counts.slice(i, i + ROWS_PER_COUNTER_STATEMENT);
+      const bindings: unknown[] = [];
+      for (const c of chunk) bindings.push(c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses);
+      const upsert = statement('counts', chunk.length);
+      upsert.run(bindings);
+      ran?.({ sql: upsert.source, bindings });
     }
     return { counts, addresses };
   };

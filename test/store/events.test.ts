@@ -523,6 +523,45 @@ describe.each(testDatabases)('addresses per IP, bases per email on $name', (db) 
   });
 });
 
+describe.each(testDatabases)('an address seen again in a later commit, on $name', (db) => {
+  it('keeps its latest time (an older sighting changes nothing) and is counted once; every counter row as stored', async () => {
+    const store = await db.open();
+    try {
+      const IP = '192.0.2.77';
+      const at = (email: string, ago: number) => event({ projectId: 'prj_again', email, ipv4: IP, createdAt: NOW - ago });
+      await Promise.all([store.events.record(at('a@x.io', 10 * MIN)), store.events.record(at('b@x.io', 5 * MIN))]);
+      // One commit: a again but earlier than it was seen, b again later, c new.
+      await Promise.all([store.events.record(at('a@x.io', 20 * MIN)), store.events.record(at('b@x.io', MIN)), store.events.record(at('c@x.io', 2 * MIN))]);
+      const v = await store.events.velocityReader('prj_again').byIp({ ipv4: IP, ipv6: null, since: [NOW - 3 * MIN], limit: 10 });
+      expect(v).toEqual({
+        emails: [
+          { email: 'b@x.io', at: NOW - MIN },
+          { email: 'c@x.io', at: NOW - 2 * MIN },
+          { email: 'a@x.io', at: NOW - 10 * MIN },
+        ],
+        distinctEmails: 3,
+        total: 5,
+        since: [2],
+      });
+      const rows = await store.knex('velocity_addresses').where({ project_id: 'prj_again', kind: 'ipv4' }).orderBy('address').select('address', 'last_seen');
+      expect(rows.map((r) => [r.address, Number(r.last_seen)])).toEqual([
+        ['a@x.io', NOW - 10 * MIN],
+        ['b@x.io', NOW - MIN],
+        ['c@x.io', NOW - 2 * MIN],
+      ]);
+      const totals = await store.knex('velocity_counts').where({ project_id: 'prj_again', bucket: Number.MAX_SAFE_INTEGER }).orderBy(['kind', 'subject']);
+      expect(totals.map((r) => [r.kind, r.subject, Number(r.validations), Number(r.addresses)])).toEqual([
+        ['email', 'a@x.io', 2, 0],
+        ['email', 'b@x.io', 2, 0],
+        ['email', 'c@x.io', 1, 0],
+        ['ipv4', IP, 5, 3],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe.each(testDatabases)('pruning on $name', (db) => {
   let store: Store;
   beforeAll(async () => {
