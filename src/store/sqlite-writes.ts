@@ -66,7 +66,14 @@ export function rowsOfFlat(values: readonly unknown[]): EventRow[] {
  * (bench/store-frames.ts). Its statements are bounded (a commit's rows, at most 5,000; reads by index with
  * a limit), so is what it holds.
  */
-export const PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'cache_size = -8192', 'wal_autocheckpoint = 0', 'temp_store = MEMORY'];
+export const PRAGMAS = [
+  'journal_mode = WAL',
+  'synchronous = NORMAL',
+  'foreign_keys = ON',
+  'cache_size = -8192',
+  'wal_autocheckpoint = 0',
+  'temp_store = MEMORY',
+];
 
 /** Rows per counter or address statement: 500 × 6 bindings, far below SQLite's limit (32,766). */
 const ROWS_PER_COUNTER_STATEMENT = 500;
