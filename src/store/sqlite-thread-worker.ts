@@ -5,9 +5,9 @@
 // connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { Velocity } from '../engine/plugin.js';
-import type { Answer, Rows, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
+import type { Answer, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
+import { type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
 import { createVelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
 
@@ -63,20 +63,20 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
       return { id, ok: true, ...(ran ? { statements: ran } : {}) };
     }
     if (request.op === 'reads') {
-      const answers: Answer<Rows>[] = [];
+      const answers: Answer<RowsWire>[] = [];
       for (const statement of request.statements) {
         try {
-          answers.push({ value: await (reads as Reads).all(statement) });
+          answers.push({ value: rowsToWire(await (reads as Reads).all(statement)) });
         } catch (error) {
           answers.push({ error: threadError(error) });
         }
       }
       return { id, ok: true, reads: answers };
     }
-    const velocities: Answer<Velocity>[] = [];
+    const velocities: Answer<VelocityWire>[] = [];
     for (const query of request.queries) {
       try {
-        velocities.push({ value: await subjectVelocity(reads as Reads, query) });
+        velocities.push({ value: velocityToWire(await subjectVelocity(reads as Reads, query)) });
       } catch (error) {
         velocities.push({ error: threadError(error) });
       }

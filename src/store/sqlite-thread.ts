@@ -19,6 +19,7 @@ import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
 import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
 import { flatRows, type RanStatement } from './sqlite-writes.js';
+import { type Rows, type RowsWire, rowsFromWire, type VelocityWire, velocityFromWire } from './thread-wire.js';
 import type { Statement, SubjectQuery } from './velocity-queries.js';
 
 export type StoreRequest =
@@ -36,11 +37,16 @@ export interface ThreadError {
 /** One answer of a batch (velocity queries, read statements): each one of a batch fails alone. */
 export type Answer<T> = { value: T } | { error: ThreadError };
 
-export type Rows = Array<Record<string, unknown>>;
+export type { Rows } from './thread-wire.js';
 
 export type StoreReply =
-  | { id: number; ok: true; velocities?: Answer<Velocity>[]; reads?: Answer<Rows>[]; statements?: RanStatement[] }
+  | { id: number; ok: true; velocities?: Answer<VelocityWire>[]; reads?: Answer<RowsWire>[]; statements?: RanStatement[] }
   | { id: number; ok: false; error: ThreadError };
+
+/** Each answer's value decoded, its error as it came. */
+function decoded<W, T>(answers: ReadonlyArray<Answer<W>> | undefined, decode: (w: W) => T): Answer<T>[] | undefined {
+  return answers?.map((a) => ('value' in a ? { value: decode(a.value) } : a));
+}
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -174,8 +180,8 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
 
   // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs), and so
   // do read statements.
-  const velocity = perTurn<SubjectQuery, Velocity>(async (queries) => (await call({ op: 'velocity', queries })).velocities);
-  const all = perTurn<Statement, Rows>(async (statements) => (await call({ op: 'reads', statements })).reads);
+  const velocity = perTurn<SubjectQuery, Velocity>(async (queries) => decoded((await call({ op: 'velocity', queries })).velocities, velocityFromWire));
+  const all = perTurn<Statement, Rows>(async (statements) => decoded((await call({ op: 'reads', statements })).reads, rowsFromWire));
 
   return {
     async insert(rows) {
