@@ -167,3 +167,82 @@ describe('parseRanges', () => {
     },
   );
 });
+
+describe('IPv6 lines: the hex-colon fast path reads them as ipaddr.js does', () => {
+  /** The range ipaddr.js gives a line, or null when it refuses it. */
+  const reference = (line: string): Range<bigint> | null => {
+    try {
+      const [address, bits] = line.includes('/') ? ipaddr.IPv6.parseCIDR(line) : [ipaddr.IPv6.parse(line), 128];
+      const [hi, lo] = ipv6Halves(address);
+      const size = 1n << BigInt(128 - bits);
+      const first = ((hi << 64n) | lo) & ~(size - 1n);
+      return [first, first + size - 1n];
+    } catch {
+      return null;
+    }
+  };
+  const ours = (line: string): Range<bigint> | null => {
+    try {
+      return parseRanges(line).v6[0] ?? null;
+    } catch {
+      return null;
+    }
+  };
+
+  it.each([
+    '::',
+    '::1',
+    '1::',
+    '::/0',
+    '2001:db8::/32',
+    '2001:DB8:0:0:0:0:0:1/128',
+    '2001:0db8:0000::0001',
+    '1:2:3:4:5:6:7:8',
+    '1:2:3:4:5:6:7::',
+    '::2:3:4:5:6:7:8',
+    '2001:db8::ffff:ffff:ffff:ffff/64',
+    '::ffff:192.0.2.1',
+    '::ffff:192.0.2.0/120',
+    '2001:db8::/0128',
+    // refused by both
+    '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7::8',
+    '1::2::3',
+    ':::',
+    ':1::',
+    '2001:db8::g',
+    '2001:db8:12345::',
+    '2001:db8::/129',
+    '2001:db8::/',
+    '2001:db8::/-1',
+  ])('%s', (line) => {
+    expect(ours(line)).toEqual(reference(line));
+  });
+
+  it('every IPv6 line of the shipped data files', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.txt')) files.push(path);
+      }
+    };
+    walk(join(import.meta.dirname, 'data'));
+    const lines = files
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .map((l) => l.trim()),
+      )
+      .filter((l) => l.includes(':') && !l.startsWith('#'));
+    expect(lines.length).toBeGreaterThan(20_000);
+    const differ = lines.filter((line) => {
+      const [a, b] = [ours(line), reference(line)];
+      return a?.[0] !== b?.[0] || a?.[1] !== b?.[1];
+    });
+    expect(differ).toEqual([]);
+  });
+});

@@ -234,17 +234,53 @@ function ipv4Range(line: string): Range<number> | null {
   return [first, first + size - 1];
 }
 
-/** [first, last] of an IPv6 CIDR or address (ipaddr.js); null when it is not one. */
-function ipv6Range(line: string): Range<bigint> | null {
-  try {
-    const [address, bits] = line.includes('/') ? ipaddr.IPv6.parseCIDR(line) : [ipaddr.IPv6.parse(line), 128];
-    const [hi, lo] = ipv6Halves(address);
-    const size = 1n << BigInt(128 - bits);
-    const first = ((hi << 64n) | lo) & ~(size - 1n);
-    return [first, first + size - 1n];
-  } catch {
-    return null;
+/**
+ * The eight 16-bit groups of an IPv6 address in plain hex-colon form (at most one `::`, no embedded IPv4,
+ * no zone), and its prefix length (128 without one); null for anything else, which ipaddr.js then reads.
+ * The data files hold about 25,000 IPv6 lines: through ipaddr.js alone they took 190 ms of a 2.3 s start.
+ */
+export function ipv6Words(line: string): { words: number[]; bits: number } | null {
+  const slash = line.indexOf('/');
+  const address = slash < 0 ? line : line.slice(0, slash);
+  let bits = 128;
+  if (slash >= 0) {
+    const digits = line.slice(slash + 1);
+    if (!/^\d{1,3}$/.test(digits)) return null;
+    bits = Number(digits);
+    if (bits > 128) return null;
   }
+  const gap = address.indexOf('::');
+  if (gap >= 0 && address.indexOf('::', gap + 1) >= 0) return null;
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const head = groups(gap < 0 ? address : address.slice(0, gap));
+  const tail = gap < 0 ? [] : groups(address.slice(gap + 2));
+  const missing = 8 - head.length - tail.length;
+  if (gap < 0 ? missing !== 0 : missing < 1) return null;
+  const words: number[] = [];
+  for (const group of [...head, ...new Array<string>(missing).fill('0'), ...tail]) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return null;
+    words.push(Number.parseInt(group, 16));
+  }
+  return { words, bits };
+}
+
+/** [first, last] of an IPv6 CIDR or address; null when it is not one. */
+function ipv6Range(line: string): Range<bigint> | null {
+  let parsed = ipv6Words(line);
+  if (!parsed) {
+    try {
+      const [address, bits] = line.includes('/') ? ipaddr.IPv6.parseCIDR(line) : [ipaddr.IPv6.parse(line), 128];
+      parsed = { words: address.parts, bits };
+    } catch {
+      return null;
+    }
+  }
+  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0] = parsed.words;
+  // Four 32-bit numbers, then two bigint steps: a bigint per 16-bit group cost as much as the parse.
+  const value = (BigInt(a * 0x10000 + b) << 96n) | (BigInt(c * 0x10000 + d) << 64n) | (BigInt(e * 0x10000 + f) << 32n) | BigInt(g * 0x10000 + h);
+  const size = 1n << BigInt(128 - parsed.bits);
+  const first = value & ~(size - 1n);
+  return [first, first + size - 1n];
 }
 
 /**
