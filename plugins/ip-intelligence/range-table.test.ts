@@ -215,6 +215,15 @@ describe('IPv6 lines: the hex-colon fast path reads them as ipaddr.js does', () 
     '2001:db8::/129',
     '2001:db8::/',
     '2001:db8::/-1',
+    '1:2:',
+    ':1:2:3:4:5:6:7',
+    '1::2:',
+    '1:2:3:4:5:6:7:8::',
+    '1:2:3:4:5:6:7:8/64',
+    '1:2:3:4:5:6:7::/128',
+    '::1/64',
+    '2001:db8::/1a',
+    '',
   ])('%s', (line) => {
     expect(ours(line)).toEqual(reference(line));
   });

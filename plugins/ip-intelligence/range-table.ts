@@ -234,32 +234,69 @@ function ipv4Range(line: string): Range<number> | null {
   return [first, first + size - 1];
 }
 
+const COLON = 58;
+
+/** The value of a hex digit's character code, or -1. */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48; // 0-9
+  if (c >= 97 && c <= 102) return c - 87; // a-f
+  if (c >= 65 && c <= 70) return c - 55; // A-F
+  return -1;
+}
+
 /**
  * The eight 16-bit groups of an IPv6 address in plain hex-colon form (at most one `::`, no embedded IPv4,
  * no zone), and its prefix length (128 without one); null for anything else, which ipaddr.js then reads.
  * The data files hold about 25,000 IPv6 lines: through ipaddr.js alone they took 190 ms of a 2.3 s start.
+ * One pass over the characters, as ipv4Range: no split, no regular expression.
  */
 export function ipv6Words(line: string): { words: number[]; bits: number } | null {
-  const slash = line.indexOf('/');
-  const address = slash < 0 ? line : line.slice(0, slash);
-  let bits = 128;
-  if (slash >= 0) {
-    const digits = line.slice(slash + 1);
-    if (!/^\d{1,3}$/.test(digits)) return null;
-    bits = Number(digits);
-    if (bits > 128) return null;
-  }
-  const gap = address.indexOf('::');
-  if (gap >= 0 && address.indexOf('::', gap + 1) >= 0) return null;
-  const groups = (part: string) => (part === '' ? [] : part.split(':'));
-  const head = groups(gap < 0 ? address : address.slice(0, gap));
-  const tail = gap < 0 ? [] : groups(address.slice(gap + 2));
-  const missing = 8 - head.length - tail.length;
-  if (gap < 0 ? missing !== 0 : missing < 1) return null;
   const words: number[] = [];
-  for (const group of [...head, ...new Array<string>(missing).fill('0'), ...tail]) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return null;
-    words.push(Number.parseInt(group, 16));
+  let gap = -1; // how many groups come before the `::`
+  let value = 0;
+  let digits = 0;
+  let i = 0;
+  if (line.charCodeAt(0) === COLON) {
+    if (line.charCodeAt(1) !== COLON) return null;
+    gap = 0;
+    i = 2;
+  }
+  let end = line.length;
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    const hex = hexDigit(c);
+    if (hex >= 0) {
+      if (++digits > 4) return null;
+      value = value * 16 + hex;
+    } else if (c === COLON) {
+      if (digits > 0) {
+        words.push(value);
+        value = 0;
+        digits = 0;
+      } else if (gap >= 0 || line.charCodeAt(i - 1) !== COLON)
+        return null; // a second `::`, or `:::`
+      else gap = words.length;
+    } else if (c === SLASH) {
+      end = i;
+      break;
+    } else return null; // a dot, a zone, anything else
+  }
+  if (digits > 0) words.push(value);
+  // A trailing colon only as the end of a `::`.
+  else if (!(gap === words.length && end >= 2 && line.charCodeAt(end - 1) === COLON && line.charCodeAt(end - 2) === COLON)) return null;
+  if (gap < 0 ? words.length !== 8 : words.length > 7) return null;
+  if (gap >= 0) words.splice(gap, 0, ...new Array<number>(8 - words.length).fill(0));
+  let bits = 128;
+  if (end < line.length) {
+    const count = line.length - end - 1;
+    if (count < 1 || count > 3) return null;
+    bits = 0;
+    for (let k = end + 1; k < line.length; k++) {
+      const d = line.charCodeAt(k) - ZERO;
+      if (d < 0 || d > 9) return null;
+      bits = bits * 10 + d;
+    }
+    if (bits > 128) return null;
   }
   return { words, bits };
 }
