@@ -8,8 +8,10 @@ import {
   DISTINCT_SCAN_LIMIT,
   deviceDistinctFact,
   deviceFacts,
+  deviceWindowStarts,
   distinctFact,
   LIST_LIMIT,
+  ownAddress,
   velocityFacts,
   WINDOWS,
   type WindowName,
@@ -146,9 +148,11 @@ const plugin: Plugin = {
 async function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: string | null, dev: string | null): Promise<FactValues> {
   const now = ctx.now();
   // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
+  const starts = windowStarts(now);
+  // Each read sets the request's own address apart, so that only the entries listed cross from the store.
   const [byIp, byDevice] = await Promise.all([
-    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
-    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
+    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) }),
+    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) }),
   ]);
   return {
     ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),

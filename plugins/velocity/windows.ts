@@ -1,5 +1,6 @@
 // The trailing windows the spec names, and the facts computed for one request from the IP's history.
-import type { FactValues, Velocity } from '../../src/engine/plugin.js';
+import { withOwnAddress } from '../../src/engine/own-address.js';
+import type { FactValues, OwnAddress, OwnAnswer, Velocity } from '../../src/engine/plugin.js';
 
 export const WINDOWS = [
   { name: '5_minutes', ms: 5 * 60_000 },
@@ -48,40 +49,42 @@ export function createdTime(ms: number): string {
   return `${prefix}${time}+00:00`;
 }
 
-/** How many entries are at or after `start` (a count, not a filtered copy: six windows per request). */
-function countSince(entries: ReadonlyArray<{ at: number }>, start: number): number {
-  let n = 0;
-  for (const e of entries) if (e.at >= start) n += 1;
-  return n;
-}
-
 /** Times from which each window counts (inclusive), in WINDOWS order. */
 export function windowStarts(now: number): number[] {
   return WINDOWS.map((w) => now - w.ms);
 }
 
+/** The query's OwnAddress for the request's address: the entries a request lists besides its own, and the windows' starts. */
+export function ownAddress(email: string, starts: number[]): OwnAddress {
+  return { address: email.toLowerCase(), list: LIST_LIMIT - 1, since: starts };
+}
+
+/** The history's answer for `own`: the reader's, or worked out here from the addresses it returned. */
+function answered(history: Velocity, own: OwnAddress): Velocity & { own: OwnAnswer } {
+  return (history.own ? history : withOwnAddress(history, own)) as Velocity & { own: OwnAnswer };
+}
+
 /**
- * Facts for the current request from the IP's history (has_multiple_emails_in_ip is the check's: index.ts). The history does not hold this request yet
- * (its event is stored after the decision), so every count includes it here.
+ * Facts for the current request from the IP's history, read with `ownAddress(email, windowStarts(now))`
+ * (has_multiple_emails_in_ip is the check's: index.ts). The history does not hold this request yet (its
+ * event is stored after the decision), so every count includes it here.
  */
 export function velocityFacts(email: string, now: number, history: Velocity): FactValues {
   const current = email.toLowerCase();
-  const starts = windowStarts(now);
-  const others = history.emails.filter((e) => e.email.toLowerCase() !== current);
-  const seenBefore = others.length < history.emails.length;
-  const distinct = Math.max(history.distinctEmails + (seenBefore ? 0 : 1), others.length + 1);
+  const { emails, own } = answered(history, ownAddress(email, windowStarts(now)));
+  const distinct = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
 
   const facts: FactValues = {
     distinct_emails_in_ip: distinct,
     emails_in_ip: [
       { email_address: current, created_time: createdTime(now) },
-      ...others.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
+      ...emails.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
     ],
     total_email_in_ip: history.total + 1,
   };
   WINDOWS.forEach((w, i) => {
     facts[countFact(w.name)] = (history.since[i] ?? 0) + 1;
-    facts[distinctFact(w.name)] = countSince(others, starts[i] ?? now) + 1;
+    facts[distinctFact(w.name)] = (own.othersSince[i] ?? 0) + 1;
   });
   return facts;
 }
@@ -93,15 +96,20 @@ export type DeviceWindowName = (typeof DEVICE_WINDOWS)[number]['name'];
 
 export const deviceDistinctFact = (w: DeviceWindowName) => `distinct_emails_from_device_last_${w}`;
 
-/** Distinct addresses from the request's device, in total and per window, this one included. */
+/** Times from which each device window counts (inclusive), in DEVICE_WINDOWS order. */
+export function deviceWindowStarts(now: number): number[] {
+  return DEVICE_WINDOWS.map((w) => now - w.ms);
+}
+
+/** Distinct addresses from the request's device, in total and per window, this one included; read with `ownAddress(email, deviceWindowStarts(now))`. */
 export function deviceFacts(email: string, device: string, now: number, history: Velocity): FactValues {
-  const current = email.toLowerCase();
-  const others = history.emails.filter((e) => e.email.toLowerCase() !== current);
-  const seenBefore = others.length < history.emails.length;
+  const { own } = answered(history, ownAddress(email, deviceWindowStarts(now)));
   const facts: FactValues = {
     device,
-    distinct_emails_from_device: Math.max(history.distinctEmails + (seenBefore ? 0 : 1), others.length + 1),
+    distinct_emails_from_device: Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1),
   };
-  for (const w of DEVICE_WINDOWS) facts[deviceDistinctFact(w.name)] = countSince(others, now - w.ms) + 1;
+  DEVICE_WINDOWS.forEach((w, i) => {
+    facts[deviceDistinctFact(w.name)] = (own.othersSince[i] ?? 0) + 1;
+  });
   return facts;
 }

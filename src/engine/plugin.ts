@@ -78,10 +78,38 @@ export interface VelocityEntry {
   at: number;
 }
 
+/**
+ * The request's own address, for a reader to set apart (VelocityQuery.own): so that the store sends the few
+ * entries a request lists and the counts it needs, not every address it read.
+ */
+export interface OwnAddress {
+  /** The request's address, lower-cased: left out of the answer's list and of the counts of `others`. */
+  address: string;
+  /** Entries of the other addresses to list at most. */
+  list: number;
+  /** Times (ms) from which to count the other addresses by when they were last seen. */
+  since: number[];
+}
+
+/** What a reader worked out for OwnAddress, over the newest `limit` addresses it read. */
+export interface OwnAnswer {
+  /** Whether the request's own address is among them. */
+  seen: boolean;
+  /** How many of them are other addresses. */
+  others: number;
+  /** How many of those others were last seen at or after each `OwnAddress.since` time, in that order. */
+  othersSince: number[];
+}
+
 /** The history of one subject (an IP, a device): what velocity reads. */
 export interface Velocity {
-  /** Distinct addresses seen from the subject, each with the time it was last seen, newest first, at most `limit`. */
+  /**
+   * Distinct addresses seen from the subject, each with the time it was last seen, newest first, at most
+   * `limit`; when the query gave its own address, only the other addresses, at most `own.list`.
+   */
   emails: VelocityEntry[];
+  /** Set when the query gave its own address. */
+  own?: OwnAnswer;
   /** Number of distinct addresses seen from the subject. */
   distinctEmails: number;
   /** Number of validations from the subject. */
@@ -102,8 +130,8 @@ export type IpVelocity = Velocity;
  * plugin need not time it.
  */
 export interface VelocityReader {
-  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<Velocity>;
-  byDevice(query: { device: string; since: number[]; limit: number }): Promise<Velocity>;
+  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number; own?: OwnAddress }): Promise<Velocity>;
+  byDevice(query: { device: string; since: number[]; limit: number; own?: OwnAddress }): Promise<Velocity>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */

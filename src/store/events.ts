@@ -4,7 +4,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
-import type { Velocity, VelocityReader } from '../engine/plugin.js';
+import { withOwnAddress } from '../engine/own-address.js';
+import type { OwnAddress, Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
 import {
@@ -181,21 +182,35 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes:
 
 function velocityReader(reads: Reads, projectId: string): VelocityReader {
   const windows = (since: number[]) => since.map((t) => (Number.isFinite(t) ? t : 0));
+  // What crosses to the store thread is plain data of known shape, whatever the caller passed.
+  const ownOf = (own: OwnAddress | undefined): OwnAddress | undefined =>
+    own ? { address: String(own.address), list: clampLimit(own.list), since: windows(Array.isArray(own.since) ? own.since : []) } : undefined;
+  const empty = (since: number[], own: OwnAddress | undefined) => {
+    const none = emptyVelocity(since);
+    return own ? withOwnAddress(none, own) : none;
+  };
   return {
     async byIp(query): Promise<Velocity> {
       const since = windows(query.since);
       const limit = clampLimit(query.limit);
       const ipv4 = canonicalIp(query.ipv4);
       const ipv6 = canonicalIp(query.ipv6);
-      const of = (kind: CounterKind, subject: string) => subjectVelocity(reads, { projectId, kind, subject, since, limit });
+      const own = ownOf(query.own);
+      // One subject sets the own address apart where it is read; two are merged here first.
+      const both = ipv4 !== null && ipv6 !== null;
+      const of = (kind: CounterKind, subject: string) => subjectVelocity(reads, { projectId, kind, subject, since, limit, ...(own && !both ? { own } : {}) });
       const [v4, v6] = await Promise.all([ipv4 === null ? null : of('ipv4', ipv4), ipv6 === null ? null : of('ipv6', ipv6)]);
-      if (v4 && v6) return mergeVelocity(v4, v6, limit);
-      return v4 ?? v6 ?? emptyVelocity(since);
+      if (v4 && v6) {
+        const merged = mergeVelocity(v4, v6, limit);
+        return own ? withOwnAddress(merged, own) : merged;
+      }
+      return v4 ?? v6 ?? empty(since, own);
     },
     async byDevice(query): Promise<Velocity> {
       const since = windows(query.since);
-      if (typeof query.device !== 'string' || query.device === '') return emptyVelocity(since);
-      return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit) });
+      const own = ownOf(query.own);
+      if (typeof query.device !== 'string' || query.device === '') return empty(since, own);
+      return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit), ...(own ? { own } : {}) });
     },
   };
 }

@@ -1,8 +1,9 @@
 // How the store thread's answers cross to the event loop (sqlite-thread.ts, sqlite-thread-worker.ts): as
 // arrays of plain values, not as objects. The structured clone of a velocity's 100 {email, at} objects cost
 // about 100 µs of CPU between the two threads; the same list as two arrays about 20 (a MessageChannel round
-// trip of each, serialised on one side and read on the other).
-import type { Velocity } from '../engine/plugin.js';
+// trip of each, serialised on one side and read on the other). A read that gave its own address (OwnAddress)
+// sends the entries it lists only, at most 19.
+import type { OwnAnswer, Velocity } from '../engine/plugin.js';
 
 export type Rows = Array<Record<string, unknown>>;
 
@@ -13,6 +14,7 @@ export interface VelocityWire {
   distinctEmails: number;
   total: number;
   since: number[];
+  own?: OwnAnswer;
 }
 
 export function velocityToWire(v: Velocity): VelocityWire {
@@ -22,13 +24,13 @@ export function velocityToWire(v: Velocity): VelocityWire {
     addresses[i] = e.email;
     at[i] = e.at;
   });
-  return { addresses, at, distinctEmails: v.distinctEmails, total: v.total, since: v.since };
+  return { addresses, at, distinctEmails: v.distinctEmails, total: v.total, since: v.since, ...(v.own ? { own: v.own } : {}) };
 }
 
 export function velocityFromWire(w: VelocityWire): Velocity {
   const emails: Velocity['emails'] = new Array(w.addresses.length);
   for (let i = 0; i < w.addresses.length; i++) emails[i] = { email: w.addresses[i] as string, at: w.at[i] as number };
-  return { emails, distinctEmails: w.distinctEmails, total: w.total, since: w.since };
+  return { emails, distinctEmails: w.distinctEmails, total: w.total, since: w.since, ...(w.own ? { own: w.own } : {}) };
 }
 
 /** A statement's rows on their way: the column names once, then every row's values in that order. */

@@ -10,7 +10,8 @@
 // A request with both an IPv4 and an IPv6 address reads both subjects: each count is the larger of the
 // two subjects' (an event carrying both is one validation, not two), and the address lists are merged
 // (an address seen from both keeps its latest time).
-import type { Velocity, VelocityEntry } from '../engine/plugin.js';
+import { withOwnAddress } from '../engine/own-address.js';
+import type { OwnAddress, Velocity, VelocityEntry } from '../engine/plugin.js';
 import { toNumber } from './sql-values.js';
 import type { VelocityCache } from './velocity-cache.js';
 import { addressesStatement, type CounterKind, countsFrom, countsStatement, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
@@ -32,8 +33,10 @@ export interface SubjectQuery {
   subject: string;
   /** Window starts (ms). */
   since: number[];
-  /** Addresses to list at most. */
+  /** Addresses to read at most. */
   limit: number;
+  /** The request's own address, set apart in the answer (withOwnAddress) where the history is read. */
+  own?: OwnAddress;
 }
 
 /** The first bucket a window read needs: the oldest window start, but never more than MAX_WINDOW_BUCKETS back from the newest. */
@@ -60,15 +63,16 @@ export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Ve
     if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
   }
   const c = countsFrom(counts, q.since);
-  return {
+  const history: Velocity = {
     emails: addresses.map((r) => ({ email: String(r.address), at: toNumber(r.last_seen) })),
     distinctEmails: c.distinct,
     total: c.total,
     since: c.since,
   };
+  return q.own ? withOwnAddress(history, q.own) : history;
 }
 
-/** Two subjects' velocity as one: the larger of each count, the lists merged newest first. */
+/** Two subjects' velocity (read without `own`) as one: the larger of each count, the lists merged newest first. */
 export function mergeVelocity(a: Velocity, b: Velocity, limit: number): Velocity {
   const latest = new Map<string, number>();
   for (const e of [...a.emails, ...b.emails]) latest.set(e.email, Math.max(e.at, latest.get(e.email) ?? e.at));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withOwnAddress } from '../../src/engine/own-address.js';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
@@ -366,6 +367,49 @@ describe.each(testDatabases)('velocity history on $name', (db) => {
     store.knex.removeListener('query', listener);
     expect(v).toEqual({ emails: [], distinctEmails: 0, total: 0, since: [0, 0, 0] });
     expect(queries).toEqual([]);
+  });
+
+  it("with the request's own address: the others listed (at most `list`), whether it was seen, the others per window", async () => {
+    const own = { address: 'b@x.io', list: 2, since: [NOW - 5 * MIN, NOW - 30 * MIN - 1] };
+    const v4 = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: null, since, limit: 10, own });
+    expect(v4).toEqual({
+      emails: [
+        { email: 'a@x.io', at: NOW - MIN },
+        { email: 'e@x.io', at: NOW - 3 * MIN },
+      ],
+      own: { seen: true, others: 3, othersSince: [2, 3] },
+      distinctEmails: 4,
+      total: 6,
+      since: [3, 4, 5],
+    });
+    // IPv4 and IPv6: set apart after the merge (d@x.io is the IPv6 address's only).
+    const both = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: IP6, since, limit: 10, own: { ...own, address: 'new@x.io', list: 10 } });
+    expect(both.emails.map((e) => e.email)).toEqual(['a@x.io', 'd@x.io', 'e@x.io', 'b@x.io', 'c@x.io']);
+    expect(both.own).toEqual({ seen: false, others: 5, othersSince: [4, 5] });
+    // Only the newest `limit` addresses are read: an address older than them is not "seen".
+    const few = await store.events.velocityReader('prj_a').byIp({ ipv4: IP4, ipv6: null, since, limit: 2, own: { ...own, address: 'c@x.io' } });
+    expect([few.emails.map((e) => e.email), few.own]).toEqual([['a@x.io', 'e@x.io'], { seen: false, others: 2, othersSince: [2, 2] }]);
+    const none = await store.events.velocityReader('prj_c').byIp({ ipv4: IP4, ipv6: null, since, limit: 10, own });
+    expect(none).toEqual({ emails: [], own: { seen: false, others: 0, othersSince: [0, 0] }, distinctEmails: 0, total: 0, since: [0, 0, 0] });
+  });
+
+  it("answers with the own address set apart as the plugin would from the whole list, through knex and the store's reader", async () => {
+    const viaKnex = createEvents(store.knex, knexReads(store.knex)).velocityReader('prj_a');
+    const reader = store.events.velocityReader('prj_a');
+    const times = [NOW - 2 * MIN, NOW - 20 * MIN, NOW - 4 * HOUR];
+    for (const address of ['a@x.io', 'b@x.io', 'd@x.io', 'nobody@x.io'])
+      for (const ip of [
+        { ipv4: IP4, ipv6: null },
+        { ipv4: null, ipv6: IP6 },
+        { ipv4: IP4, ipv6: IP6 },
+      ])
+        for (const list of [0, 1, 19]) {
+          const own = { address, list, since: times };
+          const whole = await viaKnex.byIp({ ...ip, since, limit: 3 });
+          const expected = withOwnAddress(whole, own);
+          expect(await reader.byIp({ ...ip, since, limit: 3, own })).toEqual(expected);
+          expect(await viaKnex.byIp({ ...ip, since, limit: 3, own })).toEqual(expected);
+        }
   });
 
   it('answers the same through knex as through the fast SQLite reader', async () => {

@@ -27,6 +27,9 @@ describe("the store thread's answers on their way to the event loop", () => {
     const wire = posted(velocityToWire(velocity));
     expect(wire.addresses).toEqual(['b@x.io', 'ä@x.io']); // plain arrays, not objects, cross the port
     expect(velocityFromWire(wire)).toEqual(velocity);
+    // A read that set its own address apart: the answer for it crosses too.
+    const own = { ...velocity, own: { seen: true, others: 40, othersSince: [0, 2, 39] } };
+    expect(velocityFromWire(posted(velocityToWire(own)))).toEqual(own);
     expect(velocityFromWire(posted(velocityToWire({ emails: [], distinctEmails: 0, total: 0, since: [] })))).toEqual({
       emails: [],
       distinctEmails: 0,
