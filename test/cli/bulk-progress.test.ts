@@ -1,7 +1,7 @@
 // The progress of `verify --file` as a person sees it on stderr: a bar redrawn in place on a terminal, a plain
 // line every 5 seconds elsewhere. A clock of our own drives it; nothing here waits.
 import { describe, expect, it } from 'vitest';
-import { duration, Progress } from '../../src/cli/bulk/progress.js';
+import { duration, fmt, Progress } from '../../src/cli/bulk/progress.js';
 
 function screen(isTTY: boolean) {
   const written: string[] = [];
@@ -59,5 +59,20 @@ describe('durations', () => {
     [3720, '1h02m'],
   ])('%s s reads %s', (seconds, text) => {
     expect(duration(seconds)).toBe(text);
+  });
+});
+
+describe('counts', () => {
+  it('are written with thousands separators, as en-US writes them', () => {
+    expect([0, 999, 1_000, 12_345, 100_000, -1_234_567, 1_000_000_000_000_000].map(fmt)).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '12,345',
+      '100,000',
+      '-1,234,567',
+      '1,000,000,000,000,000',
+    ]);
+    expect([2.5, 1_234.5].map(fmt)).toEqual(['2.5', '1,234.5']);
   });
 });

@@ -10,6 +10,7 @@ import { PolicyBook } from '../../policy/book.js';
 import type { Store } from '../../store/database.js';
 import { ListFullError, MAX_LIST_ENTRIES } from '../../store/project-lists.js';
 import type { Project } from '../../store/projects.js';
+import { fmt } from '../bulk/progress.js';
 import { type DomainLines, listDomain, parseDomainLines, type RefusedLine } from '../domain-lines.js';
 import { UsageError } from '../errors.js';
 import { findProject, projectSummary } from '../projects.js';
@@ -32,7 +33,7 @@ export function addProjectListCommands(project: Command): void {
   const lists = project
     .command('lists')
     .description(`a project's own domain lists (${LIST_NAMES.join(', ')}); running services apply changes within 5 seconds`);
-  const sources = `FILEs (one domain per line, # comments; - reads stdin) or domains; at most ${MAX_LIST_ENTRIES.toLocaleString('en-US')} entries per list`;
+  const sources = `FILEs (one domain per line, # comments; - reads stdin) or domains; at most ${fmt(MAX_LIST_ENTRIES)} entries per list`;
   lists
     .command('add')
     .description("add domains to one of the project's lists (each also covers its subdomains)")
