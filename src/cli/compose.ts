@@ -86,7 +86,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
-  const redis = config.redis ? connectRedis(config.redis, log) : null;
+  const redis = config.redis ? await connectRedis(config.redis, log) : null;
   // A start waits a moment for Redis, so the first requests are already counted there; without it the
   // service starts anyway, its limits in memory until Redis answers.
   const redisDownAtStart = redis !== null && config.redis !== null && !(await redisReady(redis, Math.max(1000, config.redis.timeoutMs * 4)));
