@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
@@ -8,6 +8,7 @@ import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
+import { WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-writes.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 
@@ -812,6 +813,45 @@ describe('event commits on an embedded SQLite file while another connection hold
 });
 
 describe('WAL checkpoints of an embedded SQLite file', () => {
+  it('keep the log from growing without end under steady commits: it starts again from its beginning', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'email-trust-checkpoint-'));
+    const file = join(dir, 'store.sqlite');
+    const store = await openDatabase(`sqlite:${file}`);
+    // The WAL header's checkpoint sequence number (bytes 12-15, big-endian) goes up each time the log restarts.
+    const restarts = async () => {
+      const handle = await open(`${file}-wal`, 'r');
+      try {
+        const header = Buffer.alloc(16);
+        await handle.read(header, 0, 16, 0);
+        return header.readUInt32BE(12);
+      } finally {
+        await handle.close();
+      }
+    };
+    try {
+      await store.migrate();
+      await store.events.record(event({ projectId: 'prj_wal', email: 'first@x.io', ipv4: '192.0.2.1' }));
+      const first = await restarts();
+      // Commits back to back, so that the checkpoint thread's turns (every second) all fall among them, until
+      // the log restarts (at most 30 s; about 20,000 events fill the limit here).
+      const until = Date.now() + 30_000;
+      let largest = 0;
+      for (let n = 0; Date.now() < until && (await restarts()) === first; n++) {
+        await Promise.all(
+          Array.from({ length: 32 }, (_, i) => store.events.record(event({ projectId: 'prj_wal', email: `s${n}.${i}@x.io`, ipv4: `192.0.2.${i}` }))),
+        );
+        largest = Math.max(largest, (await stat(`${file}-wal`)).size);
+      }
+      expect(await restarts()).toBeGreaterThan(first);
+      expect(largest).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+      // Restarted and cut back to the limit, with what was committed since.
+      expect((await stat(`${file}-wal`)).size).toBeLessThan(largest);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('happen off the event writer, in the checkpoint thread: the database file takes the commits within seconds', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'email-trust-checkpoint-'));
     const file = join(dir, 'store.sqlite');
