@@ -78,7 +78,7 @@ export const PRAGMAS = [
   'temp_store = MEMORY',
   // When a commit starts the log again from its beginning (after sqlite-checkpoints.ts copied all of it), the
   // file is cut back to this. The checkpoint thread restarts the log once it is past it: here every 7-8 s at
-  // 1,000 verifies a second, each restart holding commits up for about 100 ms (its copy and its fsyncs).
+  // 1,000 verifies a second, each restart holding the write lock up to about 45 ms (its copy and its fsyncs).
   `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
 ];
 
