@@ -66,6 +66,13 @@ export const eventCommitDuration = new Histogram({
   registers: [registry],
 });
 
+export const velocityReads = new Counter({
+  name: 'email_trust_velocity_reads_total',
+  help: "Velocity reads of one subject (an IP, a device) on an embedded SQLite file, by where they were answered: replica (the event loop's copy of the velocity cache) or thread (the store thread: its cache or its statements)",
+  labelNames: ['answer'] as const,
+  registers: [registry],
+});
+
 export const rejections = new Counter({
   name: 'email_trust_rejections_total',
   help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',

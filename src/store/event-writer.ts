@@ -54,6 +54,8 @@ export interface EventRow {
 /** A commit path other than knex's: the rows and their velocity counters in one transaction, or nothing. */
 export interface EventCommits {
   insert(rows: readonly EventRow[]): Promise<void>;
+  /** Told after velocity history changed through knex (retention): what it remembers of it may be out of date. */
+  forget?(): void;
 }
 
 export interface EventWriter {

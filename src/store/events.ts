@@ -175,7 +175,7 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes:
     velocityReader: (projectId) => velocityReader(reads, projectId),
     byEmail: (projectId, baseEmail, limit) => byEmail(reads, projectId, baseEmail, limit),
     byIpHistory: (projectId, ip, limit) => byIpHistory(reads, projectId, ip, limit),
-    pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize),
+    pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize, () => writes?.forget?.()),
     flush: () => writer.flush(),
   };
 }
@@ -270,10 +270,11 @@ async function byIpHistory(reads: Reads, projectId: string, ip: { ipv4: string |
 
 /**
  * Deletes old events in batches, each in one transaction with taking them off their subjects' totals,
- * then the minute and address rows older than the cutoff (velocity-counters.ts).
+ * then the minute and address rows older than the cutoff (velocity-counters.ts); `changed` after each
+ * commit (the store thread's replica of the velocity cache, sqlite-thread.ts).
  */
-async function pruneOlderThan(knex: Knex, cutoff: number, batchSize = 1_000): Promise<number> {
-  const size = Math.max(1, Math.trunc(batchSize));
+async function pruneOlderThan(knex: Knex, cutoff: number, batchSize: number | undefined, changed: () => void): Promise<number> {
+  const size = Math.max(1, Math.trunc(batchSize ?? 1_000));
   let deleted = 0;
   for (;;) {
     const n: number = await knex.transaction(async (trx): Promise<number> => {
@@ -290,10 +291,14 @@ async function pruneOlderThan(knex: Knex, cutoff: number, batchSize = 1_000): Pr
         )
         .del();
     });
+    if (n > 0) changed();
     deleted += n;
     if (n < size) break;
     await nextTurn(); // let requests' queries through between batches
   }
-  while ((await pruneCountersBatch(knex, cutoff, size)) > 0) await nextTurn();
+  while ((await pruneCountersBatch(knex, cutoff, size)) > 0) {
+    changed();
+    await nextTurn();
+  }
   return deleted;
 }

@@ -3,12 +3,17 @@
 // and commits share the connection and run in the order they arrive, so a read sees every commit
 // acknowledged before it was asked, and the connection's PRAGMA data_version changes exactly when another
 // connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
+//
+// Every answer carries the connection's data_version and the time it was read, before the work: the event
+// loop's replica of the cache (sqlite-thread.ts) learns from it that another connection wrote. A commit's
+// answer carries the counters it added, and a velocity read's the subjects as held after it, so that the
+// replica follows the same commits in the same order (answers arrive in the order they are sent).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Answer, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
-import { type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
-import { createVelocityCache } from './velocity-cache.js';
+import { addedToWire, type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
+import { createVelocityCache, type HeldSubject, type VelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
 
 /** Statements kept prepared for velocity reads; past it the oldest goes (and is prepared again if asked). */
@@ -21,13 +26,16 @@ const { filename } = workerData as { filename: string };
 let conn: Database.Database | null = null;
 let commit: ReturnType<typeof prepareEventCommit> | null = null;
 let reads: Reads | null = null;
+let cache: VelocityCache | null = null;
+let dataVersion: (() => number) | null = null;
 
 function open(): void {
   // Opened on the first request: by then migrations have created the file and its tables.
   const db = new Database(filename, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
   for (const pragma of PRAGMAS) db.pragma(pragma);
   const version = db.prepare('pragma data_version').pluck();
-  const cache = createVelocityCache(() => version.get() as number);
+  dataVersion = () => version.get() as number;
+  const held = createVelocityCache(dataVersion);
   const prepared = new Map<string, Database.Statement>();
   const statement = (sql: string) => {
     let stmt = prepared.get(sql);
@@ -41,10 +49,11 @@ function open(): void {
   const prepare = prepareEventCommit(db);
   commit = (rows, ran) => {
     const added = prepare(rows, ran);
-    cache.apply(added.counts, added.addresses); // committed: the cache follows
+    held.apply(added.counts, added.addresses); // committed: the cache follows
     return added;
   };
-  reads = { all: async ({ sql, bindings }) => statement(sql).all(...bindings) as Array<Record<string, unknown>>, cache };
+  reads = { all: async ({ sql, bindings }) => statement(sql).all(...bindings) as Array<Record<string, unknown>>, cache: held };
+  cache = held;
   conn = db;
 }
 
@@ -54,13 +63,17 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
     if (request.op === 'close') {
       conn?.close();
       conn = null;
+      cache = null;
+      dataVersion = null;
       return { id, ok: true };
     }
     if (!conn) open();
+    // Read before the work: what the answer holds is at least as new as this version says.
+    const seen = { version: (dataVersion as () => number)(), at: Date.now() };
     if (request.op === 'insert') {
       const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
-      commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
-      return { id, ok: true, ...(ran ? { statements: ran } : {}) };
+      const added = commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
+      return { id, ok: true, ...seen, ...(ran ? { statements: ran } : {}), ...(added && request.replica ? { added: addedToWire(added) } : {}) };
     }
     if (request.op === 'reads') {
       const answers: Answer<RowsWire>[] = [];
@@ -71,17 +84,19 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
           answers.push({ error: threadError(error) });
         }
       }
-      return { id, ok: true, reads: answers };
+      return { id, ok: true, ...seen, reads: answers };
     }
     const velocities: Answer<VelocityWire>[] = [];
+    const subjects: Array<HeldSubject | null> = [];
     for (const query of request.queries) {
       try {
         velocities.push({ value: velocityToWire(await subjectVelocity(reads as Reads, query)) });
       } catch (error) {
         velocities.push({ error: threadError(error) });
       }
+      if (request.replica) subjects.push(cache?.held(query.projectId, query.kind, query.subject) ?? null);
     }
-    return { id, ok: true, velocities };
+    return { id, ok: true, ...seen, velocities, ...(request.replica ? { held: subjects } : {}) };
   } catch (error) {
     return { id, ok: false, error: threadError(error) };
   }

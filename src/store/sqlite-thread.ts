@@ -9,22 +9,25 @@
 // as an outage (SQLITE_CANTOPEN: 503) and the next call starts a new thread. Statements a commit ran are
 // sent back and mirrored on knex's `query` event while something listens to it, so every statement of the
 // store stays observable in one place.
+import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Velocity } from '../engine/plugin.js';
+import { velocityReads } from '../metrics.js';
 import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
 import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
 import { flatRows, type RanStatement } from './sqlite-writes.js';
-import { type Rows, type RowsWire, rowsFromWire, type VelocityWire, velocityFromWire } from './thread-wire.js';
-import type { Statement, SubjectQuery } from './velocity-queries.js';
+import { type AddedWire, addedFromWire, type Rows, type RowsWire, rowsFromWire, type VelocityWire, velocityFromWire } from './thread-wire.js';
+import { createVelocityCache, type HeldSubject } from './velocity-cache.js';
+import { cachedVelocity, type Statement, type SubjectQuery } from './velocity-queries.js';
 
 export type StoreRequest =
-  | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean }
-  | { id: number; op: 'velocity'; queries: SubjectQuery[] }
+  | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean; replica: boolean }
+  | { id: number; op: 'velocity'; queries: SubjectQuery[]; replica: boolean }
   | { id: number; op: 'reads'; statements: Statement[] }
   | { id: number; op: 'close' };
 
@@ -40,7 +43,20 @@ export type Answer<T> = { value: T } | { error: ThreadError };
 export type { Rows } from './thread-wire.js';
 
 export type StoreReply =
-  | { id: number; ok: true; velocities?: Answer<VelocityWire>[]; reads?: Answer<RowsWire>[]; statements?: RanStatement[] }
+  | {
+      id: number;
+      ok: true;
+      velocities?: Answer<VelocityWire>[];
+      reads?: Answer<RowsWire>[];
+      statements?: RanStatement[];
+      /** The connection's PRAGMA data_version, and the time (Date.now) it was read, before the work. */
+      version?: number;
+      at?: number;
+      /** A commit's increments to the velocity counters (when asked: `replica`). */
+      added?: AddedWire;
+      /** A velocity read's subjects as the thread's cache holds them after it, one per query (when asked). */
+      held?: Array<HeldSubject | null>;
+    }
   | { id: number; ok: false; error: ThreadError };
 
 /** Each answer's value decoded, its error as it came. */
@@ -57,12 +73,15 @@ export interface SqliteThread {
   velocity(query: SubjectQuery): Promise<Velocity>;
   /** The rows of one bounded read statement (intelligence's history by address and by IP), run on the thread. */
   all(statement: Statement): Promise<Rows>;
+  /** After a commit on another connection of this process (retention through knex): the replica answers again once the thread has seen it. */
+  forget(): void;
   close(): Promise<void>;
 }
 
 interface Pending {
   /** The thread the call was posted to: a thread's death fails its own calls only. */
   thread: Worker;
+  request: WithoutId<StoreRequest>;
   resolve(reply: StoreReply & { ok: true }): void;
   reject(error: Error): void;
 }
@@ -115,9 +134,26 @@ function perTurn<Q, T>(send: (asks: Q[]) => Promise<ReadonlyArray<Answer<T>> | u
  */
 export const THREAD_HEAP_MB = 256;
 
+/**
+ * How long after the thread last read its connection's data_version the event loop's replica of the
+ * velocity cache may answer: a commit of another connection (a second process on the file, the CLI) is
+ * seen by the thread's next answer, and by the velocity reads at most this long after it.
+ */
+export const REPLICA_FRESH_MS = 20;
+
+const answeredByReplica = velocityReads.labels('replica');
+const answeredByThread = velocityReads.labels('thread');
+
 export interface ThreadOptions {
   /** The thread's old-generation heap limit (resourceLimits.maxOldGenerationSizeMb). */
   heapMb?: number;
+  /**
+   * Velocity reads answered on the event loop from a replica of the thread's cache (default: on, but off in
+   * a worker process of WORKERS, whose siblings commit to the same file all the time).
+   */
+  replica?: boolean;
+  /** REPLICA_FRESH_MS unless set (a test's). */
+  replicaFreshMs?: number;
 }
 
 export function openSqliteThread(filename: string, knex: Knex, options: ThreadOptions = {}): SqliteThread {
@@ -126,6 +162,34 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   let closed = false;
   let nextId = 1;
   const pending = new Map<number, Pending>();
+  // The replica: the thread's cache as the thread's answers describe it, applied in the order they come. It
+  // answers only while the thread has read data_version within REPLICA_FRESH_MS, and not since forget().
+  const replica = (options.replica ?? !cluster.isWorker) ? createVelocityCache(() => known.version) : null;
+  const freshMs = options.replicaFreshMs ?? REPLICA_FRESH_MS;
+  const known = { version: Number.NaN, at: Number.NEGATIVE_INFINITY, forgotAt: Number.NEGATIVE_INFINITY };
+  const follow = (reply: StoreReply & { ok: true }, request: WithoutId<StoreRequest>) => {
+    if (!replica || reply.version === undefined || reply.at === undefined) return;
+    if (reply.version !== known.version) {
+      replica.clear(); // another connection wrote
+      known.version = reply.version;
+    }
+    if (reply.at > known.forgotAt && reply.at > known.at) known.at = reply.at;
+    if (reply.added) {
+      const { counts, addresses } = addedFromWire(reply.added);
+      replica.apply(counts, addresses);
+    }
+    if (reply.held && request.op === 'velocity') {
+      reply.held.forEach((held, i) => {
+        const q = request.queries[i];
+        if (held && q) replica.adopt(q.projectId, q.kind, q.subject, held);
+      });
+    }
+  };
+  const forget = () => {
+    replica?.clear();
+    known.at = Number.NEGATIVE_INFINITY;
+    known.forgotAt = Date.now();
+  };
   /** Calls waiting on each thread: a thread holds the process open only while it has some. */
   const waiting = new Map<Worker, number>();
   const settle = (thread: Worker) => {
@@ -138,7 +202,11 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   };
 
   function failAll(thread: Worker, reason: string): void {
-    if (worker === thread) worker = null; // the next call starts another
+    if (worker === thread) {
+      worker = null; // the next call starts another
+      forget(); // its last commits may have landed unanswered; the next thread's data_version is another count
+      known.version = Number.NaN;
+    }
     const error = Object.assign(new Error(`the store thread stopped: ${reason}`), { code: 'SQLITE_CANTOPEN' });
     for (const [id, p] of pending) {
       if (p.thread !== thread) continue;
@@ -156,6 +224,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       if (!p) return;
       pending.delete(reply.id);
       settle(thread);
+      if (reply.ok && thread === worker) follow(reply, p.request);
       if (reply.ok) p.resolve(reply);
       else p.reject(rebuilt(reply.error));
     });
@@ -173,25 +242,40 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     return new Promise((resolve, reject) => {
       thread.ref();
       waiting.set(thread, (waiting.get(thread) ?? 0) + 1);
-      pending.set(id, { thread, resolve, reject });
+      pending.set(id, { thread, request, resolve, reject });
       thread.postMessage({ ...request, id });
     });
   }
 
   // Velocity queries of one event-loop turn travel in one message (a message costs the loop ~10 µs), and so
   // do read statements.
-  const velocity = perTurn<SubjectQuery, Velocity>(async (queries) => decoded((await call({ op: 'velocity', queries })).velocities, velocityFromWire));
+  const viaThread = perTurn<SubjectQuery, Velocity>(async (queries) =>
+    decoded((await call({ op: 'velocity', queries, replica: replica !== null })).velocities, velocityFromWire),
+  );
+  const velocity = (query: SubjectQuery): Promise<Velocity> => {
+    if (replica && Date.now() - known.at <= freshMs) {
+      const held = cachedVelocity(replica, query);
+      if (held) {
+        answeredByReplica.inc();
+        return Promise.resolve(held);
+      }
+    }
+    answeredByThread.inc();
+    return viaThread(query);
+  };
   const all = perTurn<Statement, Rows>(async (statements) => decoded((await call({ op: 'reads', statements })).reads, rowsFromWire));
 
   return {
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
-      const reply = await call({ op: 'insert', values: flatRows(rows), observe });
+      const reply = await call({ op: 'insert', values: flatRows(rows), observe, replica: replica !== null });
       for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
     },
     velocity,
     all,
+    forget,
     async close() {
+      forget();
       if (closed) return;
       const thread = worker;
       if (thread) await call({ op: 'close' }).catch(() => {});

@@ -4,6 +4,7 @@
 // trip of each, serialised on one side and read on the other). A read that gave its own address (OwnAddress)
 // sends the entries it lists only, at most 19.
 import type { OwnAnswer, Velocity } from '../engine/plugin.js';
+import type { AddressRow, CounterKind, CountRow } from './velocity-counters.js';
 
 export type Rows = Array<Record<string, unknown>>;
 
@@ -55,4 +56,34 @@ export function rowsFromWire(w: RowsWire): Rows {
     rows.push(row);
   }
   return rows;
+}
+
+/** What a commit added to the velocity counters (sqlite-writes.ts, Committed), as flat lists of plain values. */
+export interface AddedWire {
+  /** project_id, kind, subject, bucket, validations, addresses of each count row. */
+  counts: unknown[];
+  /** project_id, kind, subject, address, last_seen of each address row. */
+  addresses: unknown[];
+}
+
+export function addedToWire(added: { counts: readonly CountRow[]; addresses: readonly AddressRow[] }): AddedWire {
+  const counts: unknown[] = [];
+  for (const c of added.counts) counts.push(c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses);
+  const addresses: unknown[] = [];
+  for (const a of added.addresses) addresses.push(a.project_id, a.kind, a.subject, a.address, a.last_seen);
+  return { counts, addresses };
+}
+
+export function addedFromWire(w: AddedWire): { counts: CountRow[]; addresses: AddressRow[] } {
+  const counts: CountRow[] = [];
+  for (let i = 0; i + 5 < w.counts.length; i += 6) {
+    const [project_id, kind, subject, bucket, validations, addresses] = w.counts.slice(i, i + 6) as [string, CounterKind, string, number, number, number];
+    counts.push({ project_id, kind, subject, bucket, validations, addresses });
+  }
+  const addresses: AddressRow[] = [];
+  for (let i = 0; i + 4 < w.addresses.length; i += 5) {
+    const [project_id, kind, subject, address, last_seen] = w.addresses.slice(i, i + 5) as [string, CounterKind, string, string, number];
+    addresses.push({ project_id, kind, subject, address, last_seen });
+  }
+  return { counts, addresses };
 }

@@ -21,6 +21,19 @@ export const MAX_CACHED_SUBJECTS = 1_024;
 
 type Rows = Array<Record<string, unknown>>;
 
+/** One subject as held (see Entry), on its way to another copy of the cache (sqlite-thread.ts's replica). */
+export interface HeldSubject {
+  floor: number;
+  total: number;
+  distinct: number;
+  /** [bucket, validations] pairs, flat, newest first. */
+  minutes: number[];
+  limit: number;
+  addresses: string[];
+  /** last_seen of each of `addresses`. */
+  lastSeen: number[];
+}
+
 interface Entry {
   version: number;
   /** Minute rows are held from this bucket on (the bucket the statement read from). */
@@ -52,6 +65,12 @@ export interface VelocityCache {
   ): void;
   /** After a commit of this process: its increments (aggregate() of velocity-counters.ts, distinct counts included). */
   apply(counts: readonly CountRow[], addresses: readonly AddressRow[]): void;
+  /** A subject as held now, or null when it is not. */
+  held(projectId: string, kind: CounterKind, subject: string): HeldSubject | null;
+  /** Holds a subject as another copy held it at this cache's current version (the copies saw the same commits). */
+  adopt(projectId: string, kind: CounterKind, subject: string, held: HeldSubject): void;
+  /** Drops every subject. */
+  clear(): void;
 }
 
 const keyOf = (projectId: string, kind: string, subject: string) => `${projectId}\u0000${kind}\u0000${subject}`;
@@ -108,6 +127,36 @@ export function createVelocityCache(version: () => number): VelocityCache {
         addresses: addresses.map((r) => ({ address: String(r.address), last_seen: Number(r.last_seen) })),
       });
     },
+
+    held(projectId, kind, subject) {
+      const entry = entries.peek(keyOf(projectId, kind, subject));
+      if (!entry) return null;
+      return {
+        floor: entry.floor,
+        total: entry.total,
+        distinct: entry.distinct,
+        minutes: entry.minutes.flat(),
+        limit: entry.limit,
+        addresses: entry.addresses.map((a) => a.address),
+        lastSeen: entry.addresses.map((a) => a.last_seen),
+      };
+    },
+
+    adopt(projectId, kind, subject, held) {
+      const minutes: Array<[number, number]> = [];
+      for (let i = 0; i + 1 < held.minutes.length; i += 2) minutes.push([held.minutes[i] as number, held.minutes[i + 1] as number]);
+      entries.set(keyOf(projectId, kind, subject), {
+        version: version(),
+        floor: held.floor,
+        total: held.total,
+        distinct: held.distinct,
+        minutes,
+        limit: held.limit,
+        addresses: held.addresses.map((address, i) => ({ address, last_seen: held.lastSeen[i] as number })),
+      });
+    },
+
+    clear: () => entries.clear(),
 
     apply(counts, addresses) {
       commits += 1;

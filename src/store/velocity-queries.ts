@@ -50,18 +50,25 @@ function fromBucket(since: readonly number[]): number {
 export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
   if (reads.velocity) return reads.velocity(q);
   const from = fromBucket(q.since);
-  const held = reads.cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
-  let counts: Array<Record<string, unknown>>;
-  let addresses: Array<Record<string, unknown>>;
-  if (held) ({ counts, addresses } = held);
-  else {
-    const token = reads.cache?.begin();
-    [counts, addresses] = await Promise.all([
-      reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),
-      q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
-    ]);
-    if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
-  }
+  const held = reads.cache ? cachedVelocity(reads.cache, q) : null;
+  if (held) return held;
+  const token = reads.cache?.begin();
+  const [counts, addresses] = await Promise.all([
+    reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),
+    q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
+  ]);
+  if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
+  return velocityOf(counts, addresses, q);
+}
+
+/** The subject's velocity from what `cache` holds, without a wait; null when it must be read. */
+export function cachedVelocity(cache: VelocityCache, q: SubjectQuery): Velocity | null {
+  const held = cache.get(q.projectId, q.kind, q.subject, fromBucket(q.since), q.limit);
+  return held ? velocityOf(held.counts, held.addresses, q) : null;
+}
+
+/** The velocity from the rows of a subject's two statements. */
+function velocityOf(counts: ReadonlyArray<Record<string, unknown>>, addresses: ReadonlyArray<Record<string, unknown>>, q: SubjectQuery): Velocity {
   const c = countsFrom(counts, q.since);
   const history: Velocity = {
     emails: addresses.map((r) => ({ email: String(r.address), at: toNumber(r.last_seen) })),

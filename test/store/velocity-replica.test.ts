@@ -1,0 +1,148 @@
+// The event loop's replica of the store thread's velocity cache (src/store/sqlite-thread.ts): velocity reads
+// answered without a message to the thread must be the answers the thread gives, after every commit of this
+// process; another connection's commit must be seen once the thread has answered since (at most
+// REPLICA_FRESH_MS later), and retention through knex at once.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { velocityReads } from '../../src/metrics.js';
+import { openDatabase, type Store } from '../../src/store/database.js';
+import type { EventRow } from '../../src/store/event-writer.js';
+import { createEvents } from '../../src/store/events.js';
+import { openSqliteThread, REPLICA_FRESH_MS, type SqliteThread } from '../../src/store/sqlite-thread.js';
+import type { SubjectQuery } from '../../src/store/velocity-queries.js';
+
+const NOW = 1_800_000_000_000;
+const MINUTE = 60_000;
+const PROJECT = 'prj_replica';
+const IPS = ['198.51.100.1', '198.51.100.2', '198.51.100.3'];
+
+const row = (email: string, ip: string, createdAt: number): EventRow => ({
+  project_id: PROJECT,
+  endpoint: 'verify',
+  email,
+  email_lower: email.toLowerCase(),
+  base_email: email.toLowerCase(),
+  domain: 'x.io',
+  ipv4: ip,
+  ipv6: null,
+  device: null,
+  action: 'allow',
+  risk_score: 0,
+  policy_revision: null,
+  recorded_facts: null,
+  created_at: createdAt,
+});
+
+async function replicaAnswers(): Promise<number> {
+  const { values } = await velocityReads.get();
+  return values.find((v) => v.labels.answer === 'replica')?.value ?? 0;
+}
+
+describe('the velocity replica on the event loop', () => {
+  let dir: string;
+  let file: string;
+  let store: Store;
+  const threads: SqliteThread[] = [];
+  const open = (options: Parameters<typeof openSqliteThread>[2] = {}) => {
+    const thread = openSqliteThread(file, store.knex, options);
+    threads.push(thread);
+    return thread;
+  };
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'email-trust-replica-'));
+    file = join(dir, 'store.sqlite');
+    store = await openDatabase(`sqlite:${file}`);
+    await store.migrate();
+  });
+  afterEach(async () => {
+    for (const thread of threads.splice(0)) await thread.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("gives the thread's own answers after every commit, for every window, limit and own address", async () => {
+    const thread = open();
+    const reference = open({ replica: false }); // another connection: it sees every commit of `thread`
+    const queries = (ip: string, n: number): SubjectQuery[] => [
+      { projectId: PROJECT, kind: 'ipv4', subject: ip, since: [NOW - 5 * MINUTE, NOW - MINUTE, NOW + n * 7_000], limit: 100 },
+      { projectId: PROJECT, kind: 'ipv4', subject: ip, since: [NOW], limit: 3 },
+      {
+        projectId: PROJECT,
+        kind: 'ipv4',
+        subject: ip,
+        since: [NOW - MINUTE],
+        limit: 100,
+        own: { address: `user${n % 4}@x.io`, list: 2, since: [NOW, NOW + n * 5_000] },
+      },
+      { projectId: PROJECT, kind: 'ipv4', subject: ip, since: [], limit: 0 },
+    ];
+    const before = await replicaAnswers();
+    for (let n = 0; n < 60; n++) {
+      const ip = IPS[n % IPS.length] as string;
+      // Addresses come back (user0…user3 and new ones), times move across minutes and now and then go back.
+      const email = n % 3 === 0 ? `user${n % 4}@x.io` : `new${n}@x.io`;
+      await thread.insert([row(email, ip, NOW + n * 9_000 - (n % 5 === 0 ? 30_000 : 0))]);
+      for (const q of queries(ip, n)) {
+        const [mine, theirs] = await Promise.all([thread.velocity(q), reference.velocity(q)]);
+        expect(mine, `event ${n}, ${JSON.stringify(q)}`).toEqual(theirs);
+      }
+    }
+    // Most of those answers came from the replica (otherwise this compared the thread with itself).
+    expect((await replicaAnswers()) - before).toBeGreaterThan(150);
+  });
+
+  it('sees a commit of another connection once the thread has answered since, at most REPLICA_FRESH_MS later', async () => {
+    const thread = open();
+    const other = open({ replica: false });
+    const q: SubjectQuery = { projectId: PROJECT, kind: 'ipv4', subject: IPS[0] as string, since: [NOW - MINUTE], limit: 10 };
+    await thread.insert([row('a@x.io', IPS[0] as string, NOW)]);
+    await thread.velocity(q);
+    expect((await thread.velocity(q)).total).toBe(1);
+
+    await other.insert([row('b@x.io', IPS[0] as string, NOW + 1)]);
+    await new Promise((resolve) => setTimeout(resolve, REPLICA_FRESH_MS + 5));
+    const after = await thread.velocity(q);
+    expect(after.total).toBe(2);
+    expect(after.emails.map((e) => e.email)).toEqual(['b@x.io', 'a@x.io']);
+
+    // Once the thread has seen the other connection's commit, the replica answers again, with it.
+    const before = await replicaAnswers();
+    expect((await thread.velocity(q)).total).toBe(2);
+    expect((await replicaAnswers()) - before).toBe(1);
+  });
+
+  it('forgets what retention through knex took away, however fresh it is', async () => {
+    // Fresh for a minute: only forget() (and the thread's data_version) can tell the replica.
+    const thread = open({ replicaFreshMs: 60_000 });
+    const events = createEvents(store.knex, { all: thread.all, velocity: thread.velocity }, thread);
+    const old = Date.now() - 10 * MINUTE;
+    const ip = IPS[1] as string;
+    for (const [i, email] of ['a@x.io', 'b@x.io', 'c@x.io'].entries()) {
+      await events.record({
+        projectId: PROJECT,
+        endpoint: 'verify',
+        email,
+        emailLower: email,
+        baseEmail: email,
+        action: 'allow',
+        ipv4: ip,
+        createdAt: i < 2 ? old : Date.now(),
+      });
+    }
+    const reader = events.velocityReader(PROJECT);
+    const read = () => reader.byIp({ ipv4: ip, ipv6: null, since: [0], limit: 10 });
+    await read();
+    const before = await replicaAnswers();
+    expect((await read()).total).toBe(3);
+    expect((await replicaAnswers()) - before).toBe(1);
+
+    expect(await events.pruneOlderThan(Date.now() - MINUTE)).toBe(2);
+    const after = await read();
+    expect(after.total).toBe(1);
+    expect(after.emails.map((e) => e.email)).toEqual(['c@x.io']);
+    expect(after.distinctEmails).toBe(1);
+  });
+});
