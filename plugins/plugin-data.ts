@@ -3,7 +3,7 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataList, PluginContext, RequestInput } from '../src/engine/plugin.js';
+import { type DataList, isThenable, type PluginContext, type RequestInput } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -88,17 +88,14 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
  */
 const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, string | null | Promise<string | null>>>>();
 
+export { isThenable };
+
 /**
  * `then` of a value at hand at once, or of a promise's value once it settles: a plugin's run() built of these
  * (and of ctx.withFacts) answers without a wait whenever its facts are at hand (see PluginContext.withFacts).
  */
 export function andThen<T, R>(value: T | PromiseLike<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
   return isThenable(value) ? Promise.resolve(value).then(then) : then(value);
-}
-
-/** A promise, or any thenable (a list reader of a test, another realm's promise): waited for, never taken as a value. */
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 /**

@@ -1,7 +1,8 @@
 // IP and device velocity: how many addresses, and how many validations, this project has seen from the
 // request's IP, in total and in trailing windows, and how many addresses from its device (the
 // fingerprint's device hash). History comes from ctx.velocity (the store), which bounds every read.
-import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext, Velocity } from '../../src/engine/plugin.js';
+import { isThenable } from '../plugin-data.js';
 import {
   countFact,
   DEVICE_WINDOWS,
@@ -145,19 +146,22 @@ const plugin: Plugin = {
   },
 };
 
-async function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: string | null, dev: string | null): Promise<FactValues> {
+function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: string | null, dev: string | null): FactValues | Promise<FactValues> {
   const now = ctx.now();
   // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
   const starts = windowStarts(now);
   // Each read sets the request's own address apart, so that only the entries listed cross from the store.
-  const [byIp, byDevice] = await Promise.all([
-    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) }),
-    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) }),
-  ]);
-  return {
+  const ip =
+    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) });
+  const device =
+    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) });
+  const facts = (byIp: Velocity | null, byDevice: Velocity | null): FactValues => ({
     ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),
     ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
-  };
+  });
+  // Answered at once when the store had both at hand; otherwise after one wait for both.
+  if (!isThenable(ip) && !isThenable(device)) return facts(ip, device);
+  return Promise.all([ip, device]).then(([byIp, byDevice]) => facts(byIp, byDevice));
 }
 
 export default plugin;

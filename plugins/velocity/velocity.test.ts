@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VelocityReader } from '../../src/engine/plugin.js';
+import { type FactValues, isThenable, type PluginContext, type Velocity, type VelocityReader } from '../../src/engine/plugin.js';
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
@@ -406,6 +406,25 @@ describe('velocity plugin against the store', () => {
     for (let ms = Date.UTC(1950, 0, 1); ms < Date.UTC(2050, 0, 1); ms += 320_001_237) {
       expect(createdTime(ms)).toBe(`${new Date(ms).toISOString().slice(0, -1)}+00:00`);
     }
+  });
+
+  it('answers without a wait when the store has the history at hand, and the same after one when it has not', async () => {
+    const history = (since: number[]): Velocity => ({ emails: [{ email: 'b@x.io', at: NOW - MIN }], distinctEmails: 1, total: 1, since: since.map(() => 1) });
+    const atHand: VelocityReader = { byIp: (q) => history(q.since), byDevice: (q) => history(q.since) };
+    const later: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since) };
+    const ctx = (reader: VelocityReader) =>
+      ({
+        input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
+        velocity: reader,
+        now,
+        options: (check: string) => velocity.checks[check]?.defaults ?? {},
+      }) as unknown as PluginContext;
+    const now1 = velocity.run(ctx(atHand));
+    expect(isThenable(now1)).toBe(false);
+    expect((now1 as FactValues).distinct_emails_in_ip).toBe(2);
+    const waited = velocity.run(ctx(later));
+    expect(isThenable(waited)).toBe(true);
+    expect(await waited).toEqual(now1);
   });
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {

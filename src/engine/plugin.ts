@@ -127,11 +127,12 @@ export type IpVelocity = Velocity;
  * Read access to this project's history; the store implements it, and bounds it: each read costs a bounded
  * amount however long the history (windows up to 3 hours are exact to the minute, `limit` addresses at
  * most), and a read the database does not answer within the store's read timeout (2 s) rejects, so a
- * plugin need not time it.
+ * plugin need not time it. A reader with the history at hand (an embedded file's replica of its cache)
+ * answers with the value itself, so that the plugin settles without a wait.
  */
 export interface VelocityReader {
-  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number; own?: OwnAddress }): Promise<Velocity>;
-  byDevice(query: { device: string; since: number[]; limit: number; own?: OwnAddress }): Promise<Velocity>;
+  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number; own?: OwnAddress }): Velocity | Promise<Velocity>;
+  byDevice(query: { device: string; since: number[]; limit: number; own?: OwnAddress }): Velocity | Promise<Velocity>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */
@@ -257,4 +258,12 @@ export interface Plugin {
    * an error it does throw is reported and makes all its facts unknown for the request.
    */
   run(ctx: PluginContext): Promise<FactValues> | FactValues;
+}
+
+/**
+ * Whether a value given as "a value or a promise of it" (a plugin's run, a velocity read) is the promise: any
+ * thenable (a reader of a test, another realm's promise) is waited for, never taken as the value.
+ */
+export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }

@@ -10,7 +10,17 @@
 import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import {
+  type CheckOptions,
+  type FactValues,
+  isThenable,
+  type NetworkAccess,
+  type Plugin,
+  type PluginContext,
+  type ProjectListReader,
+  type RequestInput,
+  type VelocityReader,
+} from './plugin.js';
 import './condition-evaluation.js';
 import { NOT_YET, type NowAlmanac } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
@@ -447,10 +457,6 @@ class RunContext implements PluginContext {
   now(): number {
     return this.run.request.services.now();
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 /** One run's almanac: every fact the rules read is the request's, computed by RequestRun. */

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import { withOwnAddress } from '../engine/own-address.js';
-import type { OwnAddress, Velocity, VelocityReader } from '../engine/plugin.js';
+import { isThenable, type OwnAddress, type Velocity, type VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
 import {
@@ -189,24 +189,30 @@ function velocityReader(reads: Reads, projectId: string): VelocityReader {
     const none = emptyVelocity(since);
     return own ? withOwnAddress(none, own) : none;
   };
+  // A subject's read answers with its value when the store has it at hand (subjectVelocity), a promise otherwise.
   return {
-    async byIp(query): Promise<Velocity> {
+    byIp(query): Velocity | Promise<Velocity> {
       const since = windows(query.since);
       const limit = clampLimit(query.limit);
       const ipv4 = canonicalIp(query.ipv4);
       const ipv6 = canonicalIp(query.ipv6);
       const own = ownOf(query.own);
-      // One subject sets the own address apart where it is read; two are merged here first.
-      const both = ipv4 !== null && ipv6 !== null;
-      const of = (kind: CounterKind, subject: string) => subjectVelocity(reads, { projectId, kind, subject, since, limit, ...(own && !both ? { own } : {}) });
-      const [v4, v6] = await Promise.all([ipv4 === null ? null : of('ipv4', ipv4), ipv6 === null ? null : of('ipv6', ipv6)]);
-      if (v4 && v6) {
-        const merged = mergeVelocity(v4, v6, limit);
-        return own ? withOwnAddress(merged, own) : merged;
+      if (ipv4 === null || ipv6 === null) {
+        // One subject sets the own address apart where it is read.
+        const one = ipv4 === null ? (ipv6 === null ? null : (['ipv6', ipv6] as const)) : (['ipv4', ipv4] as const);
+        return one ? subjectVelocity(reads, { projectId, kind: one[0], subject: one[1], since, limit, ...(own ? { own } : {}) }) : empty(since, own);
       }
-      return v4 ?? v6 ?? empty(since, own);
+      // Two are merged here first.
+      const merged = (v4: Velocity, v6: Velocity) => {
+        const both = mergeVelocity(v4, v6, limit);
+        return own ? withOwnAddress(both, own) : both;
+      };
+      const v4 = subjectVelocity(reads, { projectId, kind: 'ipv4', subject: ipv4, since, limit });
+      const v6 = subjectVelocity(reads, { projectId, kind: 'ipv6', subject: ipv6, since, limit });
+      if (!isThenable(v4) && !isThenable(v6)) return merged(v4, v6);
+      return Promise.all([v4, v6]).then(([a, b]) => merged(a, b));
     },
-    async byDevice(query): Promise<Velocity> {
+    byDevice(query): Velocity | Promise<Velocity> {
       const since = windows(query.since);
       const own = ownOf(query.own);
       if (typeof query.device !== 'string' || query.device === '') return empty(since, own);

@@ -69,8 +69,8 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 export interface SqliteThread {
   /** Commits the rows and their velocity counters in one transaction, or nothing. */
   insert(rows: readonly EventRow[]): Promise<void>;
-  /** One subject's velocity (velocity-queries.ts), answered from the thread's exact cache or its statements. */
-  velocity(query: SubjectQuery): Promise<Velocity>;
+  /** One subject's velocity (velocity-queries.ts): from the replica at once, or from the thread's exact cache or its statements. */
+  velocity(query: SubjectQuery): Velocity | Promise<Velocity>;
   /** The rows of one bounded read statement (intelligence's history by address and by IP), run on the thread. */
   all(statement: Statement): Promise<Rows>;
   /** After a commit on another connection of this process (retention through knex): the replica answers again once the thread has seen it. */
@@ -252,12 +252,12 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   const viaThread = perTurn<SubjectQuery, Velocity>(async (queries) =>
     decoded((await call({ op: 'velocity', queries, replica: replica !== null })).velocities, velocityFromWire),
   );
-  const velocity = (query: SubjectQuery): Promise<Velocity> => {
+  const velocity = (query: SubjectQuery): Velocity | Promise<Velocity> => {
     if (replica && Date.now() - known.at <= freshMs) {
       const held = cachedVelocity(replica, query);
       if (held) {
         answeredByReplica.inc();
-        return Promise.resolve(held);
+        return held;
       }
     }
     answeredByThread.inc();

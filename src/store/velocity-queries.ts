@@ -23,8 +23,8 @@ export interface Reads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
   /** An embedded file's subjects kept in memory, exact (velocity-cache.ts). */
   cache?: VelocityCache;
-  /** A subject's whole read done elsewhere (an embedded file's store thread, sqlite-thread.ts). */
-  velocity?(query: SubjectQuery): Promise<Velocity>;
+  /** A subject's whole read done elsewhere (an embedded file's store thread, sqlite-thread.ts): the value when at hand. */
+  velocity?(query: SubjectQuery): Velocity | Promise<Velocity>;
 }
 
 export interface SubjectQuery {
@@ -47,11 +47,15 @@ function fromBucket(since: readonly number[]): number {
   return Math.max(oldest, newest - MAX_WINDOW_BUCKETS);
 }
 
-export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+/** The subject's velocity: at once when `reads` has it in memory, after its statements otherwise. */
+export function subjectVelocity(reads: Reads, q: SubjectQuery): Velocity | Promise<Velocity> {
   if (reads.velocity) return reads.velocity(q);
-  const from = fromBucket(q.since);
   const held = reads.cache ? cachedVelocity(reads.cache, q) : null;
-  if (held) return held;
+  return held ?? readVelocity(reads, q);
+}
+
+async function readVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+  const from = fromBucket(q.since);
   const token = reads.cache?.begin();
   const [counts, addresses] = await Promise.all([
     reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),

@@ -740,7 +740,7 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
   afterAll(() => store.close());
 
   /** Rows each statement returned while `work` ran (every read goes through knex here). */
-  async function rowsPerStatement(work: (events: ReturnType<typeof createEvents>) => Promise<unknown>): Promise<number[]> {
+  async function rowsPerStatement(work: (events: ReturnType<typeof createEvents>) => unknown): Promise<number[]> {
     const counts: number[] = [];
     const listener = (response: unknown) => counts.push(Array.isArray(response) ? response.length : ((response as { rows?: unknown[] }).rows?.length ?? 0));
     store.knex.on('query-response', listener);
