@@ -123,33 +123,53 @@ function factsOf(velocityFact: string): readonly string[] {
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 function present(ctx: PluginContext, settings: Settings): Set<Contributor> | Promise<Set<Contributor>> {
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  return ctx.withFacts(factsOf(settings.highVelocity.fact), ([distinct, ...values]) => contributors(settings, distinct, values));
+  return ctx.withFacts(factsOf(settings.highVelocity.fact), (values) => contributors(settings, values));
 }
 
-function contributors(settings: Settings, distinct: unknown, values: unknown[]): Set<Contributor> {
-  const velocity = settings.highVelocity;
-  const f = Object.fromEntries(EVIDENCE.map((name, i) => [name, values[i]])) as Record<(typeof EVIDENCE)[number], unknown>;
-  const found: Record<Contributor, boolean> = {
-    new_domain: f.domain_age_signal === 'new_domain',
-    random_subdomain: f.random_subdomain_signal === 'detected',
-    uuid_subdomain: f.uuid_subdomain_risk_signal === 'detected',
-    deep_nesting: f.deep_nesting_risk_signal === 'detected',
-    poor_health: typeof f.domain_health === 'string' && settings.poorHealth.includes(f.domain_health),
-    unknown_tld: f.has_valid_tld === false,
-    // ip_provider is `unknown` for an IP in no listed range (null without an IP): only a provider key counts.
-    common_provider: typeof f.ip_provider === 'string' && f.ip_provider !== 'unknown',
-    vpn: f.vpn === 'detected',
-    high_velocity: isInt(distinct) && distinct >= velocity.threshold,
-    random_domain: f.random_domain_signal === 'detected',
-    disposable_infrastructure: f.disposable_infrastructure_signal === 'detected',
-    structure: f.valid_address_format === false,
-    disposable_domain: f.is_disposable_domain === true,
-    known_abuse_domain: f.is_known_abuse_domain === true,
-    spam_trap_domain: f.is_spam_trap_domain === true,
-    mx_record: f.mx_record_status === 'invalid',
-    fraud_pattern_detection: f.has_fraud_pattern === true,
+/** `values`: the velocity fact, then EVIDENCE in its order (factsOf). */
+function contributors(settings: Settings, values: readonly unknown[]): Set<Contributor> {
+  const [
+    distinct,
+    domainAge,
+    randomSubdomain,
+    uuidSubdomain,
+    deepNesting,
+    health,
+    validTld,
+    validFormat,
+    disposable,
+    knownAbuse,
+    spamTrap,
+    mxStatus,
+    fraudPattern,
+    ipProvider,
+    vpn,
+    randomDomain,
+    disposableInfrastructure,
+  ] = values;
+  const found = new Set<Contributor>();
+  const add = (name: Contributor, present: boolean) => {
+    if (present) found.add(name);
   };
-  return new Set((Object.keys(found) as Contributor[]).filter((name) => found[name]));
+  add('new_domain', domainAge === 'new_domain');
+  add('random_subdomain', randomSubdomain === 'detected');
+  add('uuid_subdomain', uuidSubdomain === 'detected');
+  add('deep_nesting', deepNesting === 'detected');
+  add('poor_health', typeof health === 'string' && settings.poorHealth.includes(health));
+  add('unknown_tld', validTld === false);
+  // ip_provider is `unknown` for an IP in no listed range (null without an IP): only a provider key counts.
+  add('common_provider', typeof ipProvider === 'string' && ipProvider !== 'unknown');
+  add('vpn', vpn === 'detected');
+  add('high_velocity', isInt(distinct) && distinct >= settings.highVelocity.threshold);
+  add('random_domain', randomDomain === 'detected');
+  add('disposable_infrastructure', disposableInfrastructure === 'detected');
+  add('structure', validFormat === false);
+  add('disposable_domain', disposable === true);
+  add('known_abuse_domain', knownAbuse === true);
+  add('spam_trap_domain', spamTrap === true);
+  add('mx_record', mxStatus === 'invalid');
+  add('fraud_pattern_detection', fraudPattern === true);
+  return found;
 }
 
 /** The levels at or above min_level: risk_score fires when risk_level is one of them. */

@@ -103,11 +103,12 @@ function ipDuplication(options: CheckOptions): Duplication {
   return duplication;
 }
 
-/** has_multiple_emails_in_ip: true exactly when ip_duplication (with the policy's options) fires. */
+/** has_multiple_emails_in_ip, added to `facts` (velocityFacts' own object): true exactly when ip_duplication (with the policy's options) fires. */
 function withDuplicationFlag(facts: FactValues, options: CheckOptions): FactValues {
   const { fact, value } = ipDuplication(options);
   const count = facts[fact];
-  return { ...facts, has_multiple_emails_in_ip: typeof count === 'number' ? count >= value : null };
+  facts.has_multiple_emails_in_ip = typeof count === 'number' ? count >= value : null;
+  return facts;
 }
 
 const plugin: Plugin = {
@@ -155,10 +156,11 @@ function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: 
     v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) });
   const device =
     dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) });
-  const facts = (byIp: Velocity | null, byDevice: Velocity | null): FactValues => ({
-    ...(byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : NO_IP_FACTS),
-    ...(byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS),
-  });
+  const facts = (byIp: Velocity | null, byDevice: Velocity | null): FactValues =>
+    Object.assign(
+      byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : { ...NO_IP_FACTS },
+      byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS,
+    );
   // Answered at once when the store had both at hand; otherwise after one wait for both.
   if (!isThenable(ip) && !isThenable(device)) return facts(ip, device);
   return Promise.all([ip, device]).then(([byIp, byDevice]) => facts(byIp, byDevice));

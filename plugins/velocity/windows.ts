@@ -23,6 +23,9 @@ export const DISTINCT_SCAN_LIMIT = 100;
 
 export const countFact = (w: WindowName) => `emails_in_ip_last_${w}`;
 export const distinctFact = (w: WindowName) => `distinct_emails_in_ip_last_${w}`;
+/** The windows' fact names in WINDOWS order, made once: a name built per request is a new string to look up. */
+const COUNT_FACTS = WINDOWS.map((w) => countFact(w.name));
+const DISTINCT_FACTS = WINDOWS.map((w) => distinctFact(w.name));
 
 const DAY_MS = 86_400_000;
 /** 0001-01-01 and 10000-01-01: within these a date has four year digits, and the fast form applies. */
@@ -33,9 +36,25 @@ const dayPrefixes = new Map<number, string>();
 const MAX_DAYS = 512;
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/**
+ * Times formatted lately: a request lists up to 19 addresses of its IP, and the next request from that IP
+ * lists most of the same ones again. Cleared when it grows past MAX_TIMES.
+ */
+const formatted = new Map<number, string>();
+const MAX_TIMES = 8_192;
 
 /** ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00 (the date part is formatted once per day). */
 export function createdTime(ms: number): string {
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    text = formatTime(ms);
+    if (formatted.size >= MAX_TIMES) formatted.clear();
+    formatted.set(ms, text);
+  }
+  return text;
+}
+
+function formatTime(ms: number): string {
   if (!(Number.isInteger(ms) && ms >= FIRST_FAST_MS && ms < LAST_FAST_MS)) return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
   const day = Math.floor(ms / DAY_MS);
   let prefix = dayPrefixes.get(day);
@@ -82,10 +101,10 @@ export function velocityFacts(email: string, now: number, history: Velocity): Fa
     ],
     total_email_in_ip: history.total + 1,
   };
-  WINDOWS.forEach((w, i) => {
-    facts[countFact(w.name)] = (history.since[i] ?? 0) + 1;
-    facts[distinctFact(w.name)] = (own.othersSince[i] ?? 0) + 1;
-  });
+  for (let i = 0; i < WINDOWS.length; i++) {
+    facts[COUNT_FACTS[i] as string] = (history.since[i] ?? 0) + 1;
+    facts[DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
+  }
   return facts;
 }
 
@@ -95,6 +114,7 @@ export const DEVICE_WINDOWS = [...WINDOWS, { name: '1_day', ms: 86_400_000 }] as
 export type DeviceWindowName = (typeof DEVICE_WINDOWS)[number]['name'];
 
 export const deviceDistinctFact = (w: DeviceWindowName) => `distinct_emails_from_device_last_${w}`;
+const DEVICE_DISTINCT_FACTS = DEVICE_WINDOWS.map((w) => deviceDistinctFact(w.name));
 
 /** Times from which each device window counts (inclusive), in DEVICE_WINDOWS order. */
 export function deviceWindowStarts(now: number): number[] {
@@ -108,8 +128,6 @@ export function deviceFacts(email: string, device: string, now: number, history:
     device,
     distinct_emails_from_device: Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1),
   };
-  DEVICE_WINDOWS.forEach((w, i) => {
-    facts[deviceDistinctFact(w.name)] = (own.othersSince[i] ?? 0) + 1;
-  });
+  for (let i = 0; i < DEVICE_WINDOWS.length; i++) facts[DEVICE_DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
   return facts;
 }

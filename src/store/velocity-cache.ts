@@ -47,9 +47,21 @@ interface Entry {
   addresses: Array<{ address: string; last_seen: number }>;
 }
 
+/**
+ * What a subject's two statements would return (velocity-counters.ts), as the cache holds it: the total row's
+ * counts, the minute rows from the bucket read on (newest first, at most MAX_WINDOW_BUCKETS) and the newest
+ * addresses (at most the limit read). Read at once: the arrays and their items are the cache's own.
+ */
+export interface SubjectHistory {
+  total: number;
+  distinct: number;
+  minutes: ReadonlyArray<readonly [number, number]>;
+  addresses: ReadonlyArray<{ readonly address: string; readonly last_seen: number }>;
+}
+
 export interface VelocityCache {
-  /** The two statements' rows for this read, or null when they must run. */
-  get(projectId: string, kind: CounterKind, subject: string, fromBucket: number, limit: number): { counts: Rows; addresses: Rows } | null;
+  /** The subject's history as its statements would read it, or null when they must run. */
+  get(projectId: string, kind: CounterKind, subject: string, fromBucket: number, limit: number): SubjectHistory | null;
   /** A token to take before running the statements and hand to set(). */
   begin(): { version: number; commits: number };
   /** Keeps what the statements returned, unless a commit of this process or another connection came between. */
@@ -97,17 +109,15 @@ export function createVelocityCache(version: () => number): VelocityCache {
         entries.clear(); // another connection wrote: nothing held can be trusted
         return null;
       }
-      const counts: Rows = [{ bucket: TOTAL_BUCKET, validations: entry.total, addresses: entry.distinct }];
-      for (const [bucket, validations] of entry.minutes) {
-        if (bucket < fromBucket || counts.length > MAX_WINDOW_BUCKETS) break;
-        counts.push({ bucket, validations, addresses: 0 });
-      }
-      const addresses: Rows = [];
-      for (let i = 0; i < limit && i < entry.addresses.length; i++) {
-        const a = entry.addresses[i] as Entry['addresses'][number];
-        addresses.push({ address: a.address, last_seen: a.last_seen });
-      }
-      return { counts, addresses };
+      // Newest first: the minutes from fromBucket on are a prefix (apply keeps at most MAX_WINDOW_BUCKETS).
+      let minutes = 0;
+      while (minutes < entry.minutes.length && minutes < MAX_WINDOW_BUCKETS && (entry.minutes[minutes] as [number, number])[0] >= fromBucket) minutes++;
+      return {
+        total: entry.total,
+        distinct: entry.distinct,
+        minutes: minutes === entry.minutes.length ? entry.minutes : entry.minutes.slice(0, minutes),
+        addresses: limit >= entry.addresses.length ? entry.addresses : entry.addresses.slice(0, limit),
+      };
     },
 
     begin: () => ({ version: version(), commits }),

@@ -185,35 +185,22 @@ export function addressesStatement(projectId: string, kind: CounterKind, subject
   };
 }
 
-export interface SubjectCounts {
-  total: number;
-  distinct: number;
-  /** Validations in the buckets holding each window start and after it. */
-  since: number[];
-}
-
-/** Counts from a counts statement's rows: a window starting at `start` counts the whole minute holding it. */
-export function countsFrom(rows: ReadonlyArray<Record<string, unknown>>, since: readonly number[]): SubjectCounts {
+/** A subject's history (velocity-cache.ts's SubjectHistory) from the rows of its two statements. */
+export function historyOf(
+  counts: ReadonlyArray<Record<string, unknown>>,
+  addresses: ReadonlyArray<Record<string, unknown>>,
+): { total: number; distinct: number; minutes: Array<[number, number]>; addresses: Array<{ address: string; last_seen: number }> } {
   let total = 0;
   let distinct = 0;
   const minutes: Array<[number, number]> = [];
-  for (const row of rows) {
+  for (const row of counts) {
     const bucket = toNumber(row.bucket);
     if (bucket === TOTAL_BUCKET) {
       total = toNumber(row.validations);
       distinct = toNumber(row.addresses);
     } else minutes.push([bucket, toNumber(row.validations)]);
   }
-  return {
-    total,
-    distinct,
-    since: since.map((start) => {
-      const from = minuteOf(start);
-      let n = 0;
-      for (const [bucket, validations] of minutes) if (bucket >= from) n += validations;
-      return n;
-    }),
-  };
+  return { total, distinct, minutes, addresses: addresses.map((r) => ({ address: String(r.address), last_seen: toNumber(r.last_seen) })) };
 }
 
 // ---- retention ----

@@ -10,11 +10,10 @@
 // A request with both an IPv4 and an IPv6 address reads both subjects: each count is the larger of the
 // two subjects' (an event carrying both is one validation, not two), and the address lists are merged
 // (an address seen from both keeps its latest time).
-import { withOwnAddress } from '../engine/own-address.js';
+import { setApart } from '../engine/own-address.js';
 import type { OwnAddress, Velocity, VelocityEntry } from '../engine/plugin.js';
-import { toNumber } from './sql-values.js';
-import type { VelocityCache } from './velocity-cache.js';
-import { addressesStatement, type CounterKind, countsFrom, countsStatement, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
+import type { SubjectHistory, VelocityCache } from './velocity-cache.js';
+import { addressesStatement, type CounterKind, countsStatement, historyOf, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
 
 export type { Statement } from './velocity-counters.js';
 
@@ -62,25 +61,37 @@ async function readVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
     q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
   ]);
   if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
-  return velocityOf(counts, addresses, q);
+  return velocityOf(historyOf(counts, addresses), q);
 }
 
 /** The subject's velocity from what `cache` holds, without a wait; null when it must be read. */
 export function cachedVelocity(cache: VelocityCache, q: SubjectQuery): Velocity | null {
   const held = cache.get(q.projectId, q.kind, q.subject, fromBucket(q.since), q.limit);
-  return held ? velocityOf(held.counts, held.addresses, q) : null;
+  return held ? velocityOf(held, q) : null;
 }
 
-/** The velocity from the rows of a subject's two statements. */
-function velocityOf(counts: ReadonlyArray<Record<string, unknown>>, addresses: ReadonlyArray<Record<string, unknown>>, q: SubjectQuery): Velocity {
-  const c = countsFrom(counts, q.since);
-  const history: Velocity = {
-    emails: addresses.map((r) => ({ email: String(r.address), at: toNumber(r.last_seen) })),
-    distinctEmails: c.distinct,
-    total: c.total,
-    since: c.since,
-  };
-  return q.own ? withOwnAddress(history, q.own) : history;
+/**
+ * The velocity from a subject's history: a window starting at `start` counts the minute rows from the one
+ * holding it on; with `own`, the own address is set apart (only the entries listed are made).
+ */
+function velocityOf(history: SubjectHistory, q: SubjectQuery): Velocity {
+  const since = q.since.map((start) => {
+    const from = minuteOf(start);
+    let n = 0;
+    for (const [bucket, validations] of history.minutes) if (bucket >= from) n += validations;
+    return n;
+  });
+  const { addresses } = history;
+  if (q.own) {
+    const { list, answer } = setApart(
+      addresses.length,
+      (i) => (addresses[i] as SubjectHistory['addresses'][number]).address,
+      (i) => (addresses[i] as SubjectHistory['addresses'][number]).last_seen,
+      q.own,
+    );
+    return { emails: list, distinctEmails: history.distinct, total: history.total, since, own: answer };
+  }
+  return { emails: addresses.map((a) => ({ email: a.address, at: a.last_seen })), distinctEmails: history.distinct, total: history.total, since };
 }
 
 /** Two subjects' velocity (read without `own`) as one: the larger of each count, the lists merged newest first. */

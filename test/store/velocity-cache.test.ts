@@ -107,16 +107,18 @@ describe('the cache itself', () => {
       ],
     );
     expect(cache.get('p', 'ipv4', 's', 100, 2)).toEqual({
-      counts: rows(3, 2, [
+      total: 3,
+      distinct: 2,
+      minutes: [
         [101, 2],
         [100, 1],
-      ]),
+      ],
       addresses: [
         { address: 'b@x', last_seen: 2 },
         { address: 'a@x', last_seen: 1 },
       ],
     });
-    expect(cache.get('p', 'ipv4', 's', 101, 1)).toEqual({ counts: rows(3, 2, [[101, 2]]), addresses: [{ address: 'b@x', last_seen: 2 }] });
+    expect(cache.get('p', 'ipv4', 's', 101, 1)).toEqual({ total: 3, distinct: 2, minutes: [[101, 2]], addresses: [{ address: 'b@x', last_seen: 2 }] });
     expect(cache.get('p', 'ipv4', 's', 99, 2)).toBeNull();
     expect(cache.get('p', 'ipv4', 's', 100, 3)).toBeNull();
     expect(cache.get('p', 'ipv6', 's', 100, 2)).toBeNull();
@@ -128,11 +130,13 @@ describe('the cache itself', () => {
       [{ project_id: 'p', kind: 'ipv4', subject: 's', address: 'c@x', last_seen: 3 }],
     );
     expect(cache.get('p', 'ipv4', 's', 100, 2)).toEqual({
-      counts: rows(4, 3, [
+      total: 4,
+      distinct: 3,
+      minutes: [
         [102, 1],
         [101, 2],
         [100, 1],
-      ]),
+      ],
       addresses: [
         { address: 'c@x', last_seen: 3 },
         { address: 'b@x', last_seen: 2 },
