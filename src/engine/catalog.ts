@@ -26,7 +26,10 @@ export class FactCatalog {
   readonly factOwners: readonly Plugin[];
   readonly factOwnerIndex: readonly number[];
   readonly pluginIndex: ReadonlyMap<Plugin, number>;
-  private readonly readable = new Map<string, ReadonlySet<string>>();
+  /** By plugin number: the facts it may read through ctx.fact (those of the plugins it names in `needs`). */
+  private readonly readable: ReadonlyArray<ReadonlySet<string>>;
+  /** By plugin number: its facts' names and unknownValues, walked on every run it makes (anyKnown). */
+  private readonly emitted: ReadonlyArray<ReadonlyArray<readonly [string, readonly string[] | undefined]>>;
 
   constructor(registry: readonly Plugin[]) {
     const plugins = new Map<string, Plugin>();
@@ -57,13 +60,17 @@ export class FactCatalog {
       }
     }
     for (const plugin of registry) this.assertNoCycle(plugin, []);
+    this.readable = registry.map((plugin) => new Set(plugin.needs.flatMap((id) => Object.keys(plugins.get(id)?.facts ?? {}))));
+    this.emitted = registry.map((plugin) => Object.entries(plugin.facts).map(([name, spec]) => [name, spec.unknownValues] as const));
   }
 
-  /** Whether some fact of `plugin` says something in `values` (see isKnown): the plugin applied to the request. */
-  anyKnown(plugin: Plugin, values: FactValues): boolean {
-    for (const name in plugin.facts) {
+  /** Whether some fact of plugin number `plugin` (pluginIndex) says something in `values` (see isKnown): the plugin applied to the request. */
+  anyKnown(plugin: number, values: FactValues): boolean {
+    const facts = this.emitted[plugin] ?? [];
+    for (let k = 0; k < facts.length; k++) {
+      const [name, unknownValues] = facts[k] as (typeof facts)[number];
       const value = values[name];
-      if (value !== null && value !== undefined && !this.unknownValue(name, value)) return true;
+      if (value !== null && value !== undefined && !(typeof value === 'string' && unknownValues?.includes(value))) return true;
     }
     return false;
   }
@@ -80,14 +87,9 @@ export class FactCatalog {
     return unknownValues?.includes(value) === true;
   }
 
-  /** The facts `plugin` may read through ctx.fact: those of the plugins it names in `needs`. */
-  readableBy(plugin: Plugin): ReadonlySet<string> {
-    let facts = this.readable.get(plugin.id);
-    if (!facts) {
-      facts = new Set(plugin.needs.flatMap((id) => Object.keys(this.plugins.get(id)?.facts ?? {})));
-      this.readable.set(plugin.id, facts);
-    }
-    return facts;
+  /** The facts plugin number `plugin` (pluginIndex) may read through ctx.fact: those of the plugins it names in `needs`. */
+  readableBy(plugin: number): ReadonlySet<string> {
+    return this.readable[plugin] ?? new Set();
   }
 
   private assertNoCycle(plugin: Plugin, path: readonly string[]): void {

@@ -357,7 +357,7 @@ class RequestRun {
     const started = performance.now();
     let running: Promise<FactValues> | FactValues;
     try {
-      running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(plugin)));
+      running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(i)));
     } catch (error) {
       this.request.services.onPluginError?.(plugin.id, error);
       this.settle(plugin, i, {}, started);
@@ -383,7 +383,7 @@ class RequestRun {
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
     this.settled[i] = values;
     this.ran.push(plugin.id);
-    if (this.catalog.anyKnown(plugin, values)) this.applied.push(plugin.id);
+    if (this.catalog.anyKnown(i, values)) this.applied.push(plugin.id);
     return values;
   }
 

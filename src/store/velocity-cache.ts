@@ -179,18 +179,21 @@ export function createVelocityCache(version: () => number): VelocityCache {
           continue;
         }
         if (c.bucket < entry.floor) continue;
-        const at = entry.minutes.findIndex(([bucket]) => bucket <= c.bucket);
-        const found = entry.minutes[at];
+        // Newest first: the place of c's bucket, usually the front (a commit adds to the current minute).
+        const { minutes } = entry;
+        let at = 0;
+        while (at < minutes.length && (minutes[at] as [number, number])[0] > c.bucket) at++;
+        const found = minutes[at];
         if (found && found[0] === c.bucket) found[1] += c.validations;
-        else if (at === -1) entry.minutes.push([c.bucket, c.validations]);
-        else entry.minutes.splice(at, 0, [c.bucket, c.validations]);
+        else minutes.splice(at, 0, [c.bucket, c.validations]);
         if (entry.minutes.length > MAX_WINDOW_BUCKETS) entry.minutes.length = MAX_WINDOW_BUCKETS;
       }
       for (const a of addresses) {
         const entry = entries.peek(keyOf(a.project_id, a.kind, a.subject));
         if (!entry) continue;
         const list = entry.addresses;
-        const i = list.findIndex((e) => e.address === a.address);
+        let i = list.length - 1;
+        while (i >= 0 && (list[i] as (typeof list)[number]).address !== a.address) i--;
         let item = { address: a.address, last_seen: a.last_seen };
         if (i >= 0) {
           const held = list[i] as (typeof list)[number];

@@ -41,8 +41,13 @@ export interface SubjectQuery {
 /** The first bucket a window read needs: the oldest window start, but never more than MAX_WINDOW_BUCKETS back from the newest. */
 function fromBucket(since: readonly number[]): number {
   if (since.length === 0) return Number.MAX_SAFE_INTEGER; // the total row only
-  const oldest = Math.min(...since.map(minuteOf));
-  const newest = Math.max(...since.map(minuteOf));
+  let oldest = Number.POSITIVE_INFINITY;
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const start of since) {
+    const minute = minuteOf(start);
+    if (minute < oldest) oldest = minute;
+    if (minute > newest) newest = minute;
+  }
   return Math.max(oldest, newest - MAX_WINDOW_BUCKETS);
 }
 
@@ -72,15 +77,22 @@ export function cachedVelocity(cache: VelocityCache, q: SubjectQuery): Velocity 
 
 /**
  * The velocity from a subject's history: a window starting at `start` counts the minute rows from the one
- * holding it on; with `own`, the own address is set apart (only the entries listed are made).
+ * holding it on (the rows are newest first: a prefix of them); with `own`, the own address is set apart
+ * (only the entries listed are made).
  */
 function velocityOf(history: SubjectHistory, q: SubjectQuery): Velocity {
-  const since = q.since.map((start) => {
-    const from = minuteOf(start);
+  const { minutes } = history;
+  const since: number[] = new Array(q.since.length);
+  for (let w = 0; w < q.since.length; w++) {
+    const from = minuteOf(q.since[w] as number);
     let n = 0;
-    for (const [bucket, validations] of history.minutes) if (bucket >= from) n += validations;
-    return n;
-  });
+    for (let i = 0; i < minutes.length; i++) {
+      const row = minutes[i] as readonly [number, number];
+      if (row[0] < from) break;
+      n += row[1];
+    }
+    since[w] = n;
+  }
   const { addresses } = history;
   if (q.own) {
     const { list, answer } = setApart(
