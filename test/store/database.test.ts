@@ -117,6 +117,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0009-events-recorded-facts',
       '0010-fingerprint-keys',
       '0011-api-key-labels',
+      '0012-events-address-indexes-partial',
     ]);
   });
 
@@ -183,6 +184,79 @@ describe.each(testDatabases)('migration 0002 (events.email_lower) on $name', (db
     expect(Number(n)).toBe(4);
     await store.migrate();
     expect(await store.knex.schema.hasColumn('events', 'email_lower')).toBe(true);
+  });
+});
+
+describe.each(testDatabases)('migration 0012 (partial IP indexes on events) on $name', (db) => {
+  let store: Store;
+  const NOW = 1_800_000_000_000;
+  const INDEXES = { ipv4: 'events_project_id_ipv4_created_at_index', ipv6: 'events_project_id_ipv6_created_at_index' } as const;
+  const row = (email: string, ip: { ipv4?: string; ipv6?: string }, createdAt: number) => ({
+    project_id: 'prj_partial',
+    endpoint: 'verify',
+    email,
+    email_lower: email,
+    base_email: email,
+    ipv4: ip.ipv4 ?? null,
+    ipv6: ip.ipv6 ?? null,
+    action: 'allow',
+    created_at: createdAt,
+  });
+  /** The index's definition as the database keeps it, lower-cased, without quotes or parentheses. */
+  const definition = async (name: string): Promise<string> => {
+    const text =
+      db.name === 'sqlite'
+        ? ((await store.knex('sqlite_master').where({ type: 'index', name }).first('sql')) as { sql: string }).sql
+        : (
+            (await store.knex.raw('select indexdef from pg_indexes where indexname = ? and schemaname = current_schema()', [name])).rows[0] as {
+              indexdef: string;
+            }
+          ).indexdef;
+    return text.toLowerCase().replace(/[`"()]/g, '');
+  };
+  /** Entries in a SQLite index: the cells of its leaf pages (dbstat). */
+  const entries = async (name: string): Promise<number> => {
+    const [{ n }] = (await store.knex.raw(`select sum(ncell) as n from dbstat where name = ? and pagetype = 'leaf'`, [name])) as [{ n: number }];
+    return Number(n);
+  };
+
+  beforeAll(async () => {
+    store = await db.open();
+    await store.knex.migrate.down({ migrationSource, name: '0012-events-address-indexes-partial' });
+    expect(await definition(INDEXES.ipv6)).not.toContain('where');
+    await store.knex('events').insert([
+      row('v4@x.io', { ipv4: '192.0.2.12' }, NOW - 2),
+      row('v6@x.io', { ipv6: '2001:db8::12' }, NOW - 1),
+      row('none@x.io', {}, NOW), // an intelligence call without a fingerprint
+    ]);
+    await store.migrate();
+  });
+  afterAll(() => store.close());
+
+  it('keeps in each IP index only the events with that address, and the history of an IP still reads through it', async () => {
+    expect(await definition(INDEXES.ipv4)).toMatch(/where ipv4 is not null$/);
+    expect(await definition(INDEXES.ipv6)).toMatch(/where ipv6 is not null$/);
+    if (db.name === 'sqlite') {
+      expect(await entries(INDEXES.ipv4)).toBe(1);
+      expect(await entries(INDEXES.ipv6)).toBe(1);
+      const plan = (await store.knex.raw(
+        'explain query plan select id, ipv4, ipv6, created_at from events where project_id = ? and ipv6 = ? order by created_at desc limit 5',
+        ['prj_partial', '2001:db8::12'],
+      )) as Array<{ detail: string }>;
+      expect(plan.map((p) => p.detail).join(' ')).toContain(`USING INDEX ${INDEXES.ipv6}`);
+    }
+    const v4 = await store.events.byIpHistory('prj_partial', { ipv4: '192.0.2.12', ipv6: null }, 10);
+    expect(v4.items.map((i) => [i.ipv4, i.ipv6, i.at])).toEqual([['192.0.2.12', null, NOW - 2]]);
+    const v6 = await store.events.byIpHistory('prj_partial', { ipv4: null, ipv6: '2001:db8::12' }, 10);
+    expect(v6.items.map((i) => [i.ipv4, i.ipv6, i.at])).toEqual([[null, '2001:db8::12', NOW - 1]]);
+  });
+
+  it('rolls back to whole indexes and forward again', async () => {
+    await store.knex.migrate.down({ migrationSource, name: '0012-events-address-indexes-partial' });
+    expect(await definition(INDEXES.ipv4)).not.toContain('where');
+    if (db.name === 'sqlite') expect(await entries(INDEXES.ipv6)).toBe(3);
+    await store.migrate();
+    expect(await definition(INDEXES.ipv6)).toMatch(/where ipv6 is not null$/);
   });
 });
 

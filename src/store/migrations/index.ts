@@ -12,6 +12,7 @@ import * as projectQuota from './0008-project-quota.js';
 import * as eventsRecordedFacts from './0009-events-recorded-facts.js';
 import * as fingerprintKeys from './0010-fingerprint-keys.js';
 import * as apiKeyLabels from './0011-api-key-labels.js';
+import * as eventsAddressIndexesPartial from './0012-events-address-indexes-partial.js';
 
 interface Migration {
   name: string;
@@ -30,6 +31,7 @@ const migrations: readonly Migration[] = [
   { name: '0009-events-recorded-facts', module: eventsRecordedFacts },
   { name: '0010-fingerprint-keys', module: fingerprintKeys },
   { name: '0011-api-key-labels', module: apiKeyLabels },
+  { name: '0012-events-address-indexes-partial', module: eventsAddressIndexesPartial },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
