@@ -7,6 +7,9 @@ if (!existsSync(entry)) {
   console.error('email-trust is not built yet: run `npm run build` (or `npm ci`, which builds) in the package folder');
   process.exit(1);
 }
+// Before the CLI's modules load (their data lists are the first full collections' survivors): see heap-growth.ts.
+const { boundHeapGrowth } = await import(new URL('../dist/src/cli/heap-growth.js', import.meta.url).href);
+boundHeapGrowth();
 const { main } = await import(entry.href);
 const code = await main(process.argv.slice(2));
 if (code !== 0) process.exitCode = code;
