@@ -35,26 +35,16 @@ const LAST_FAST_MS = 253_402_300_800_000;
 const dayPrefixes = new Map<number, string>();
 const MAX_DAYS = 512;
 
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/** "00" to "99" and "000" to "999": a time's fields are looked up, not padded (String and padStart per field). */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+
 /**
- * Times formatted lately: a request lists up to 19 addresses of its IP, and the next request from that IP
- * lists most of the same ones again. Cleared when it grows past MAX_TIMES.
+ * ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00 (the date part is formatted once per day).
+ * About 90 ns: a request lists up to 20 times, and under load from 1,000 IPs the times listed (20,000) were
+ * more than a memo of them held, so nearly every one was formatted anew, at about 650 ns with padStart.
  */
-const formatted = new Map<number, string>();
-const MAX_TIMES = 8_192;
-
-/** ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00 (the date part is formatted once per day). */
 export function createdTime(ms: number): string {
-  let text = formatted.get(ms);
-  if (text === undefined) {
-    text = formatTime(ms);
-    if (formatted.size >= MAX_TIMES) formatted.clear();
-    formatted.set(ms, text);
-  }
-  return text;
-}
-
-function formatTime(ms: number): string {
   if (!(Number.isInteger(ms) && ms >= FIRST_FAST_MS && ms < LAST_FAST_MS)) return `${new Date(ms).toISOString().slice(0, -1)}+00:00`;
   const day = Math.floor(ms / DAY_MS);
   let prefix = dayPrefixes.get(day);
@@ -64,8 +54,10 @@ function formatTime(ms: number): string {
     dayPrefixes.set(day, prefix);
   }
   const inDay = ms - day * DAY_MS;
-  const time = `${pad(Math.floor(inDay / 3_600_000), 2)}:${pad(Math.floor(inDay / 60_000) % 60, 2)}:${pad(Math.floor(inDay / 1000) % 60, 2)}.${pad(inDay % 1000, 3)}`;
-  return `${prefix}${time}+00:00`;
+  const hours = TWO_DIGITS[Math.floor(inDay / 3_600_000)] as string;
+  const minutes = TWO_DIGITS[Math.floor(inDay / 60_000) % 60] as string;
+  const seconds = TWO_DIGITS[Math.floor(inDay / 1000) % 60] as string;
+  return `${prefix}${hours}:${minutes}:${seconds}.${THREE_DIGITS[inDay % 1000] as string}+00:00`;
 }
 
 /** Times from which each window counts (inclusive), in WINDOWS order. */

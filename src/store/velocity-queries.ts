@@ -95,6 +95,7 @@ function velocityOf(history: SubjectHistory, q: SubjectQuery): Velocity {
   }
   const { addresses } = history;
   if (q.own) {
+    if (history.lastSeen && history.lowered && !history.lowered.has(q.own.address)) return withoutOwn(history, history.lastSeen, q.own, since);
     const { list, answer } = setApart(
       addresses.length,
       (i) => (addresses[i] as SubjectHistory['addresses'][number]).address,
@@ -104,6 +105,29 @@ function velocityOf(history: SubjectHistory, q: SubjectQuery): Velocity {
     return { emails: list, distinctEmails: history.distinct, total: history.total, since, own: answer };
   }
   return { emails: addresses.map((a) => ({ email: a.address, at: a.last_seen })), distinctEmails: history.distinct, total: history.total, since };
+}
+
+/**
+ * The velocity when the request's own address is known not to be among the addresses (nearly every request
+ * from an IP with new addresses): what setApart gives, from the history's last_seen numbers and the first
+ * `own.list` entries only.
+ */
+function withoutOwn(history: SubjectHistory, lastSeen: readonly number[], own: OwnAddress, since: number[]): Velocity {
+  const { addresses } = history;
+  const othersSince: number[] = new Array(own.since.length);
+  for (let w = 0; w < own.since.length; w++) {
+    const from = own.since[w] as number;
+    let n = 0;
+    for (let k = 0; k < lastSeen.length; k++) if ((lastSeen[k] as number) >= from) n++;
+    othersSince[w] = n;
+  }
+  const listed = Math.min(own.list, addresses.length);
+  const list: VelocityEntry[] = new Array(listed);
+  for (let k = 0; k < listed; k++) {
+    const a = addresses[k] as SubjectHistory['addresses'][number];
+    list[k] = { email: a.address, at: a.last_seen };
+  }
+  return { emails: list, distinctEmails: history.distinct, total: history.total, since, own: { seen: false, others: addresses.length, othersSince } };
 }
 
 /** Two subjects' velocity (read without `own`) as one: the larger of each count, the lists merged newest first. */

@@ -64,6 +64,28 @@ describe('velocity reads from memory on sqlite answer what the database does', (
     }
   });
 
+  it("with the request's own address set apart, as the velocity plugin reads: held, never seen, dropped past the limit, seen again", async () => {
+    const withOwn = (address: string, limit: number) => ({ ...query(limit), own: { address, list: 19, since } });
+    const sameOwn = async (address: string, limit: number) => {
+      const expected = await createEvents(store.knex, knexReads(store.knex)).velocityReader(PROJECT).byIp(withOwn(address, limit));
+      expect(await store.events.velocityReader(PROJECT).byIp(withOwn(address, limit))).toEqual(expected);
+      return expected.own;
+    };
+    // 130 more addresses, a second apart: the cache holds the newest 100 of the IP's (own30 to own129).
+    for (let i = 0; i < 130; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, k) => store.events.record(event(`Own${i + k}@x.io`, NOW + 10 * MIN + (i + k) * 1000))));
+      await cached(100);
+    }
+    expect(await sameOwn('own129@x.io', 100)).toMatchObject({ seen: true, others: 99 });
+    expect(await sameOwn('nobody@x.io', 100)).toMatchObject({ seen: false, others: 100 });
+    expect(await sameOwn('own5@x.io', 100)).toMatchObject({ seen: false, others: 100 });
+    await store.events.record(event('Own5@x.io', NOW + 20 * MIN)); // back to the front, own30 out
+    expect(await sameOwn('own5@x.io', 100)).toMatchObject({ seen: true, others: 99 });
+    expect(await sameOwn('own30@x.io', 100)).toMatchObject({ seen: false, others: 100 });
+    await sameOwn('own31@x.io', 100);
+    await sameOwn('own129@x.io', 20);
+  });
+
   it('after a second store on the file writes, and after retention deletes through knex', async () => {
     await cached(100); // held
     const second = await openSecondStore(store);
@@ -117,7 +139,13 @@ describe('the cache itself', () => {
         { address: 'b@x', last_seen: 2 },
         { address: 'a@x', last_seen: 1 },
       ],
+      lastSeen: [2, 1],
+      lowered: new Map([
+        ['b@x', 1],
+        ['a@x', 1],
+      ]),
     });
+    // Part of the list: without its index (lastSeen and lowered describe the whole list).
     expect(cache.get('p', 'ipv4', 's', 101, 1)).toEqual({ total: 3, distinct: 2, minutes: [[101, 2]], addresses: [{ address: 'b@x', last_seen: 2 }] });
     expect(cache.get('p', 'ipv4', 's', 99, 2)).toBeNull();
     expect(cache.get('p', 'ipv4', 's', 100, 3)).toBeNull();
@@ -141,6 +169,35 @@ describe('the cache itself', () => {
         { address: 'c@x', last_seen: 3 },
         { address: 'b@x', last_seen: 2 },
       ],
+      lastSeen: [3, 2],
+      lowered: new Map([
+        ['b@x', 1],
+        ['c@x', 1],
+      ]),
+    });
+    // Another address lower-casing as b@x does (a row of its own in SQLite), then b@x again: each counted.
+    cache.apply([], [{ project_id: 'p', kind: 'ipv4', subject: 's', address: 'B@X', last_seen: 4 }]);
+    expect(cache.get('p', 'ipv4', 's', 100, 2)).toMatchObject({
+      addresses: [
+        { address: 'B@X', last_seen: 4 },
+        { address: 'c@x', last_seen: 3 },
+      ],
+      lastSeen: [4, 3],
+      lowered: new Map([
+        ['c@x', 1],
+        ['b@x', 1],
+      ]),
+    });
+    cache.apply([], [{ project_id: 'p', kind: 'ipv4', subject: 's', address: 'b@x', last_seen: 5 }]);
+    expect(cache.get('p', 'ipv4', 's', 100, 2)).toMatchObject({ lastSeen: [5, 4], lowered: new Map([['b@x', 2]]) });
+    cache.apply([], [{ project_id: 'p', kind: 'ipv4', subject: 's', address: 'B@X', last_seen: 6 }]); // seen again: moves, counted once
+    expect(cache.get('p', 'ipv4', 's', 100, 2)).toMatchObject({
+      addresses: [
+        { address: 'B@X', last_seen: 6 },
+        { address: 'b@x', last_seen: 5 },
+      ],
+      lastSeen: [6, 5],
+      lowered: new Map([['b@x', 2]]),
     });
     version = 2; // another connection committed
     expect(cache.get('p', 'ipv4', 's', 100, 2)).toBeNull();
