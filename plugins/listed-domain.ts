@@ -3,7 +3,7 @@
 // (the check's `add` and `exempt` options, and the project lists `<id>` and `not-<id>` kept in the
 // database), and looks the domain and its parents (up to the registrable domain) up in its lists.
 
-import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext, RequestInput } from '../src/engine/plugin.js';
+import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
 import { andThen, asciiDomainOf, isThenable } from './plugin-data.js';
@@ -53,12 +53,6 @@ function projectLists(options: CheckOptions): ProjectLists {
   return lists;
 }
 
-/**
- * Each request's lookup names, keyed by its input (as asciiDomainOf's answers): every listed-domain plugin
- * looks up the same names, read from the same facts (their `needs` are the same), so the first one's are
- * every one's.
- */
-const namesByInput = new WeakMap<RequestInput, string[] | null | Promise<string[] | null>>();
 const VALID = ['valid_address_format'] as const;
 const REGISTRABLE = ['registrable_domain'] as const;
 
@@ -67,15 +61,6 @@ const REGISTRABLE = ['registrable_domain'] as const;
  * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
 function lookupNames(ctx: PluginContext): string[] | null | Promise<string[] | null> {
-  let names = namesByInput.get(ctx.input);
-  if (names === undefined) {
-    names = readLookupNames(ctx);
-    namesByInput.set(ctx.input, names);
-  }
-  return names;
-}
-
-function readLookupNames(ctx: PluginContext): string[] | null | Promise<string[] | null> {
   return ctx.withFacts(VALID, ([valid]) => {
     if (valid !== true) return null;
     return andThen(asciiDomainOf(ctx), (ascii) => {
@@ -163,6 +148,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       },
     },
     needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
+    pure: true,
     projectLists: [spec.id, exemptList],
     data: spec.data,
     run(ctx) {

@@ -3,7 +3,7 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DataList, isThenable, type PluginContext, type RequestInput } from '../src/engine/plugin.js';
+import { type DataList, isThenable, type PluginContext } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -81,13 +81,6 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
   });
 }
 
-/**
- * Each request's answers of asciiDomainOf, by rule: about ten plugins ask for the same name on every request,
- * and the facts it reads (structure's and idn's) depend on the address alone, so the first asker's answer is
- * every asker's. Keyed by the request's input object, which lives as long as its run.
- */
-const asciiDomains = new WeakMap<RequestInput, Partial<Record<LabelRule, string | null | Promise<string | null>>>>();
-
 export { isThenable };
 
 /**
@@ -105,23 +98,9 @@ export function andThen<T, R>(value: T | PromiseLike<T>, then: (value: T) => R |
  * empty labels; `dns` for a name the resolver can be asked about); trailing spaces are not part of it.
  * Reads structure's and idn's facts (a plugin calling it declares them in `needs`).
  */
-export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): string | null | Promise<string | null> {
-  let byRule = asciiDomains.get(ctx.input);
-  if (!byRule) {
-    byRule = {};
-    asciiDomains.set(ctx.input, byRule);
-  }
-  let name = byRule[rule];
-  if (name === undefined) {
-    name = readAsciiDomain(ctx, rule);
-    byRule[rule] = name;
-  }
-  return name;
-}
-
 const ASCII_DOMAIN_FACTS = ['domain', 'domain_literal', 'punycode_value'] as const;
 
-function readAsciiDomain(ctx: PluginContext, rule: LabelRule): string | null | Promise<string | null> {
+export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): string | null | Promise<string | null> {
   return ctx.withFacts(ASCII_DOMAIN_FACTS, ([domain, literal, punycode]) => {
     if (typeof domain !== 'string' || literal !== null) return null;
     // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:

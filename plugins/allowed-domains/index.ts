@@ -72,6 +72,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  pure: true,
   run(ctx) {
     return ctx.withFacts(['domain'], ([domain]) => {
       const list = allowList(ctx.options('specific_domains'));

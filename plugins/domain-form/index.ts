@@ -47,6 +47,7 @@ const plugin: Plugin = {
     domain_numeric_only: formCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
   },
   needs: ['structure'],
+  pure: true,
   run(ctx) {
     // Both structure's.
     return ctx.withFacts(['domain', 'domain_literal'], ([domain, literal]) => domainFormFacts(domain, literal));

@@ -32,6 +32,7 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'tld'],
+  pure: true,
   data: dataLists('domain-shape', [{ file: 'abused-tlds.txt', entries: abusedTlds.size }]),
   run(ctx) {
     return ctx.withFacts(['valid_address_format'], ([valid]) => {

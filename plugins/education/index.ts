@@ -43,6 +43,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  pure: true,
   data: dataLists('education', [
     { file: 'domains.txt', entries: INSTITUTIONS.size },
     { file: 'excluded.txt', entries: EXCLUDED.size },

@@ -34,6 +34,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  pure: true,
   // Entries: domains (each names its provider key).
   data: dataLists('free-provider', [{ file: 'providers.json', entries: providers.byDomain.size }]),
   run(ctx) {

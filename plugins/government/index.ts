@@ -50,6 +50,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
+  pure: true,
   data: dataLists('government', [
     { file: 'suffixes.txt', entries: SUFFIXES.size },
     { file: 'domains.txt', entries: DOMAINS.size },

@@ -150,6 +150,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'tld'],
+  pure: true,
   run(ctx) {
     return ctx.withFacts(DOMAIN_FACTS, ([domain, registrable]) => subdomainFacts(ctx, domain, registrable));
   },

@@ -42,6 +42,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
+  pure: true,
   // tldts ships the list as a compiled trie and cannot list or count its rules.
   data: dataLists('tld', [{ file: 'public-suffix-list', entries: null }]),
   run(ctx) {

@@ -251,6 +251,13 @@ export interface Plugin {
   projectLists?: readonly string[];
   /** Does I/O: gets a low fact priority so cheap facts decide first. */
   io?: boolean;
+  /**
+   * Its facts follow from what run() reads through ctx.withFacts and ctx.projectList and from its options,
+   * and from nothing else: not ctx.input, ctx.now, ctx.velocity or ctx.network (they throw for it), nor state
+   * kept between requests. Its runs are then remembered by what they read (src/engine/memo.ts): a request
+   * whose reads give values seen before takes the facts of that run without running it. Not with `io`.
+   */
+  pure?: boolean;
   /** The data lists the plugin loaded at start, for `email-trust data`; absent when it loads none. */
   data?: readonly DataList[];
   /**

@@ -22,6 +22,7 @@ import {
   type VelocityReader,
 } from './plugin.js';
 import './condition-evaluation.js';
+import { type MemoBranch, type MemoNode, type MemoRead, MemoTree, valuesKey } from './memo.js';
 import { NOT_YET, type NowAlmanac } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
 
@@ -170,6 +171,8 @@ class RequestRun {
   private readonly read: boolean[];
   /** By fact number: its value read one by one through fact(), shared by every later such read. */
   private readonly promised: Array<Promise<unknown> | undefined>;
+  /** The keys of the groups of facts walked in memo trees (see walk), by the group's array. */
+  private groupKeys: Map<readonly string[], string> | undefined;
 
   constructor(
     readonly request: RunRequest,
@@ -355,9 +358,20 @@ class RequestRun {
   private start(plugin: Plugin, i: number): void {
     if (this.settled[i] || this.values[i]) return;
     const started = performance.now();
+    const readable = this.catalog.readableBy(i);
+    const tree = plugin.pure ? memoTree(this.request.options, plugin) : undefined;
+    let context: RunContext | MemoContext;
+    if (tree) {
+      const remembered = this.walk(tree.start);
+      if (remembered) {
+        this.settle(plugin, i, remembered, started);
+        return;
+      }
+      context = new MemoContext(this, plugin, readable);
+    } else context = new RunContext(this, plugin, readable);
     let running: Promise<FactValues> | FactValues;
     try {
-      running = plugin.run(new RunContext(this, plugin, this.catalog.readableBy(i)));
+      running = plugin.run(context);
     } catch (error) {
       this.request.services.onPluginError?.(plugin.id, error);
       this.settle(plugin, i, {}, started);
@@ -365,6 +379,7 @@ class RequestRun {
     }
     // A run that answered without a promise settles now: its facts are read without a wait (factNow).
     if (!isThenable(running)) {
+      if (tree && context instanceof MemoContext && context.kept) tree.remember(context.reads, context.branches, running);
       this.settle(plugin, i, running, started);
       return;
     }
@@ -376,6 +391,45 @@ class RequestRun {
         return this.settle(plugin, i, {}, started);
       },
     );
+  }
+
+  /**
+   * A pure plugin's remembered run for this request's reads: each read of the tree made as the run would make
+   * it (starting the plugins it reads, marking its facts as read); undefined at the first value not seen, or
+   * a read that must wait (the plugin then runs, and reads the same again).
+   */
+  private walk(node: MemoNode): Readonly<FactValues> | undefined {
+    for (;;) {
+      if (node.facts) return node.facts;
+      const read = node.read;
+      if (!read) return undefined;
+      let branch: MemoBranch | undefined;
+      if ('facts' in read) {
+        // Several pure plugins read the same group (the domain's forms): read once, its owners settled and its
+        // facts marked, its key holds for the rest of the request.
+        branch = this.groupKeys?.get(read.facts);
+        if (branch === undefined) {
+          const values = this.gatherNow(read.facts, true);
+          if (!values) return undefined;
+          branch = valuesKey(values);
+          if (branch === undefined) return undefined;
+          this.groupKeys ??= new Map();
+          this.groupKeys.set(read.facts, branch);
+        }
+      } else {
+        const set = this.listEntries(read.list);
+        if (isThenable(set)) return undefined;
+        branch = set;
+      }
+      const next = branch === undefined ? undefined : node.branches?.get(branch);
+      if (!next) return undefined;
+      node = next;
+    }
+  }
+
+  /** A project list's entries (see RunServices.lists). */
+  listEntries(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    return (this.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
   }
 
   private settle(plugin: Plugin, i: number, values: FactValues, started: number): FactValues {
@@ -399,11 +453,34 @@ class RequestRun {
     return this.gather(names, true);
   }
 
-  /** What a plugin's ctx.withFacts gives `then`: the values now when at hand, else after factsFor's wait. */
-  withFactsFor<R>(plugin: Plugin, readable: ReadonlySet<string>, names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R> {
+  /**
+   * What a plugin's ctx.withFacts gives `then`: the values now when at hand, else after factsFor's wait.
+   * `seen` is told the values at hand, or null when they must be waited for.
+   */
+  withFactsFor<R>(
+    plugin: Plugin,
+    readable: ReadonlySet<string>,
+    names: readonly string[],
+    then: (values: unknown[]) => R | Promise<R>,
+    seen?: (values: unknown[] | null) => void,
+  ): R | Promise<R> {
     for (const name of names) if (!readable.has(name)) return Promise.reject(this.undeclared(plugin, name));
     const now = this.gatherNow(names, true);
+    seen?.(now);
     return now ? then(now) : this.gather(names, true).then(then);
+  }
+
+  /** Options of one of the plugin's checks: the policy's, over the check's defaults. */
+  optionsFor(plugin: Plugin, check: string): CheckOptions {
+    return this.request.options[check] ?? plugin.checks[check]?.defaults ?? {};
+  }
+
+  /** What a plugin's ctx.projectList gives: the list's entries, or an error when `projectLists` does not name it. */
+  projectListFor(plugin: Plugin, list: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    if (!plugin.projectLists?.includes(list)) {
+      return Promise.reject(new UndeclaredNeedError(`plugin ${plugin.id} read project list ${list}, which it does not declare in projectLists`));
+    }
+    return this.listEntries(list);
   }
 
   private undeclared(plugin: Plugin, name: string): Error {
@@ -444,18 +521,108 @@ class RunContext implements PluginContext {
   }
 
   options(check: string): CheckOptions {
-    return this.run.request.options[check] ?? this.plugin.checks[check]?.defaults ?? {};
+    return this.run.optionsFor(this.plugin, check);
   }
 
   projectList(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
-    if (!this.plugin.projectLists?.includes(list)) {
-      return Promise.reject(new UndeclaredNeedError(`plugin ${this.plugin.id} read project list ${list}, which it does not declare in projectLists`));
-    }
-    return (this.run.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
+    return this.run.projectListFor(this.plugin, list);
   }
 
   now(): number {
     return this.run.request.services.now();
+  }
+}
+
+/** The remembered runs of pure plugins, by the options of the policy they ran under (a compiled policy keeps one object). */
+const memoTrees = new WeakMap<object, Map<Plugin, MemoTree>>();
+
+function memoTree(options: object, plugin: Plugin): MemoTree {
+  let trees = memoTrees.get(options);
+  if (!trees) {
+    trees = new Map();
+    memoTrees.set(options, trees);
+  }
+  let tree = trees.get(plugin);
+  if (!tree) {
+    tree = new MemoTree();
+    trees.set(plugin, tree);
+  }
+  return tree;
+}
+
+/**
+ * A pure plugin's context (Plugin.pure): its reads are recorded, with their values, for memo.ts to remember the
+ * run by; what a pure plugin may not read throws. A read that must wait, a value that is not a scalar, or
+ * ctx.fact / ctx.facts (promises) leave the run unremembered, not wrong.
+ */
+class MemoContext implements PluginContext {
+  readonly reads: MemoRead[] = [];
+  readonly branches: MemoBranch[] = [];
+  /** Whether the run can be remembered by its reads so far. */
+  kept = true;
+
+  constructor(
+    private readonly run: RequestRun,
+    private readonly plugin: Plugin,
+    private readonly readable: ReadonlySet<string>,
+  ) {}
+
+  get input(): RequestInput {
+    throw this.impure('ctx.input');
+  }
+
+  get velocity(): VelocityReader {
+    throw this.impure('ctx.velocity');
+  }
+
+  get network(): NetworkAccess {
+    throw this.impure('ctx.network');
+  }
+
+  now(): number {
+    throw this.impure('ctx.now()');
+  }
+
+  fact<T>(name: string): Promise<T | null> {
+    this.kept = false;
+    return this.run.factFor(this.plugin, this.readable, name) as Promise<T | null>;
+  }
+
+  facts(names: readonly string[]): Promise<unknown[]> {
+    this.kept = false;
+    return this.run.factsFor(this.plugin, this.readable, names);
+  }
+
+  withFacts<R>(names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R> {
+    return this.run.withFactsFor(this.plugin, this.readable, names, then, (values) => {
+      const key = values && this.kept ? valuesKey(values) : undefined;
+      if (key === undefined) {
+        this.kept = false;
+        return;
+      }
+      this.reads.push({ facts: names });
+      this.branches.push(key);
+    });
+  }
+
+  options(check: string): CheckOptions {
+    return this.run.optionsFor(this.plugin, check);
+  }
+
+  projectList(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>> {
+    const entries = this.run.projectListFor(this.plugin, list);
+    if (isThenable(entries)) this.kept = false;
+    else if (this.kept) {
+      this.reads.push({ list });
+      this.branches.push(entries);
+    }
+    return entries;
+  }
+
+  private impure(what: string): Error {
+    return new Error(
+      `plugin ${this.plugin.id} is declared pure (Plugin.pure) but read ${what}: its facts must follow from its facts read, options and project lists`,
+    );
   }
 }
 
