@@ -125,6 +125,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['dns', 'domain-age', 'subdomain'],
+  pure: true,
   run(ctx) {
     const options = ctx.options('deliverability_score');
     return andThen(evidence(ctx), (found): FactValues => {

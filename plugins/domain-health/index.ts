@@ -119,6 +119,7 @@ const plugin: Plugin = {
     },
   },
   needs: ['dns', 'domain-age', 'subdomain', 'website'],
+  pure: true,
   run(ctx) {
     return andThen(signals(ctx), (found): FactValues => ({ domain_health: health(found, excellentMinDays(ctx.options('domain_health'))) }));
   },

@@ -2,6 +2,7 @@
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
 // the request's custom_policy. IP intelligence (form B's `ip`) comes from the fingerprint's IP.
 import createError from 'http-errors';
+import { isThenable } from '../engine/plugin.js';
 import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { evaluateVerdict } from '../policy/evaluate.js';
@@ -130,17 +131,20 @@ const EMAIL_FACTS = [
   'subdomain_has_wildcard',
 ] as const;
 
-/** The values of `names`, asked for at once. */
-async function factValues<N extends string>(f: FactReader, names: readonly N[]): Promise<Record<N, unknown>> {
-  const values = await f(names);
-  return Object.fromEntries(names.map((name, i) => [name, values[i]])) as Record<N, unknown>;
+/** The values of `names` by name, asked for at once. */
+function byName<N extends string>(names: readonly N[], values: readonly unknown[]): Record<N, unknown> {
+  const named = {} as Record<N, unknown>;
+  for (let i = 0; i < names.length; i++) named[names[i] as N] = values[i];
+  return named;
 }
 
 /** The `email` object: normalised forms and the local and domain analysis. */
 async function emailAnalysis(f: FactReader) {
-  // Every fact shown, asked for at once: one wait rather than one per fact.
-  const v = await factValues(f, EMAIL_FACTS);
+  // Every fact shown, asked for at once: one wait rather than one per fact (none when their plugins have settled).
+  const values = f(EMAIL_FACTS);
+  const v = byName(EMAIL_FACTS, isThenable(values) ? await values : values);
   const valid = v.valid_address_format === true;
+  const category = valid ? domainCategory(f) : 'unknown';
   return {
     normalized: {
       base: v.base_email,
@@ -165,7 +169,7 @@ async function emailAnalysis(f: FactReader) {
         is_quoted: v.is_quoted,
       },
       domain: {
-        category: valid ? await domainCategory(f) : 'unknown',
+        category: typeof category === 'string' ? category : await category,
         free_provider: v.free_provider,
         punycode_value: v.punycode_value,
         has_valid_tld: v.has_valid_tld,
@@ -193,16 +197,21 @@ async function emailAnalysis(f: FactReader) {
  * business, free, education, government, disposable or unknown: the first classification that holds,
  * in that order of precedence (disposable first); business for any other domain with a valid TLD.
  */
-async function domainCategory(f: FactReader): Promise<string> {
+function domainCategory(f: FactReader, from = 0): string | Promise<string> {
   // One by one, in order of precedence: a classification that decides spares the plugins of the next ones.
-  for (const [fact, category] of CATEGORIES) if ((await f([fact]))[0] === true) return category;
+  for (let k = from; k < CATEGORIES.length; k++) {
+    const [fact, category] = CATEGORIES[k] as (typeof CATEGORIES)[number];
+    const values = f(fact);
+    if (isThenable(values)) return values.then(([value]) => (value === true ? category : domainCategory(f, k + 1)));
+    if (values[0] === true) return category;
+  }
   return 'unknown';
 }
 
 const CATEGORIES = [
-  ['is_disposable_domain', 'disposable'],
-  ['is_education_domain', 'education'],
-  ['is_government_domain', 'government'],
-  ['is_free_provider_domain', 'free'],
-  ['has_valid_tld', 'business'],
+  [['is_disposable_domain'], 'disposable'],
+  [['is_education_domain'], 'education'],
+  [['is_government_domain'], 'government'],
+  [['is_free_provider_domain'], 'free'],
+  [['has_valid_tld'], 'business'],
 ] as const;

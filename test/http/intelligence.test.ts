@@ -316,6 +316,17 @@ describe('intelligence classification and normalised forms', () => {
     expect((await intelligence(project, { email_address: email })).body.email.details.domain.category).toBe(category);
   });
 
+  it("finds the category when its check waits for the project's lists (just changed, not read by the verdict)", async () => {
+    const noRules = { version: '1.0', parent_rules: [] };
+    await server.service.store.projectLists.add(sandbox.project.id, 'disposable', ['own-disposable.example']);
+    const listed = await intelligence(sandbox, { email_address: 'a@own-disposable.example', custom_policy: noRules });
+    expect(listed.body.email.details.domain.category).toBe('disposable');
+    // Not listed: the wait gives false, and the next classification in order decides.
+    await server.service.store.projectLists.add(sandbox.project.id, 'disposable', ['other-disposable.example']);
+    const business = await intelligence(sandbox, { email_address: 'a@example.com', custom_policy: noRules });
+    expect(business.body.email.details.domain.category).toBe('business');
+  });
+
   it('a machine-made local part: fraud_pattern high_entropy:<score>', async () => {
     const { local } = (await intelligence(project, { email_address: 'x7kq2m9vz3p8@example.com' })).body.email.details;
     expect(local.has_fraud_pattern).toBe(true);
