@@ -8,8 +8,8 @@ import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, Plugin, PluginContext, ProjectListReader } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome } from '../../src/engine/run.js';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
-import { evaluate } from '../../src/policy/evaluate.js';
-import { POLICIES, ROWS } from '../policies/shipped-policy-rows.js';
+import { POLICIES, ROWS, type Row } from '../policies/shipped-policy-rows.js';
+import { evaluateFor } from '../support/plugin-tester.js';
 
 function plugin(
   id: string,
@@ -264,13 +264,10 @@ describe('valuesKey', () => {
   });
 });
 
-/** Everything a caller of evaluate() sees of one request. */
-async function seen(policy: CompiledPolicy, email: string): Promise<unknown> {
-  const evaluation = await evaluate(
-    policy,
-    { email, ipv4: '192.0.2.1', ipv6: null, softCheck: false, projectId: 'p', device: null },
-    { velocity: noHistory, now: () => 1_790_000_000_000 },
-  );
+/** Everything a caller of evaluate() sees of one request (a plugin that throws, an impure read say, fails it). */
+async function seen(policy: CompiledPolicy, email: string, network: Row['network']): Promise<unknown> {
+  const at = 1_790_000_000_000;
+  const evaluation = await evaluateFor(policy, { email, ipv4: '192.0.2.1' }, { network, now: () => at });
   const names = policy.enabledPlugins.flatMap((p) => Object.keys(p.facts));
   return {
     decision: evaluation.decision,
@@ -284,24 +281,27 @@ async function seen(policy: CompiledPolicy, email: string): Promise<unknown> {
 }
 
 describe('every shipped policy answers alike with its pure plugins remembered', () => {
-  const emails = [
-    ...ROWS.map((row) => row.email),
-    'jane@example.com',
-    'john@example.com',
-    'jane@gmail.com',
-    'jane@gmial.com',
-    'jane@mail.example.co.uk',
-    'jane@münchen.example',
-    'jane@xn--mnchen-3ya.example',
-    ' jane@example.com ',
-    'not-an-address',
+  const cases: Array<Pick<Row, 'email' | 'network'>> = [
+    ...ROWS,
+    ...[
+      'jane@example.com',
+      'john@example.com',
+      'jane@gmail.com',
+      'jane@gmial.com',
+      'jane@mail.example.co.uk',
+      'jane@münchen.example',
+      'jane@xn--mnchen-3ya.example',
+      ' jane@example.com ',
+      'not-an-address',
+    ].map((email) => ({ email })),
   ];
   for (const policy of POLICIES) {
     it(policy.name, async () => {
-      for (const email of [...emails, ...[...emails].reverse()]) {
+      // Each case twice, in both orders, each time with the network answers of its row (DNS, registration) or none.
+      for (const { email, network } of [...cases, ...[...cases].reverse()]) {
         // A copy of the options: a policy of its own, whose pure plugins have remembered nothing.
-        const cold = await seen({ ...policy, options: { ...policy.options } }, email);
-        expect(await seen(policy, email), email).toEqual(cold);
+        const cold = await seen({ ...policy, options: { ...policy.options } }, email, network);
+        expect(await seen(policy, email, network), email).toEqual(cold);
       }
     });
   }
