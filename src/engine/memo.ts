@@ -24,15 +24,29 @@ export type MemoBranch = string | ReadonlySet<string>;
 interface MemoNode {
   /** The read the run makes at this point; undefined at a leaf. */
   read?: MemoRead;
+  /** Its first branch, held without a map: most nodes below the first reads have one. */
+  branch?: MemoBranch;
+  next?: MemoNode;
+  /** Its other branches. */
   branches?: Map<MemoBranch, MemoNode>;
   /** At a leaf: the run's facts (frozen: every later request shares them). */
   facts?: Readonly<FactValues>;
+}
+
+/** The node a read's value leads to, if a run has taken that branch. */
+export function branchOf(node: MemoNode, branch: MemoBranch): MemoNode | undefined {
+  return node.branch === branch ? node.next : node.branches?.get(branch);
 }
 
 /** The remembered runs of one plugin under one policy's options. */
 export class MemoTree {
   private root: MemoNode = {};
   private runs = 0;
+  /**
+   * Each distinct answer once: most domains get the same facts from a classification (not listed, no
+   * subdomain), so thousands of leaves share a few objects.
+   */
+  private answers = new Map<string, Readonly<FactValues>>();
 
   /** The root, to walk from (see RequestRun.start). */
   get start(): MemoNode {
@@ -44,26 +58,45 @@ export class MemoTree {
     if (this.runs >= MEMO_MAX_RUNS) {
       this.root = {};
       this.runs = 0;
+      this.answers = new Map();
     }
     let node = this.root;
     for (let k = 0; k < reads.length; k++) {
       const read = reads[k] as MemoRead;
       if (node.facts) return;
-      if (!node.read) {
-        node.read = read;
-        node.branches = new Map();
-      } else if (!sameRead(node.read, read)) return;
+      if (!node.read) node.read = read;
+      else if (!sameRead(node.read, read)) return;
       const branch = branches[k] as MemoBranch;
-      let next = (node.branches as Map<MemoBranch, MemoNode>).get(branch);
+      let next = branchOf(node, branch);
       if (!next) {
         next = {};
-        (node.branches as Map<MemoBranch, MemoNode>).set(branch, next);
+        if (!node.next) {
+          node.branch = branch;
+          node.next = next;
+        } else {
+          node.branches ??= new Map();
+          node.branches.set(branch, next);
+        }
       }
       node = next;
     }
     if (node.read || node.facts) return;
-    node.facts = deepFreeze(facts);
+    node.facts = this.shared(facts);
     this.runs += 1;
+  }
+
+  /** The answer held for facts equal to these (scalar values only), or these, frozen. */
+  private shared(facts: FactValues): Readonly<FactValues> {
+    const names = Object.keys(facts);
+    const values = valuesKey(names.map((name) => facts[name]));
+    if (values === undefined) return deepFreeze(facts);
+    const key = `${names.join(',')}=${values}`;
+    let held = this.answers.get(key);
+    if (!held) {
+      held = deepFreeze(facts);
+      this.answers.set(key, held);
+    }
+    return held;
   }
 }
 

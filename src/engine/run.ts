@@ -22,7 +22,7 @@ import {
   type VelocityReader,
 } from './plugin.js';
 import './condition-evaluation.js';
-import { type MemoBranch, type MemoNode, type MemoRead, MemoTree, valuesKey } from './memo.js';
+import { branchOf, type MemoBranch, type MemoNode, type MemoRead, MemoTree, valuesKey } from './memo.js';
 import { NOT_YET, type NowAlmanac } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
 
@@ -411,20 +411,30 @@ class RequestRun {
         if (branch === undefined) {
           const values = this.gatherNow(read.facts, true);
           if (!values) return undefined;
-          branch = valuesKey(values);
+          branch = this.groupKey(read.facts, values);
           if (branch === undefined) return undefined;
-          this.groupKeys ??= new Map();
-          this.groupKeys.set(read.facts, branch);
         }
       } else {
         const set = this.listEntries(read.list);
         if (isThenable(set)) return undefined;
         branch = set;
       }
-      const next = branch === undefined ? undefined : node.branches?.get(branch);
+      const next = branch === undefined ? undefined : branchOf(node, branch);
       if (!next) return undefined;
       node = next;
     }
+  }
+
+  /** The key of a group's values (memo.ts valuesKey), one string per group and request: every tree holding it shares it. */
+  groupKey(names: readonly string[], values: readonly unknown[]): string | undefined {
+    let key = this.groupKeys?.get(names);
+    if (key === undefined) {
+      key = valuesKey(values);
+      if (key === undefined) return undefined;
+      this.groupKeys ??= new Map();
+      this.groupKeys.set(names, key);
+    }
+    return key;
   }
 
   /** A project list's entries (see RunServices.lists). */
@@ -595,7 +605,7 @@ class MemoContext implements PluginContext {
 
   withFacts<R>(names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R> {
     return this.run.withFactsFor(this.plugin, this.readable, names, then, (values) => {
-      const key = values && this.kept ? valuesKey(values) : undefined;
+      const key = values && this.kept ? this.run.groupKey(names, values) : undefined;
       if (key === undefined) {
         this.kept = false;
         return;
