@@ -118,11 +118,13 @@ export function haltsAfter(verdict: CompiledVerdict, ruleName: string): boolean 
 
 /** block if a block rule matched, else allow if an allow rule matched, else ignore. */
 export function decideVerdict(verdict: CompiledVerdict, fired: readonly FiredRule[]): VerdictDecision {
-  const matched = fired
-    .flatMap((rule) =>
-      rule.name === ALL_PARENT_RULES ? rule.children.flatMap((held, i) => (held ? [i] : [])) : [Number(rule.name.slice('parent_rules['.length, -1))],
-    )
-    .sort((a, b) => a - b);
+  // A loop, not flatMap: the one rule of a verdict without stop_on_block has a child per parent rule (every request).
+  const matched: number[] = [];
+  for (const rule of fired) {
+    if (rule.name !== ALL_PARENT_RULES) matched.push(Number(rule.name.slice('parent_rules['.length, -1)));
+    else for (let i = 0; i < rule.children.length; i++) if (rule.children[i]) matched.push(i);
+  }
+  matched.sort((a, b) => a - b);
   const actions = matched.map((i) => verdict.parents[i]?.action);
   const action = actions.includes('block') ? 'block' : actions.includes('allow') ? 'allow' : 'ignore';
   const decidedBy = matched.find((i) => verdict.parents[i]?.action === action) ?? null;
