@@ -160,12 +160,38 @@ describe('parseRanges', () => {
     expect(parseRanges('0.0.0.0/0\n::/0\n')).toEqual({ v4: [[0, 0xffffffff]], v6: [[0n, (1n << 128n) - 1n]] });
   });
 
-  it.each(['256.0.0.1', '10.0.0.0/33', '10.0.0', 'example.com', '2001:db8::/129', '2001:db8:::1', '10.0.0.0/8 # trailing'])(
-    'refuses %s, naming the source and line',
-    (line) => {
-      expect(() => parseRanges(`10.0.0.0/8\n${line}\n`, 'x.txt')).toThrow(`x.txt:2: "${line}"`);
-    },
-  );
+  it('ignores white space around a line (CRLF endings, tabs, a no-break space) and counts lines as written', () => {
+    const text = ' 192.0.2.1\r\n\t# indented comment\r\n\u00a0198.51.100.0/31\u00a0\n  \n2001:db8::1\t\r\n';
+    expect(parseRanges(text)).toEqual({
+      v4: [
+        [v4('192.0.2.1'), v4('192.0.2.1')],
+        [v4('198.51.100.0'), v4('198.51.100.1')],
+      ],
+      v6: [[(0x20010db8n << 96n) | 1n, (0x20010db8n << 96n) | 1n]],
+    });
+    expect(parseRanges('192.0.2.1')).toEqual({ v4: [[v4('192.0.2.1'), v4('192.0.2.1')]], v6: [] });
+    expect(() => parseRanges('\r\n# a\r\n 10.0.0.1x \r\n', 'x.txt')).toThrow('x.txt:3: "10.0.0.1x"');
+  });
+
+  it.each([
+    '256.0.0.1',
+    '10.0.0.0/33',
+    '10.0.0',
+    '10.0.0.',
+    '.10.0.0.1',
+    '10..0.1',
+    '10.0.0.1/',
+    '10.0.0.1/8/8',
+    '1000.0.0.1',
+    '10.0.0.0/100',
+    '10.0.0.1.5',
+    'example.com',
+    '2001:db8::/129',
+    '2001:db8:::1',
+    '10.0.0.0/8 # trailing',
+  ])('refuses %s, naming the source and line', (line) => {
+    expect(() => parseRanges(`10.0.0.0/8\n${line}\n`, 'x.txt')).toThrow(`x.txt:2: "${line}"`);
+  });
 });
 
 describe('IPv6 lines: the hex-colon fast path reads them as ipaddr.js does', () => {

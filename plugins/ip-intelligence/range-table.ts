@@ -209,25 +209,40 @@ const DOT = 46;
 const SLASH = 47;
 const ZERO = 48;
 
-/** [first, last] of an IPv4 CIDR or address in dotted-quad form; null when it is not one. */
-function ipv4Range(line: string): Range<number> | null {
-  const parts = [0, 0, 0, 0, 32];
+/**
+ * [first, last] of an IPv4 CIDR or address in dotted-quad form, read from `text` between `from` and `to`
+ * (no line string is made for it); null when it is not one.
+ */
+function ipv4Range(text: string, from = 0, to = text.length): Range<number> | null {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let bits = 32;
+  let value = 0;
   let part = 0;
   let digits = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    const digit = c - ZERO;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    const digit = code - ZERO;
     if (digit >= 0 && digit <= 9) {
       if (++digits > 3) return null;
-      parts[part] = (digits === 1 ? 0 : (parts[part] as number) * 10) + digit;
-    } else if ((c === DOT && part < 3) || (c === SLASH && part === 3)) {
+      value = value * 10 + digit;
+    } else if ((code === DOT && part < 3) || (code === SLASH && part === 3)) {
       if (digits === 0) return null;
+      if (part === 0) a = value;
+      else if (part === 1) b = value;
+      else if (part === 2) c = value;
+      else d = value;
       part += 1;
+      value = 0;
       digits = 0;
     } else return null;
   }
-  const [a = 0, b = 0, c = 0, d = 0, bits = 32] = parts;
-  if (digits === 0 || part < 3 || a > 255 || b > 255 || c > 255 || d > 255 || bits > 32) return null;
+  if (digits === 0 || part < 3) return null;
+  if (part === 3) d = value;
+  else bits = value;
+  if (a > 255 || b > 255 || c > 255 || d > 255 || bits > 32) return null;
   const size = 2 ** (32 - bits);
   const address = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
   const first = address - (address % size);
@@ -320,20 +335,53 @@ function ipv6Range(line: string): Range<bigint> | null {
   return [first, first + size - 1n];
 }
 
+const HASH = 35;
+
+/** Whether the character at `i` is white space as String.prototype.trim sees it. */
+function isSpace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code === 32 || (code >= 9 && code <= 13)) return true;
+  return code > 127 && /\s/.test(text.charAt(i));
+}
+
 /**
  * The IPv4 and IPv6 ranges of a list of CIDRs or bare addresses, one per line (blank lines and `#`
- * comments skipped). Throws on a line that is neither, naming `source` and the line number.
+ * comments skipped, white space around a line ignored). Throws on a line that is neither, naming `source`
+ * and the line number. One pass over the text: an IPv4 line (most of them) is read where it lies, without
+ * a string of its own (91,000 lines are read at every start).
  */
 export function parseRanges(text: string, source = 'list'): { v4: Range<number>[]; v6: Range<bigint>[] } {
   const v4: Range<number>[] = [];
   const v6: Range<bigint>[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    const range = line.includes(':') ? ipv6Range(line) : ipv4Range(line);
-    if (range === null) throw new SyntaxError(`${source}:${i + 1}: "${line}" is not an IP address or CIDR`);
-    if (typeof range[0] === 'bigint') v6.push(range as Range<bigint>);
-    else v4.push(range as Range<number>);
-  });
+  let lineNumber = 0;
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNumber += 1;
+    let from = start;
+    let to = end;
+    while (from < to && isSpace(text, from)) from++;
+    while (to > from && isSpace(text, to - 1)) to--;
+    start = end + 1;
+    if (from === to || text.charCodeAt(from) === HASH) continue;
+    if (hasColon(text, from, to)) {
+      const range = ipv6Range(text.slice(from, to));
+      if (range === null) throw notARange(source, lineNumber, text.slice(from, to));
+      v6.push(range);
+    } else {
+      const range = ipv4Range(text, from, to);
+      if (range === null) throw notARange(source, lineNumber, text.slice(from, to));
+      v4.push(range);
+    }
+  }
   return { v4, v6 };
+}
+
+function hasColon(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === COLON) return true;
+  return false;
+}
+
+function notARange(source: string, lineNumber: number, line: string): SyntaxError {
+  return new SyntaxError(`${source}:${lineNumber}: "${line}" is not an IP address or CIDR`);
 }
