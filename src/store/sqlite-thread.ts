@@ -139,9 +139,11 @@ export const THREAD_HEAP_MB = 256;
  * garbage (messages, rows, statement results) dies young whatever its size, and a smaller one keeps fewer
  * pages resident: RSS after the bench's loads 238-239 MB with the default, 217-221 MB with 8 MB and 206-212
  * MB with 4 MB (two runs each, scratch script), at the same CPU per event within the noise of
- * bench/store.ts (60-77 µs).
+ * bench/store.ts (60-77 µs). Taken down from 8 to 4 MB when the bench's peak went past 250 MB (260 and 262 MB
+ * in two of three runs on a slower machine): one load sequence peaked at 235 and 203 MB with 8, 196 and 193 MB
+ * with 4, and bench/store.ts wrote an event in 92-126 µs with 8 and 103-125 µs with 4 (alternating runs).
  */
-export const THREAD_YOUNG_MB = 8;
+export const THREAD_YOUNG_MB = 4;
 
 /**
  * How long after the thread last read its connection's data_version the event loop's replica of the
