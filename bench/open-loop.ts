@@ -9,7 +9,7 @@
 // they queued unaccepted: since libuv 1.45 (Node 20) a server accepts one connection per turn of its event
 // loop (libuv/libuv#3696, nodejs/node#57364), and under load a turn takes milliseconds, so the connections
 // the driver opened while its first requests were being answered waited in the listen queue (`ss -ltn`
-// showed 170 of them draining at about 25 a second), and the requests on them for 1-3 s: the p99 measured
+// showed 170 of them draining at about 35 a second), and the requests on them for 1-3 s: the p99 measured
 // the driver's warm-up, not verify. Used in turn (FIFO), none sits idle long enough for the server's
 // keep-alive timeout to close it.
 import { Agent, request } from 'node:http';

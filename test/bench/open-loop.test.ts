@@ -1,0 +1,97 @@
+// bench/open-loop.ts against a real node:http server: with `openWith`, every connection is opened before the
+// clock starts (none during the load, so no request waits for a connection the server has not accepted yet)
+// and the connections are used in turn; without it they open on demand.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLoop } from '../../bench/open-loop.js';
+
+interface Seen {
+  /** Connections in the order the server accepted them. */
+  connections: Socket[];
+  /** Per connection: the paths asked on it, in order. */
+  paths: Map<Socket, string[]>;
+}
+
+let server: Server | null = null;
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  server?.close();
+  server = null;
+});
+
+/** Answers /open at once and anything else after `delayMs`, so several requests are in flight at a time. */
+async function start(delayMs: number): Promise<{ base: string; seen: Seen }> {
+  const seen: Seen = { connections: [], paths: new Map() };
+  server = createServer((req, res) => {
+    seen.paths.get(req.socket)?.push(req.url ?? '');
+    req.resume();
+    req.on('end', () => {
+      if (req.url === '/open') res.end('{}');
+      else setTimeout(() => res.end('{"action":"allow"}'), delayMs);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    seen.connections.push(socket);
+    seen.paths.set(socket, []);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, seen };
+}
+
+describe('open-loop driver', () => {
+  it('opens every connection before the clock starts and sends the load over all of them in turn', async () => {
+    const { base, seen } = await start(20);
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: (n) => `{"n":${n}}`, rate: 200, seconds: 1, connections: 8, openWith: '/open' });
+
+    expect(figures).toMatchObject({ sent: 200, non_2xx: 0, errors: 0, connections_opened: 8 });
+    // Eight connections in all, each opened by its /open request: the load opened none.
+    expect(seen.connections).toHaveLength(8);
+    const perConnection = seen.connections.map((socket) => seen.paths.get(socket) ?? []);
+    for (const paths of perConnection) expect(paths[0]).toBe('/open');
+    expect(perConnection.flat().filter((path) => path === '/work')).toHaveLength(200);
+    // In turn (FIFO): about 4 requests are in flight at a time, yet every connection carries a share of
+    // the 200; most recently freed first (LIFO) would leave some of them idle.
+    for (const paths of perConnection) expect(paths.filter((path) => path === '/work').length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('without openWith opens connections on demand, only as many as the requests in flight need', async () => {
+    const { base, seen } = await start(20);
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: () => '{}', rate: 200, seconds: 1, connections: 64 });
+
+    expect(figures).toMatchObject({ sent: 200, non_2xx: 0, errors: 0, connections_opened: 0 });
+    expect(seen.connections.length).toBeGreaterThan(0);
+    expect(seen.connections.length).toBeLessThan(64);
+    expect([...seen.paths.values()].flat().every((path) => path === '/work')).toBe(true);
+  });
+
+  it('counts latency from each request’s due time: a request kept waiting for a connection counts its wait', async () => {
+    // One connection, a request due every 10 ms, 50 ms per answer: request 19 is due at 190 ms and cannot be
+    // answered before 20 × 50 = 1,000 ms. Measured from its send, as autocannon's -R does, it would show 50 ms.
+    const { base } = await start(50);
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: () => '{}', rate: 100, seconds: 0.2, connections: 1, openWith: '/open' });
+
+    expect(figures).toMatchObject({ sent: 20, non_2xx: 0, errors: 0, connections_opened: 1 });
+    expect(figures.max_ms).toBeGreaterThanOrEqual(750);
+    expect(figures.sent_late).toBeGreaterThanOrEqual(15);
+  });
+
+  it('reports the answers that were not 2xx', async () => {
+    const { base } = await start(0);
+    server?.removeAllListeners('request');
+    server?.on('request', (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.statusCode = req.url === '/open' ? 200 : 503;
+        res.end('{}');
+      });
+    });
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: () => '{}', rate: 100, seconds: 0.5, connections: 4, openWith: '/open' });
+
+    expect(figures).toMatchObject({ sent: 50, non_2xx: 50, errors: 0, connections_opened: 4 });
+  });
+});
