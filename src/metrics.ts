@@ -73,6 +73,12 @@ export const velocityReads = new Counter({
   registers: [registry],
 });
 
+export const logCatchUps = new Counter({
+  name: 'email_trust_wal_catch_ups_total',
+  help: "Times the store thread copied the rest of an embedded SQLite file's write-ahead log before a commit, the log being past its limit, so that the commit started it again (each stops the commits for a copy and two fsyncs)",
+  registers: [registry],
+});
+
 export const rejections = new Counter({
   name: 'email_trust_rejections_total',
   help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',

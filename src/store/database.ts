@@ -40,6 +40,8 @@ export interface OpenOptions {
   acquireTimeoutMs?: number;
   /** How long a velocity read may wait for the database (default READ_TIMEOUT_MS, 2 s). */
   readTimeoutMs?: number;
+  /** An embedded file's write-ahead log limit (sqlite-writes.ts, WAL_SIZE_LIMIT_BYTES unless set: a test's). */
+  walLimitBytes?: number;
 }
 
 const SQLITE_MEMORY = ':memory:';
@@ -49,7 +51,13 @@ const ACCEPTED_FORMS =
 // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every commit (a commit
 // survives a process crash; the last ones may be lost on power loss). A 32 MB page cache (default 2 MB)
 // keeps the event and counter indexes in memory while history grows: writes stay fast at millions of rows.
-const SQLITE_PRAGMAS = 'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA cache_size=-32768;';
+// No automatic checkpoint (wal_autocheckpoint=0): this connection runs on the event loop, and with the log
+// always past SQLite's 1,000 pages under load, each of its write commits (a key's last use, the usage
+// counts) copied up to a second's worth of log into the database and fsynced it, the event loop waiting
+// 47-88 ms (issue 12). The checkpoint thread (sqlite-checkpoints.ts) does it; a process that writes through
+// this connection alone (a CLI command) checkpoints when it closes the database.
+const SQLITE_PRAGMAS =
+  'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA cache_size=-32768; PRAGMA wal_autocheckpoint=0;';
 
 function badUrl(detail: string): Error {
   return new Error(`DATABASE_URL ${detail}; accepted forms: ${ACCEPTED_FORMS}`);
@@ -198,7 +206,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // thread with a connection of its own, which keeps the velocity cache exact beside it (sqlite-thread.ts,
   // velocity-cache.ts); memory databases cannot share a connection.
   const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
-  const thread = embedded ? openSqliteThread(embedded, knex) : null;
+  const thread = embedded ? openSqliteThread(embedded, knex, options.walLimitBytes ? { walLimitBytes: options.walLimitBytes } : {}) : null;
   // Through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
   const events = createEvents(knex, thread ? { all: thread.all, velocity: thread.velocity } : knexReads(knex, bound), thread);

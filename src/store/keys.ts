@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
+import { backgroundWrites } from './background-writes.js';
 import { type Project, projectFromRow } from './projects.js';
 import { newId, toNullableNumber, toNumber } from './sql-values.js';
 
@@ -147,6 +148,7 @@ export function createKeys(knex: Knex): Keys {
   // Date.now, not performance.now: the clock the rest of the store reads (and tests move); ttlResolution 0
   // so every check reads it.
   const cache = new LRUCache<string, CachedKey>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 });
+  const write = backgroundWrites(knex);
 
   return {
     async create(projectId, kind, options = {}) {
@@ -201,7 +203,8 @@ export function createKeys(knex: Knex): Keys {
 
     async markUsed(uses) {
       if (uses.size === 0) return;
-      await knex.transaction(async (trx) => {
+      // Off the request's path, beside the store thread's commits: without holding the event loop (background-writes.ts).
+      await write(async (trx) => {
         for (const [id, at] of uses) {
           await trx('api_keys')
             .where({ id })

@@ -3,9 +3,22 @@
 // copy the WAL into the database and fsync it inside whichever commit crosses 1,000 pages: tens to hundreds
 // of ms on a busy disk, with every request waiting (node-sqlite3 did it on its thread pool). So those
 // connections turn it off (PRAGMA wal_autocheckpoint=0) and a worker thread with a connection of its own
-// runs a passive checkpoint every CHECKPOINT_EVERY_MS, and, when the log is past WAL_SIZE_LIMIT_BYTES, a
-// restart of it if no commit is running: it never waits for a lock, and blocks a writer only while it copies
-// what was committed since the passive one.
+// runs a passive checkpoint every CHECKPOINT_EVERY_MS: it never waits for a lock and never blocks a writer.
+//
+// The log starts again from its beginning only when a writer finds all of it copied, which under steady
+// commits never happens by itself (commits land while the checkpoint copies). Once it is past
+// WAL_SIZE_LIMIT_BYTES the thread asks the store thread (sqlite-thread-worker.ts), through `restart`, to
+// copy what was committed since, itself, before its next commit: with no other writer in between, that
+// commit finds the whole log copied and starts it again. Until 2026-11-28 this thread ran a RESTART
+// checkpoint instead, holding the write lock for its copy and fsyncs (19-30 ms) while the store thread's
+// commit slept in SQLite's busy handler, whose steps (1, 2, 5, 10, 15, 20, 25 ms) overshot the lock's
+// release: each restart stopped every verify for 36-83 ms, every 3 s at 1,000 verifies a second, and made
+// most of the fixed-rate p99. The RESTART stays as the fallback when the log is still past the limit a turn
+// after asking (another process commits to the file too, or the store thread had no commit to do it in).
+//
+// The thread runs at the lowest CPU priority (nice 19, Linux): its copies and fsyncs can wait, the event
+// loop and the store thread cannot. On two cores, while it copied a second's worth of log (50-70 ms), the
+// event loop stalled 5-40 ms.
 // The worker loads the same better-sqlite3 (one SQLite library in the process, so its locks are seen).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -16,24 +29,33 @@ export const CHECKPOINT_EVERY_MS = 1_000;
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
+try {
+  // This thread only (Linux: a thread's id is a pid to setpriority); elsewhere it keeps the process's priority.
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, 19);
+} catch {}
 let db = null;
 let pageSize = null;
+let asked = false;
 const timer = setInterval(() => {
   try {
     db ??= new Database(workerData.filename, { fileMustExist: true, timeout: 0 });
     const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
-    // Under steady writes the passive checkpoint never catches up (commits land while it copies), and only a
-    // writer that finds the whole log copied starts it again from its beginning: the log grew without end
-    // (2.5 GB after 150,000 verifies). So, once it is past the limit and its bulk copied, a RESTART: with no
-    // busy wait (timeout 0) it takes the write lock only when no commit holds it (else it stays passive),
-    // copies the frames committed since, and leaves the log to be restarted by the next commit. Commits wait
-    // for it that long (its copy and its fsyncs), once per limit's worth of writes rather than every second.
-    // A second passive checkpoint first leaves it less to copy and to sync: the write lock held 0-43 ms
-    // (median about 28) instead of 4-58 ms (about 45) over 10 restarts each.
     pageSize ??= db.pragma('page_size', { simple: true });
-    if (log * pageSize > workerData.limitBytes) {
+    if (log * pageSize <= workerData.limitBytes) {
+      asked = false;
+    } else if (!asked) {
+      // A second pass first copies what was committed during the first, leaving the store thread little.
+      db.pragma('wal_checkpoint(PASSIVE)');
+      Atomics.store(workerData.restart, 0, 1); // the store thread's next commit starts the log again
+      asked = true;
+    } else {
+      // Still past the limit a turn after asking: with no busy wait (timeout 0) a RESTART takes the write lock
+      // only when no commit holds it, copies the frames committed since and leaves the log to be restarted by
+      // the next commit. A second passive checkpoint first leaves it less to copy.
       db.pragma('wal_checkpoint(PASSIVE)');
       db.pragma('wal_checkpoint(RESTART)');
+      asked = false;
     }
   } catch {
     // busy or not there yet: the next turn tries again
@@ -50,9 +72,31 @@ export interface Checkpoints {
   stop(): Promise<void>;
 }
 
-export function startCheckpoints(filename: string): Checkpoints {
+/**
+ * A flag the checkpoint thread raises when the log is past its limit and the store thread lowers when it has
+ * copied the rest of the log before a commit (restartWanted): one Int32 in shared memory, read with Atomics.
+ */
+export type RestartFlag = Int32Array;
+
+export function restartFlag(): RestartFlag {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/** Whether the checkpoint thread asked for the log to start again; lowers the flag. */
+export function restartWanted(flag: RestartFlag): boolean {
+  return Atomics.exchange(flag, 0, 0) === 1;
+}
+
+/**
+ * `restart`: shared with the store thread (sqlite-thread.ts); `limitBytes`: WAL_SIZE_LIMIT_BYTES unless set
+ * (a test's, to see restarts without writing 512 MB).
+ */
+export function startCheckpoints(filename: string, restart: RestartFlag = restartFlag(), limitBytes = WAL_SIZE_LIMIT_BYTES): Checkpoints {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER, { eval: true, workerData: { filename, module, everyMs: CHECKPOINT_EVERY_MS, limitBytes: WAL_SIZE_LIMIT_BYTES } });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { filename, module, everyMs: CHECKPOINT_EVERY_MS, limitBytes, restart },
+  });
   worker.unref();
   worker.on('error', () => {}); // a failed checkpoint thread leaves the WAL to grow until the last connection closes
   return {

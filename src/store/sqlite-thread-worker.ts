@@ -10,6 +10,7 @@
 // replica follows the same commits in the same order (answers arrive in the order they are sent).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { type RestartFlag, restartWanted } from './sqlite-checkpoints.js';
 import type { Answer, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { addedToWire, type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
@@ -21,7 +22,7 @@ const MAX_PREPARED_READS = 64;
 
 const port = parentPort;
 if (!port) throw new Error('sqlite-thread-worker runs as a worker thread (sqlite-thread.ts starts it)');
-const { filename } = workerData as { filename: string };
+const { filename, restart } = workerData as { filename: string; restart: RestartFlag };
 
 let conn: Database.Database | null = null;
 let commit: ReturnType<typeof prepareEventCommit> | null = null;
@@ -71,9 +72,27 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
     // Read before the work: what the answer holds is at least as new as this version says.
     const seen = { version: (dataVersion as () => number)(), at: Date.now() };
     if (request.op === 'insert') {
+      // The checkpoint thread found the log past its limit (sqlite-checkpoints.ts): copy what it has not, here,
+      // so that this commit finds the whole log copied and starts it again (no other writer in between).
+      let caughtUp = false;
+      if (restartWanted(restart)) {
+        try {
+          const [done] = (conn as Database.Database).pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+          caughtUp = done !== undefined && done.log === done.checkpointed; // else a reader holds part of it
+        } catch {
+          // the commit goes on; the checkpoint thread's RESTART follows a turn later
+        }
+      }
       const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
       const added = commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
-      return { id, ok: true, ...seen, ...(ran ? { statements: ran } : {}), ...(added && request.replica ? { added: addedToWire(added) } : {}) };
+      return {
+        id,
+        ok: true,
+        ...seen,
+        ...(ran ? { statements: ran } : {}),
+        ...(added && request.replica ? { added: addedToWire(added) } : {}),
+        ...(caughtUp ? { caughtUp: true as const } : {}),
+      };
     }
     if (request.op === 'reads') {
       const answers: Answer<RowsWire>[] = [];

@@ -16,10 +16,10 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Velocity } from '../engine/plugin.js';
-import { velocityReads } from '../metrics.js';
+import { logCatchUps, velocityReads } from '../metrics.js';
 import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
-import { type Checkpoints, startCheckpoints } from './sqlite-checkpoints.js';
+import { type Checkpoints, restartFlag, startCheckpoints } from './sqlite-checkpoints.js';
 import { flatRows, type RanStatement } from './sqlite-writes.js';
 import { type AddedWire, addedFromWire, type Rows, type RowsWire, rowsFromWire, type VelocityWire, velocityFromWire } from './thread-wire.js';
 import { createVelocityCache, type HeldSubject } from './velocity-cache.js';
@@ -56,6 +56,8 @@ export type StoreReply =
       added?: AddedWire;
       /** A velocity read's subjects as the thread's cache holds them after it, one per query (when asked). */
       held?: Array<HeldSubject | null>;
+      /** A commit's: the thread copied the rest of the log first (sqlite-checkpoints.ts), so this commit started it again. */
+      caughtUp?: true;
     }
   | { id: number; ok: false; error: ThreadError };
 
@@ -165,6 +167,8 @@ export interface ThreadOptions {
   replica?: boolean;
   /** REPLICA_FRESH_MS unless set (a test's). */
   replicaFreshMs?: number;
+  /** How far the log grows before it starts again (WAL_SIZE_LIMIT_BYTES unless set: a test's). */
+  walLimitBytes?: number;
 }
 
 export function openSqliteThread(filename: string, knex: Knex, options: ThreadOptions = {}): SqliteThread {
@@ -173,6 +177,8 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   let closed = false;
   let nextId = 1;
   const pending = new Map<number, Pending>();
+  // Raised by the checkpoint thread when the log should start again, lowered by the store thread's next commit.
+  const restart = restartFlag();
   // The replica: the thread's cache as the thread's answers describe it, applied in the order they come. It
   // answers only while the thread has read data_version within REPLICA_FRESH_MS, and not since forget().
   const replica = (options.replica ?? !cluster.isWorker) ? createVelocityCache(() => known.version) : null;
@@ -229,7 +235,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
 
   function start(): Worker {
     const thread = new Worker(workerFile(), {
-      workerData: { filename },
+      workerData: { filename, restart },
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_MB },
     });
     thread.unref(); // held only while a call is pending (call())
@@ -244,7 +250,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     });
     thread.on('error', (error) => failAll(thread, error.message));
     thread.on('exit', (code) => failAll(thread, `exit code ${code}`));
-    checkpoints ??= startCheckpoints(filename);
+    checkpoints ??= startCheckpoints(filename, restart, options.walLimitBytes);
     return thread;
   }
 
@@ -283,6 +289,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
       const reply = await call({ op: 'insert', values: flatRows(rows), observe, replica: replica !== null });
+      if (reply.caughtUp) logCatchUps.inc();
       for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
     },
     velocity,

@@ -58,8 +58,22 @@ export function rowsOfFlat(values: readonly unknown[]): EventRow[] {
   return rows;
 }
 
-/** The write-ahead log's size once restarted (journal_size_limit). */
-export const WAL_SIZE_LIMIT_BYTES = 128 * 1024 * 1024;
+/**
+ * How far the write-ahead log grows before it is started again from its beginning (sqlite-checkpoints.ts).
+ * Each restart stops the commits for the store thread's last copy and its fsyncs (15-75 ms on the bench
+ * machine of 2026-11-28), and a commit writes 30-60 KB of log per event at 1,000 verifies a second: at
+ * 128 MB that was a restart every 2-3 s there, at 512 MB every 8-10 s. The price is disk: the log file
+ * stays about this large (WAL_FILE_LIMIT_BYTES).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The log file is cut back to this when it starts again (journal_size_limit): above WAL_SIZE_LIMIT_BYTES and
+ * a few seconds of growth, so that a restart reuses the file's blocks rather than freeing them (the commit
+ * that cut back 60-100 MB took 20-25 ms, discard on), while a log that grew far past it (a reader held it)
+ * still shrinks.
+ */
+export const WAL_FILE_LIMIT_BYTES = 2 * WAL_SIZE_LIMIT_BYTES;
 
 /**
  * The store thread's connection: WAL beside knex's, checkpoints left to sqlite-checkpoints.ts. Its temporary
@@ -76,10 +90,9 @@ export const PRAGMAS = [
   'cache_size = -8192',
   'wal_autocheckpoint = 0',
   'temp_store = MEMORY',
-  // When a commit starts the log again from its beginning (after sqlite-checkpoints.ts copied all of it), the
-  // file is cut back to this. The checkpoint thread restarts the log once it is past it: here every 7-8 s at
-  // 1,000 verifies a second, each restart holding the write lock up to about 45 ms (its copy and its fsyncs).
-  `journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`,
+  // When a commit starts the log again from its beginning (after sqlite-checkpoints.ts copied all of it), a
+  // file past this is cut back to it.
+  `journal_size_limit = ${WAL_FILE_LIMIT_BYTES}`,
 ];
 
 /** Rows per counter or address statement: 500 × 6 bindings, far below SQLite's limit (32,766). */

@@ -1,6 +1,7 @@
 // usage: calls per project per calendar month (UTC), for quotas. Sandbox calls are simply not counted
 // by the caller.
 import type { Knex } from 'knex';
+import { backgroundWrites } from './background-writes.js';
 import { toNumber } from './sql-values.js';
 
 export interface Usage {
@@ -16,13 +17,18 @@ export function monthOf(at: number): string {
 }
 
 export function createUsage(knex: Knex): Usage {
+  // The quota's flush (service/quota.ts), every second beside the store thread's commits: without holding the
+  // event loop while the write lock is taken (background-writes.ts).
+  const write = backgroundWrites(knex);
   return {
     async increment(projectId, at = Date.now(), by = 1) {
-      const rows = (await knex('usage')
-        .insert({ project_id: projectId, month: monthOf(at), count: by })
-        .onConflict(['project_id', 'month'])
-        .merge({ count: knex.raw('?? + ?', ['usage.count', by]) })
-        .returning('count')) as Array<{ count: unknown }>;
+      const rows = (await write((trx) =>
+        trx('usage')
+          .insert({ project_id: projectId, month: monthOf(at), count: by })
+          .onConflict(['project_id', 'month'])
+          .merge({ count: trx.raw('?? + ?', ['usage.count', by]) })
+          .returning('count'),
+      )) as Array<{ count: unknown }>;
       return toNumber(rows[0]?.count);
     },
 
