@@ -838,7 +838,7 @@ describe('WAL checkpoints of an embedded SQLite file', () => {
       await store.events.record(event({ projectId: 'prj_wal', email: 'first@x.io', ipv4: '192.0.2.1' }));
       const first = await restarts();
       const caughtUpBefore = Number(await catchUps());
-      // Commits back to back, so that the checkpoint thread's turns (every second) all fall among them, until
+      // Commits back to back, so that the checkpoint thread's turns (every 250 ms) all fall among them, until
       // the log restarts (at most 30 s).
       const until = Date.now() + 30_000;
       let largest = 0;
