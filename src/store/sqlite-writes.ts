@@ -60,7 +60,7 @@ export function rowsOfFlat(values: readonly unknown[]): EventRow[] {
 
 /**
  * How far the write-ahead log grows before it is started again from its beginning (sqlite-checkpoints.ts).
- * Each restart stops the commits for the store thread's last copy and its fsyncs (15-75 ms on the bench
+ * Each restart stops the commits for the store thread's last copy and its fsyncs (0-74 ms on the bench
  * machine of 2026-11-28), and a commit writes 30-60 KB of log per event at 1,000 verifies a second: at
  * 128 MB that was a restart every 2-3 s there, at 512 MB every 8-10 s. The price is disk: the log file
  * stays about this large (WAL_FILE_LIMIT_BYTES).
