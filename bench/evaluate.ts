@@ -7,6 +7,7 @@
 //   npx tsc -p tsconfig.json && node dist/bench/evaluate.js [--json]
 //   node dist/bench/evaluate.js --baseline /path/to/other/checkout [--write]   (built, with this file in its bench/)
 //   node dist/bench/evaluate.js --counts   (promises and KB allocated per evaluation: counts, not timings)
+//   node dist/bench/evaluate.js --after-wait   (one evaluation back to back and after pauses: what an idle core costs)
 //
 // With --baseline, this checkout and the other one each run in a process of their own, in alternating
 // rounds, and the ratio of their medians is printed: a before/after comparison from one run, however busy
@@ -206,8 +207,52 @@ async function counts(): Promise<void> {
   }
 }
 
+/** The pauses --after-wait puts before each evaluation: none, a turn of the event loop, and sleeps of 0.2, 1 and 10 ms. */
+const PAUSES: ReadonlyArray<{ name: string; pause: () => Promise<void> }> = [
+  { name: 'back to back', pause: async () => {} },
+  { name: 'after setImmediate', pause: () => new Promise((resolve) => setImmediate(resolve)) },
+  ...[0.2, 1, 10].map((ms) => ({
+    name: `after ${ms} ms asleep`,
+    // A timer shorter than a millisecond is not there; a thread asleep on a futex for that long is the same pause.
+    pause: () =>
+      new Promise<void>((resolve) => (ms < 1 ? resolve(void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)) : setTimeout(resolve, ms))),
+  })),
+];
+
+/**
+ * `--after-wait`: wall µs of one evaluation (decision + show_results facts, IPv4) after each of PAUSES, as
+ * the service's event loop sleeps between bursts while it waits for the store thread's commit. Where a
+ * pause makes the evaluation slower, what it needs (its code, the policy, the lists) left the core's caches
+ * while the thread slept (a host that puts an idle core in a deep sleep state, or runs other tenants on it):
+ * a request served after a pause costs that much more. Verify, whose event loop waits on the store thread,
+ * pays it under load; /v1/public/ip, whose event loop never waits, does not.
+ */
+async function afterWait(): Promise<void> {
+  const s = subject();
+  const c = CASES.findIndex((x) => x.withIp && x.respond);
+  await timeCase(s, c, WARM_UP);
+  const runs = Math.min(RUNS, 500);
+  console.log(`wall µs of one evaluation (${CASES[c]?.name}) after a pause, median of ${runs} runs a round`);
+  console.log(PAUSES.map((p) => p.name.padStart(20)).join(''));
+  for (let round = 0; round < ROUNDS; round++) {
+    const row: string[] = [];
+    for (const { pause } of PAUSES) {
+      const times: number[] = [];
+      for (let n = 0; n < runs; n++) {
+        await pause();
+        const started = performance.now();
+        await once(s.policy, true, s.shown);
+        times.push((performance.now() - started) * 1000);
+      }
+      row.push(String(median(times)).padStart(20));
+    }
+    console.log(row.join(''));
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--counts')) return counts();
+  if (process.argv.includes('--after-wait')) return afterWait();
   if (process.argv.includes('--worker')) {
     const s = subject();
     process.on('message', (message: { case: number; runs: number }) => {
