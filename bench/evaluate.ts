@@ -219,24 +219,28 @@ const PAUSES: ReadonlyArray<{ name: string; pause: () => Promise<void> }> = [
   })),
 ];
 
+export interface PauseCost {
+  /** What came before each evaluation (PAUSES). */
+  pause: string;
+  /** Wall µs of one evaluation after it: the median of the rounds' medians. */
+  us: number;
+}
+
 /**
  * `--after-wait`: wall µs of one evaluation (decision + show_results facts, IPv4) after each of PAUSES, as
  * the service's event loop sleeps between bursts while it waits for the store thread's commit. Where a
  * pause makes the evaluation slower, what it needs (its code, the policy, the lists) left the core's caches
  * while the thread slept (a host that puts an idle core in a deep sleep state, or runs other tenants on it):
  * a request served after a pause costs that much more. Verify, whose event loop waits on the store thread,
- * pays it under load; /v1/public/ip, whose event loop never waits, does not.
+ * pays it under load; /v1/public/ip, whose event loop never waits, does not. `npm run bench` records it.
  */
-async function afterWait(): Promise<void> {
+export async function measurePauseCost(runs: number, rounds: number, onRound?: (us: number[]) => void): Promise<PauseCost[]> {
   const s = subject();
   const c = CASES.findIndex((x) => x.withIp && x.respond);
   await timeCase(s, c, WARM_UP);
-  const runs = Math.min(RUNS, 500);
-  console.log(`wall µs of one evaluation (${CASES[c]?.name}) after a pause, median of ${runs} runs a round`);
-  console.log(PAUSES.map((p) => p.name.padStart(20)).join(''));
-  for (let round = 0; round < ROUNDS; round++) {
-    const row: string[] = [];
-    for (const { pause } of PAUSES) {
+  const medians: number[][] = PAUSES.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, { pause }] of PAUSES.entries()) {
       const times: number[] = [];
       for (let n = 0; n < runs; n++) {
         await pause();
@@ -244,10 +248,19 @@ async function afterWait(): Promise<void> {
         await once(s.policy, true, s.shown);
         times.push((performance.now() - started) * 1000);
       }
-      row.push(String(median(times)).padStart(20));
+      medians[i]?.push(median(times));
     }
-    console.log(row.join(''));
+    onRound?.(medians.map((m) => m[round] as number));
   }
+  return PAUSES.map((p, i) => ({ pause: p.name, us: median(medians[i] ?? []) }));
+}
+
+async function afterWait(): Promise<void> {
+  const runs = Math.min(RUNS, 500);
+  if (process.argv.includes('--json')) return void process.stdout.write(`${JSON.stringify(await measurePauseCost(runs, ROUNDS))}\n`);
+  console.log(`wall µs of one evaluation (decision + show_results facts, IPv4) after a pause, median of ${runs} runs a round`);
+  console.log(PAUSES.map((p) => p.name.padStart(20)).join(''));
+  await measurePauseCost(runs, ROUNDS, (us) => console.log(us.map((x) => String(x).padStart(20)).join('')));
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 // `npm run bench`: starts the service in a child process on a temporary SQLite database, loads it with
 // autocannon from this process (one core each), and writes bench/results.json. Throughput is reported
 // as a ratio to the cheapest endpoint (POST /v1/public/ip) measured in the same run.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
+import type { PauseCost } from './evaluate.js';
 import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
@@ -408,6 +409,25 @@ async function compareOnly(): Promise<void> {
   }
 }
 
+/**
+ * What a pause costs this machine (evaluate.js --after-wait, in a process of its own): one evaluation back to
+ * back and after the thread slept. Verify's event loop sleeps between bursts under load and ip's does not, so
+ * where the two differ much (the fifteenth pass in bench/README.md) verify's ratio to ip is lower for it.
+ */
+function pauseCostFigures(): { date: string; evaluation_us: PauseCost[]; slowdown_after_1_ms: number } {
+  const out = execFileSync(process.execPath, [join(packageRoot, 'dist/bench/evaluate.js'), '--after-wait', '--json'], {
+    env: { ...process.env, BENCH_EVALUATIONS: '300', BENCH_ROUNDS: '3' },
+    encoding: 'utf8',
+  });
+  const costs = JSON.parse(out) as PauseCost[];
+  // The warmer of back to back and after a turn: either can be disturbed by the machine's other work.
+  const hot = Math.min(costs[0]?.us ?? 0, costs[1]?.us ?? 0);
+  const afterOne = costs.find((c) => c.pause === 'after 1 ms asleep')?.us ?? 0;
+  const slowdown = hot > 0 ? Number((afterOne / hot).toFixed(1)) : 0;
+  console.log(`one evaluation: ${costs.map((c) => `${c.us} µs ${c.pause}`).join(', ')} (×${slowdown} after 1 ms: what a pause costs here)`);
+  return { date: new Date().toISOString(), evaluation_us: costs, slowdown_after_1_ms: slowdown };
+}
+
 /** BENCH_ONLY=velocity (or metrics) runs only that part and merges its figures into bench/results.json. */
 async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -494,6 +514,7 @@ async function main(): Promise<void> {
       console.log(`event-loop CPU per request, ip / verify: ${cpuRatio(verifyFigures)}; ip / intelligence: ${cpuRatio(intelligenceFigures)}`);
     }
     const network = await networkRuns(dir, verifyFigures);
+    const pauseCost = pauseCostFigures();
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
     const velocity = {
@@ -524,6 +545,7 @@ async function main(): Promise<void> {
       verify_fixed_rate: fixed,
       target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,
+      pause_cost: pauseCost,
       ip_lookup: ipLookup,
       velocity,
     };
