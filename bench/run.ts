@@ -17,7 +17,7 @@ import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
 import { replayBench } from './replay.js';
-import { type CpuPerRequest, cpuPerRequest, threadTimes } from './thread-cpu.js';
+import { type CpuPerRequest, cpuPerRequest, eventLoopShares, eventLoopTimes, type LoopShares, threadTimes } from './thread-cpu.js';
 import { velocityBench } from './velocity.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -57,6 +57,8 @@ function residentMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | n
 interface Figures {
   /** CPU µs per request of the service's event loop and of its other threads (bench/thread-cpu.ts), when loaded with a service. */
   cpu?: CpuPerRequest;
+  /** Where the service's event loop spent the load's wall time (bench/thread-cpu.ts), when loaded with a service. */
+  event_loop?: LoopShares;
   requests_per_second: number;
   p50_ms: number;
   p99_ms: number;
@@ -123,11 +125,16 @@ async function load(title: string, options: autocannon.Options, service?: Starte
   process.stdout.write(`${title}: ${SECONDS} s, ${CONNECTIONS} connections … `);
   const pid = service?.child.pid;
   const before = pid ? threadTimes(pid) : null;
+  const loopBefore = pid ? eventLoopTimes(pid) : null;
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const loop = pid ? eventLoopShares(loopBefore, eventLoopTimes(pid)) : null;
   const cpu = pid ? cpuPerRequest(pid, before, threadTimes(pid), result.requests.total) : null;
-  const f = { ...figures(result), ...(cpu ? { cpu } : {}) };
+  const f = { ...figures(result), ...(cpu ? { cpu } : {}), ...(loop ? { event_loop: loop } : {}) };
   const cpuText = cpu ? `; CPU per request: event loop ${cpu.main_us} µs, other threads ${cpu.other_threads_us} µs` : '';
-  console.log(`${f.requests_per_second} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms${f.non_2xx ? `, ${f.non_2xx} non-2xx` : ''}${cpuText}`);
+  const loopText = loop
+    ? `; event loop on a core ${loop.on_cpu_percent} %, waiting for one ${loop.waiting_for_a_core_percent} %, asleep ${loop.asleep_percent} %`
+    : '';
+  console.log(`${f.requests_per_second} req/s, p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms${f.non_2xx ? `, ${f.non_2xx} non-2xx` : ''}${cpuText}${loopText}`);
   return f;
 }
 
@@ -512,6 +519,13 @@ async function main(): Promise<void> {
     const cpuRatio = (f: Figures) => (ipFigures.cpu && f.cpu ? Number((ipFigures.cpu.main_us / f.cpu.main_us).toFixed(3)) : null);
     if (cpuRatio(verifyFigures) !== null) {
       console.log(`event-loop CPU per request, ip / verify: ${cpuRatio(verifyFigures)}; ip / intelligence: ${cpuRatio(intelligenceFigures)}`);
+    }
+    // How much of each load the event loop slept (every round): the part of the ratio that is the host's wake-up cost, not work.
+    const asleep = (pick: (r: (typeof rounds)[number]) => Figures) => rounds.map((r) => pick(r).event_loop?.asleep_percent ?? '?').join(', ');
+    if (ipFigures.event_loop) {
+      console.log(
+        `event loop asleep, % of each load's time (rounds): ip ${asleep((r) => r.ip)}; verify ${asleep((r) => r.verify)}; intelligence ${asleep((r) => r.intelligence)}`,
+      );
     }
     const network = await networkRuns(dir, verifyFigures);
     const pauseCost = pauseCostFigures();

@@ -1,7 +1,9 @@
 // bench/thread-cpu.ts reads a process's threads from /proc: CPU spent on this test's own thread shows as
 // the main thread's, per request.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { cpuPerRequest, threadTimes } from '../../bench/thread-cpu.js';
+import { cpuPerRequest, eventLoopShares, eventLoopTimes, threadTimes } from '../../bench/thread-cpu.js';
 
 describe.runIf(process.platform === 'linux')('thread CPU per request', () => {
   it("counts the event loop's CPU as main_us, divided by the requests", () => {
@@ -24,5 +26,63 @@ describe.runIf(process.platform === 'linux')('thread CPU per request', () => {
   it('gives nothing for a process that is not there, or without requests', () => {
     expect(threadTimes(2 ** 30)).toBeNull();
     expect(cpuPerRequest(process.pid, threadTimes(process.pid), threadTimes(process.pid), 0)).toBeNull();
+  });
+});
+
+describe.runIf(process.platform === 'linux')("where the event loop's time went", () => {
+  it('counts a spinning thread as on a core and a sleeping one as asleep', async () => {
+    const atStart = eventLoopTimes(process.pid);
+    expect(atStart).not.toBeNull();
+    const spinUntil = performance.now() + 150;
+    while (performance.now() < spinUntil) {
+      // on a core
+    }
+    const spun = eventLoopShares(atStart, eventLoopTimes(process.pid));
+    const beforeSleep = eventLoopTimes(process.pid);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const slept = eventLoopShares(beforeSleep, eventLoopTimes(process.pid));
+
+    // Spinning: on a core or waiting for one (another test file may hold the other core), hardly asleep.
+    expect((spun?.on_cpu_percent ?? 0) + (spun?.waiting_for_a_core_percent ?? 0)).toBeGreaterThan(80);
+    expect(spun?.asleep_percent).toBeLessThan(20);
+    expect(spun?.on_cpu_percent).toBeGreaterThan(20);
+    // Sleeping on a timer: asleep most of the time, hardly on a core.
+    expect(slept?.asleep_percent).toBeGreaterThan(70);
+    expect(slept?.on_cpu_percent).toBeLessThan(30);
+    for (const shares of [spun, slept]) {
+      const sum = (shares?.on_cpu_percent ?? 0) + (shares?.waiting_for_a_core_percent ?? 0) + (shares?.asleep_percent ?? 0);
+      expect(sum).toBeGreaterThan(99);
+      expect(sum).toBeLessThan(101);
+    }
+  });
+
+  it('counts the time a runnable thread waits for a core apart, in shares that add up to the whole', async () => {
+    // One spinning thread per core besides this one: the cores are oversubscribed, so this thread waits for one.
+    const spinners = Array.from(
+      { length: availableParallelism() },
+      () => new Worker('const until = Date.now() + 600; while (Date.now() < until) {}', { eval: true }),
+    );
+    const ended = Promise.all(spinners.map((w) => new Promise((resolve) => w.once('exit', resolve))));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the workers are spinning
+    const before = eventLoopTimes(process.pid);
+    const spinUntil = performance.now() + 300;
+    while (performance.now() < spinUntil) {
+      // runnable all the time: on a core or waiting for one
+    }
+    const shares = eventLoopShares(before, eventLoopTimes(process.pid));
+    await ended;
+
+    expect(shares?.waiting_for_a_core_percent).toBeGreaterThan(5);
+    expect(shares?.asleep_percent).toBeLessThan(20);
+    const sum = (shares?.on_cpu_percent ?? 0) + (shares?.waiting_for_a_core_percent ?? 0) + (shares?.asleep_percent ?? 0);
+    expect(sum).toBeGreaterThan(99);
+    expect(sum).toBeLessThan(101);
+  });
+
+  it('gives nothing for a process that is not there or an empty interval', () => {
+    expect(eventLoopTimes(2 ** 30)).toBeNull();
+    const now = eventLoopTimes(process.pid);
+    expect(eventLoopShares(now, now)).toBeNull();
+    expect(eventLoopShares(null, now)).toBeNull();
   });
 });
