@@ -41,6 +41,11 @@ export interface OpenLoopFigures {
   errors: number;
   /** Requests sent more than 1 ms after their due time (the driver or its connections fell behind). */
   sent_late: number;
+  /**
+   * The 99th percentile of the latency from each request's send (its socket's turn) to its answer, not from its
+   * due time: p99_ms less what the driver's lateness and the wait for a connection added.
+   */
+  p99_from_send_ms: number;
   /** Connections opened before the clock started. */
   connections_opened: number;
 }
@@ -58,6 +63,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
   const latencies: number[] = [];
+  const fromSend: number[] = [];
   let non2xx = 0;
   let errors = 0;
   let late = 0;
@@ -72,6 +78,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
     };
     const send = (n: number, due: number) => {
       const body = options.body(n);
+      let sentAt = due;
       const req = request(
         {
           host: target.hostname,
@@ -84,14 +91,17 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
         (res) => {
           res.resume();
           res.on('end', () => {
-            latencies.push(performance.now() - due);
+            const now = performance.now();
+            latencies.push(now - due);
+            fromSend.push(now - sentAt);
             if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) non2xx += 1;
             finish();
           });
         },
       );
       req.on('socket', () => {
-        if (performance.now() - due > 1) late += 1;
+        sentAt = performance.now();
+        if (sentAt - due > 1) late += 1;
       });
       req.on('error', () => {
         errors += 1;
@@ -124,6 +134,10 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
     non_2xx: non2xx,
     errors,
     sent_late: late,
+    p99_from_send_ms: percentile(
+      fromSend.sort((a, b) => a - b),
+      99,
+    ),
     connections_opened: opened,
   };
 }

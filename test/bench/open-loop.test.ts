@@ -78,6 +78,9 @@ describe('open-loop driver', () => {
     expect(figures).toMatchObject({ sent: 20, non_2xx: 0, errors: 0, connections_opened: 1 });
     expect(figures.max_ms).toBeGreaterThanOrEqual(750);
     expect(figures.sent_late).toBeGreaterThanOrEqual(15);
+    // From the send, each request took its own 50 ms: the wait for the connection is left out.
+    expect(figures.p99_from_send_ms).toBeGreaterThanOrEqual(45);
+    expect(figures.p99_from_send_ms).toBeLessThan(200);
   });
 
   it('reports the answers that were not 2xx', async () => {
