@@ -79,6 +79,13 @@ export const logCatchUps = new Counter({
   registers: [registry],
 });
 
+export const walFlushDuration = new Histogram({
+  name: 'email_trust_wal_flush_seconds',
+  help: "Time the checkpoint thread took to write an embedded SQLite file and its write-ahead log to disk before asking the store thread to start the log again (what that thread's catch-up would otherwise wait for, with the commits)",
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [registry],
+});
+
 export const rejections = new Counter({
   name: 'email_trust_rejections_total',
   help: 'Requests refused or degraded by a limit, by kind (rate_limit, quota, failed_auth, limiter_fallback) and limit (verify, ip, intelligence, fingerprint …)',

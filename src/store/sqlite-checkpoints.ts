@@ -19,9 +19,18 @@
 // The thread runs at the lowest CPU priority (nice 19, Linux): its copies and fsyncs can wait, the event
 // loop and the store thread cannot. On two cores, while it copied a second's worth of log (50-70 ms), the
 // event loop stalled 5-40 ms.
+//
+// Before it asks for the restart it writes the database file and the log to disk itself (fdatasync). A
+// passive checkpoint syncs the database file only when no commit landed while it copied, which under steady
+// commits is never: the pages it copied stay dirty in the page cache (25-45 MB at 3,000 verifies a second,
+// /proc/meminfo), until the store thread's catch-up, the first checkpoint with no writer beside it, syncs
+// them all while the commits wait. That catch-up took 35-84 ms on a 2-core machine (about 5 ms of it on a
+// core: the rest waiting for the disk); with the thread's flush first, 0.1-7.5 ms, the flush itself taking
+// 6-61 ms here, off every request's path (2026-11-28, bench/README.md, seventeenth pass).
 // The worker loads the same better-sqlite3 (one SQLite library in the process, so its locks are seen).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { walFlushDuration } from '../metrics.js';
 import { WAL_SIZE_LIMIT_BYTES } from './sqlite-writes.js';
 
 /**
@@ -34,6 +43,7 @@ export const CHECKPOINT_EVERY_MS = 250;
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
 const Database = require(workerData.module);
 try {
   // This thread only (Linux: a thread's id is a pid to setpriority); elsewhere it keeps the process's priority.
@@ -43,6 +53,16 @@ try {
 let db = null;
 let pageSize = null;
 let asked = false;
+// Writes the database file and the log to disk (what a checkpoint with no commit beside it would sync) and
+// tells the event loop how long it took.
+function flush() {
+  const started = performance.now();
+  for (const file of [workerData.filename, workerData.filename + '-wal']) {
+    const fd = fs.openSync(file, 'r');
+    try { fs.fdatasyncSync(fd); } finally { fs.closeSync(fd); }
+  }
+  parentPort.postMessage({ flushedMs: performance.now() - started });
+}
 const timer = setInterval(() => {
   try {
     db ??= new Database(workerData.filename, { fileMustExist: true, timeout: 0 });
@@ -51,14 +71,17 @@ const timer = setInterval(() => {
     if (log * pageSize <= workerData.limitBytes) {
       asked = false;
     } else if (!asked) {
-      // A second pass first copies what was committed during the first, leaving the store thread little.
+      // The pages copied so far go to disk first, then a second pass copies what was committed meanwhile: the
+      // store thread is left little to copy and little to sync.
+      flush();
       db.pragma('wal_checkpoint(PASSIVE)');
       Atomics.store(workerData.restart, 0, 1); // the store thread's next commit starts the log again
       asked = true;
     } else {
       // Still past the limit a turn after asking: with no busy wait (timeout 0) a RESTART takes the write lock
       // only when no commit holds it, copies the frames committed since and leaves the log to be restarted by
-      // the next commit. A second passive checkpoint first leaves it less to copy.
+      // the next commit. A flush and a second passive checkpoint first leave it less to copy and to sync.
+      flush();
       db.pragma('wal_checkpoint(PASSIVE)');
       db.pragma('wal_checkpoint(RESTART)');
       asked = false;
@@ -105,10 +128,16 @@ export function startCheckpoints(filename: string, restart: RestartFlag = restar
   });
   worker.unref();
   worker.on('error', () => {}); // a failed checkpoint thread leaves the WAL to grow until the last connection closes
+  worker.on('message', (message: unknown) => {
+    const ms = (message as { flushedMs?: unknown } | null)?.flushedMs;
+    if (typeof ms === 'number') walFlushDuration.observe(ms / 1000);
+  });
   return {
     async stop() {
       const closed = new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
+        worker.on('message', (message: unknown) => {
+          if (message === 'closed') resolve();
+        });
         worker.once('exit', () => resolve());
       });
       worker.postMessage('stop');
