@@ -22,7 +22,7 @@
 //
 // Before it asks for the restart it writes the database file and the log to disk itself (fdatasync). A
 // passive checkpoint syncs the database file only when no commit landed while it copied, which under steady
-// commits is never: the pages it copied stay dirty in the page cache (25-45 MB at 3,000 verifies a second,
+// commits is never: the pages it copied stay dirty in the page cache (up to 43 MB at 3,000 verifies a second,
 // /proc/meminfo), until the store thread's catch-up, the first checkpoint with no writer beside it, syncs
 // them all while the commits wait. That catch-up took 35-84 ms on a 2-core machine (about 5 ms of it on a
 // core: the rest waiting for the disk); with the thread's flush first, 0.1-7.5 ms, the flush itself taking
