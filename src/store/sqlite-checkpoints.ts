@@ -41,6 +41,9 @@ import { WAL_SIZE_LIMIT_BYTES } from './sqlite-writes.js';
  */
 export const CHECKPOINT_EVERY_MS = 250;
 
+/** How long stop() waits for the thread to close its connection before ending it (a pass's copy and fsyncs take tens of ms). */
+const STOP_WAIT_MS = 5_000;
+
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
@@ -131,20 +134,30 @@ export function startCheckpoints(filename: string, restart: RestartFlag = restar
   });
   worker.unref();
   worker.on('error', () => {}); // a failed checkpoint thread leaves the WAL to grow until the last connection closes
+  // Once gone (stopped, or failed), it answers nothing: stop() must not wait for it (the service's stop would).
+  let exited = false;
+  worker.once('exit', () => {
+    exited = true;
+  });
   worker.on('message', (message: unknown) => {
     const ms = (message as { flushedMs?: unknown } | null)?.flushedMs;
     if (typeof ms === 'number') walFlushDuration.observe(ms / 1000);
   });
   return {
     async stop() {
+      if (exited) return;
+      let timer: NodeJS.Timeout | undefined;
       const closed = new Promise<void>((resolve) => {
         worker.on('message', (message: unknown) => {
           if (message === 'closed') resolve();
         });
         worker.once('exit', () => resolve());
+        // A pass still in its fsyncs finishes first; past this the thread is ended where it is.
+        timer = setTimeout(resolve, STOP_WAIT_MS);
       });
       worker.postMessage('stop');
       await closed;
+      clearTimeout(timer);
       await worker.terminate();
     },
   };

@@ -9,6 +9,7 @@ import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
+import { startCheckpoints } from '../../src/store/sqlite-checkpoints.js';
 import { WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-writes.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
@@ -861,6 +862,19 @@ describe('WAL checkpoints of an embedded SQLite file', () => {
       expect(await flushes()).toBeGreaterThan(flushedBefore);
     } finally {
       await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stop at once once their thread has gone: a stop never waits for a thread that can no longer answer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'email-trust-checkpoint-'));
+    try {
+      const checkpoints = startCheckpoints(join(dir, 'store.sqlite'));
+      await checkpoints.stop(); // the thread closes its connection and exits
+      // Gone now: it sends neither 'closed' nor 'exit' again. Waiting for either hung the service's stop for ever.
+      const second = await Promise.race([checkpoints.stop().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2_000))]);
+      expect(second).toBe('stopped');
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
