@@ -25,7 +25,7 @@
 // commits is never: the pages it copied stay dirty in the page cache (up to 43 MB at 3,000 verifies a second,
 // /proc/meminfo), until the store thread's catch-up, the first checkpoint with no writer beside it, syncs
 // them all while the commits wait. That catch-up took 35-84 ms on a 2-core machine (about 5 ms of it on a
-// core: the rest waiting for the disk); with the thread's flush first, 0.1-7.5 ms, the flush itself taking
+// core: the rest waiting for the disk); with the thread's flush first, 0.1-16.5 ms, the flush itself taking
 // 6-61 ms here, off every request's path (2026-11-28, bench/README.md, seventeenth pass).
 // The worker loads the same better-sqlite3 (one SQLite library in the process, so its locks are seen).
 import { createRequire } from 'node:module';
