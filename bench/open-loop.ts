@@ -48,6 +48,11 @@ export interface OpenLoopFigures {
   p99_from_send_ms: number;
   /** Connections opened before the clock started. */
   connections_opened: number;
+  /**
+   * The p99 of each second of the run, the requests grouped by the second they were due in: tells a tail spread
+   * over the run from one that a single second (the first, after a heavier load) makes.
+   */
+  p99_ms_by_second: number[];
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -63,6 +68,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
   const latencies: number[] = [];
+  const bySecond: number[][] = Array.from({ length: Math.ceil(options.seconds) }, () => []);
   const fromSend: number[] = [];
   let non2xx = 0;
   let errors = 0;
@@ -93,6 +99,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
           res.on('end', () => {
             const now = performance.now();
             latencies.push(now - due);
+            bySecond[Math.floor(n / options.rate)]?.push(now - due);
             fromSend.push(now - sentAt);
             if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) non2xx += 1;
             finish();
@@ -139,6 +146,12 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
       99,
     ),
     connections_opened: opened,
+    p99_ms_by_second: bySecond.map((second) =>
+      percentile(
+        second.sort((a, b) => a - b),
+        99,
+      ),
+    ),
   };
 }
 

@@ -204,7 +204,8 @@ async function fixedRate(service: Started, offset: number): Promise<FixedRateFig
   console.log(
     `${figures.achieved_per_second}/s answered, p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms (from the send ${figures.p99_from_send_ms} ms), max ${figures.max_ms} ms` +
       `${figures.sent_late ? `, ${figures.sent_late} sent late` : ''}${figures.non_2xx ? `, ${figures.non_2xx} non-2xx` : ''}${figures.errors ? `, ${figures.errors} errors` : ''}` +
-      `; inside the service ${seen.answers_over_10_ms} of ${seen.answers} answers over 10 ms, ${seen.commits_over_10_ms} of ${seen.commits} commits over 10 ms, ${seen.wal_catch_ups} log catch-ups`,
+      `; inside the service ${seen.answers_over_10_ms} of ${seen.answers} answers over 10 ms, ${seen.commits_over_10_ms} of ${seen.commits} commits over 10 ms, ${seen.wal_catch_ups} log catch-ups` +
+      `; p99 of each second ${figures.p99_ms_by_second.join(', ')} ms`,
   );
   return figures;
 }
@@ -550,6 +551,7 @@ async function main(): Promise<void> {
         answers_over_10_ms: f.service.answers_over_10_ms,
         commits_over_10_ms: f.service.commits_over_10_ms,
         wal_catch_ups: f.service.wal_catch_ups,
+        p99_ms_by_second: f.p99_ms_by_second,
       })),
       event_loop_cpu_ratio: { ip_to_verify: cpuRatio(verifyFigures), ip_to_intelligence: cpuRatio(intelligenceFigures) },
       verify_fixed_rate: fixed,

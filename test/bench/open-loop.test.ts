@@ -97,4 +97,26 @@ describe('open-loop driver', () => {
 
     expect(figures).toMatchObject({ sent: 50, non_2xx: 50, errors: 0, connections_opened: 4 });
   });
+
+  it('gives the p99 of each second by due time: a slow first second shows in its own figure only', async () => {
+    const { base } = await start(0);
+    server?.removeAllListeners('request');
+    server?.on('request', (req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        // Requests 0–39 (due in the first second at 40/s) take 80 ms, the later ones none.
+        const n = req.url === '/open' ? -1 : (JSON.parse(body) as { n: number }).n;
+        setTimeout(() => res.end('{}'), n >= 0 && n < 40 ? 80 : 0);
+      });
+    });
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: (n) => `{"n":${n}}`, rate: 40, seconds: 2, connections: 8, openWith: '/open' });
+
+    expect(figures).toMatchObject({ sent: 80, non_2xx: 0, errors: 0 });
+    expect(figures.p99_ms_by_second).toHaveLength(2);
+    expect(figures.p99_ms_by_second[0]).toBeGreaterThanOrEqual(75);
+    expect(figures.p99_ms_by_second[1]).toBeLessThan(40);
+  });
 });
