@@ -60,7 +60,7 @@ export const eventBatchSize = new Histogram({
 
 export const eventCommitDuration = new Histogram({
   name: 'email_trust_event_commit_duration_seconds',
-  help: 'Time one event commit took (rows and velocity counters, one transaction), by outcome',
+  help: 'Time from a group of events sent to its commit (rows and velocity counters, one transaction), by outcome',
   labelNames: ['outcome'] as const,
   buckets: LATENCY_BUCKETS,
   registers: [registry],

@@ -1,6 +1,6 @@
-// Group commit for events: every row written in one event-loop turn goes into one transaction, and
-// each caller's promise settles with the commit that holds its row, so a response is sent only after
-// its event is durable; the velocity counters (velocity-counters.ts) are upserted in the same
+// Group commit for events: every row written in one event-loop turn goes into one transaction (on an
+// embedded SQLite file, with the other turns' rows waiting on the store thread), and each caller's promise
+// settles with the commit that holds its row, so a response is sent only after its event is durable; the velocity counters (velocity-counters.ts) are upserted in the same
 // transaction. Rows arrive type-checked (events.ts), but the database may still refuse one (PostgreSQL
 // cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is then
 // retried one event per transaction, so only the refused event's caller sees the error, not the other
@@ -80,7 +80,7 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
   // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
     const started = performance.now();
-    eventBatchSize.observe(rows.length);
+    if (!sqlite) eventBatchSize.observe(rows.length); // the store thread's commits are counted as it makes them (sqlite-thread.ts)
     try {
       await insertRows(rows);
       eventCommitDuration.observe({ outcome: 'committed' }, secondsSince(started));
@@ -106,18 +106,19 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
   }
 
   async function commitQueue(): Promise<void> {
-    while (queue.length > 0) {
-      const batch = queue.splice(0, MAX_ROWS_PER_COMMIT);
-      try {
-        await insert(batch.map((p) => p.row));
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        // Unreachable or out of space: retrying event by event would only fail each one again, slowly.
-        if (batch.length === 1 || isUnavailable(error)) for (const p of batch) p.reject(error);
-        else await oneByOne(batch);
-      }
-    }
+    while (queue.length > 0) await commitBatch(queue.splice(0, MAX_ROWS_PER_COMMIT));
     committing = null;
+  }
+
+  async function commitBatch(batch: readonly Pending[]): Promise<void> {
+    try {
+      await insert(batch.map((p) => p.row));
+      for (const p of batch) p.resolve();
+    } catch (error) {
+      // Unreachable or out of space: retrying event by event would only fail each one again, slowly.
+      if (batch.length === 1 || isUnavailable(error)) for (const p of batch) p.reject(error);
+      else await oneByOne(batch);
+    }
   }
 
   // Each event alone, in order, each with its counters: the same rows commit as in the batch except
@@ -133,12 +134,26 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
     }
   }
 
+  // Batches sent to the store thread and not yet answered.
+  const sent = new Set<Promise<void>>();
+
   function schedule(): void {
-    if (scheduled || committing) return; // a running commit picks the queue up when it ends
+    // Through knex one commit runs at a time, and the next takes what queued meanwhile. The store thread
+    // queues what it is sent and commits every batch waiting behind its current commit as one (sqlite-thread-
+    // worker.ts), so each turn's rows go at once: they wait for the thread's commit in progress, not for the
+    // event loop to take its answer first (a turn of a few requests later, under load).
+    if (scheduled || (committing && !sqlite)) return;
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      committing = commitQueue();
+      if (!sqlite) {
+        committing = commitQueue();
+        return;
+      }
+      while (queue.length > 0) {
+        const batch = commitBatch(queue.splice(0, MAX_ROWS_PER_COMMIT)).finally(() => sent.delete(batch));
+        sent.add(batch);
+      }
     });
   }
 
@@ -151,8 +166,9 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
     },
 
     async flush() {
-      while (queue.length > 0 || scheduled || committing) {
+      while (queue.length > 0 || scheduled || committing || sent.size > 0) {
         if (committing) await committing;
+        else if (sent.size > 0) await Promise.all(sent);
         else await nextTurn();
       }
     },

@@ -8,11 +8,11 @@
 // loop's replica of the cache (sqlite-thread.ts) learns from it that another connection wrote. A commit's
 // answer carries the counters it added, and a velocity read's the subjects as held after it, so that the
 // replica follows the same commits in the same order (answers arrive in the order they are sent).
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type RestartFlag, restartWanted } from './sqlite-checkpoints.js';
 import type { Answer, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
-import { BUSY_TIMEOUT_MS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
+import { BUSY_TIMEOUT_MS, EVENT_COLUMNS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { addedToWire, type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
 import { createVelocityCache, type HeldSubject, type VelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
@@ -20,8 +20,8 @@ import { type Reads, subjectVelocity } from './velocity-queries.js';
 /** Statements kept prepared for velocity reads; past it the oldest goes (and is prepared again if asked). */
 const MAX_PREPARED_READS = 64;
 
-const port = parentPort;
-if (!port) throw new Error('sqlite-thread-worker runs as a worker thread (sqlite-thread.ts starts it)');
+if (!parentPort) throw new Error('sqlite-thread-worker runs as a worker thread (sqlite-thread.ts starts it)');
+const port: MessagePort = parentPort;
 const { filename, restart } = workerData as { filename: string; restart: RestartFlag };
 
 let conn: Database.Database | null = null;
@@ -58,7 +58,69 @@ function open(): void {
   conn = db;
 }
 
-async function answer(request: StoreRequest): Promise<StoreReply> {
+type InsertRequest = Extract<StoreRequest, { op: 'insert' }>;
+
+/**
+ * The most values (rows × columns) one commit takes of the inserts waiting: the event writer's own limit of
+ * rows per commit (5,000), in the flat form they travel in.
+ */
+const MAX_GROUP_VALUES = 5_000 * EVENT_COLUMNS.length;
+
+/**
+ * The inserts waiting one behind the other, committed as one transaction (a group commit on the thread: a
+ * commit costs about half as much per event with 32 events as with 2), answered by one reply whose
+ * `settles` lists the others. When that commit fails (a row refused), each insert commits alone, so that
+ * only the refused row's caller sees the error.
+ */
+function commitInserts(group: readonly InsertRequest[]): StoreReply[] {
+  const [first] = group;
+  if (!first) return [];
+  if (group.length === 1) return [insert(first)];
+  const merged: InsertRequest = {
+    ...first,
+    values: group.flatMap((r) => r.values),
+    observe: group.some((r) => r.observe),
+    replica: group.some((r) => r.replica),
+  };
+  const reply = insert(merged);
+  if (reply.ok) return [{ ...reply, settles: group.slice(1).map((r) => r.id) }];
+  return group.map(insert);
+}
+
+function insert(request: InsertRequest): StoreReply {
+  const { id } = request;
+  try {
+    if (!conn) open();
+    const seen = { version: (dataVersion as () => number)(), at: Date.now() };
+    // The checkpoint thread found the log past its limit (sqlite-checkpoints.ts): copy what it has not, here,
+    // so that this commit finds the whole log copied and starts it again (no other writer in between).
+    let caughtUp = false;
+    if (restartWanted(restart)) {
+      try {
+        const [done] = (conn as Database.Database).pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+        caughtUp = done !== undefined && done.log === done.checkpointed; // else a reader holds part of it
+      } catch {
+        // the commit goes on; the checkpoint thread's RESTART follows a turn later
+      }
+    }
+    const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
+    const rows = rowsOfFlat(request.values);
+    const added = commit?.(rows, ran ? (s) => ran.push(s) : undefined);
+    return {
+      id,
+      ok: true,
+      ...seen,
+      rows: rows.length,
+      ...(ran ? { statements: ran } : {}),
+      ...(added && request.replica ? { added: addedToWire(added) } : {}),
+      ...(caughtUp ? { caughtUp: true as const } : {}),
+    };
+  } catch (error) {
+    return { id, ok: false, error: threadError(error) };
+  }
+}
+
+async function answer(request: Exclude<StoreRequest, InsertRequest>): Promise<StoreReply> {
   const { id } = request;
   try {
     if (request.op === 'close') {
@@ -71,29 +133,6 @@ async function answer(request: StoreRequest): Promise<StoreReply> {
     if (!conn) open();
     // Read before the work: what the answer holds is at least as new as this version says.
     const seen = { version: (dataVersion as () => number)(), at: Date.now() };
-    if (request.op === 'insert') {
-      // The checkpoint thread found the log past its limit (sqlite-checkpoints.ts): copy what it has not, here,
-      // so that this commit finds the whole log copied and starts it again (no other writer in between).
-      let caughtUp = false;
-      if (restartWanted(restart)) {
-        try {
-          const [done] = (conn as Database.Database).pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
-          caughtUp = done !== undefined && done.log === done.checkpointed; // else a reader holds part of it
-        } catch {
-          // the commit goes on; the checkpoint thread's RESTART follows a turn later
-        }
-      }
-      const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
-      const added = commit?.(rowsOfFlat(request.values), ran ? (s) => ran.push(s) : undefined);
-      return {
-        id,
-        ok: true,
-        ...seen,
-        ...(ran ? { statements: ran } : {}),
-        ...(added && request.replica ? { added: addedToWire(added) } : {}),
-        ...(caughtUp ? { caughtUp: true as const } : {}),
-      };
-    }
     if (request.op === 'reads') {
       const answers: Answer<RowsWire>[] = [];
       for (const statement of request.statements) {
@@ -126,8 +165,39 @@ function threadError(error: unknown): ThreadError {
   return { name: String(name ?? 'Error'), message: String(message ?? error), ...(typeof code === 'string' ? { code } : {}) };
 }
 
-// One request at a time, in arrival order: a velocity read never overtakes a commit asked before it.
-let queue: Promise<void> = Promise.resolve();
+// One request at a time, in arrival order: a velocity read never overtakes a commit asked before it, nor a
+// commit a read. The inserts at the head of the inbox, with those still waiting on the port, commit together.
+const inbox: StoreRequest[] = [];
+let draining = false;
+
 port.on('message', (request: StoreRequest) => {
-  queue = queue.then(async () => port.postMessage(await answer(request)));
+  inbox.push(request);
+  if (!draining) void drain();
 });
+
+async function drain(): Promise<void> {
+  draining = true;
+  try {
+    while (inbox.length > 0) {
+      const request = inbox.shift() as StoreRequest;
+      if (request.op !== 'insert') {
+        port.postMessage(await answer(request));
+        continue;
+      }
+      // Messages posted before now but not yet dispatched come after everything in the inbox.
+      for (let waiting = receiveMessageOnPort(port); waiting; waiting = receiveMessageOnPort(port)) {
+        inbox.push(waiting.message as StoreRequest);
+      }
+      const group = [request];
+      let values = request.values.length;
+      for (let next = inbox[0]; next?.op === 'insert' && values + next.values.length <= MAX_GROUP_VALUES; next = inbox[0]) {
+        group.push(next);
+        values += next.values.length;
+        inbox.shift();
+      }
+      for (const reply of commitInserts(group)) port.postMessage(reply);
+    }
+  } finally {
+    draining = false;
+  }
+}

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import type { Velocity } from '../engine/plugin.js';
-import { logCatchUps, velocityReads } from '../metrics.js';
+import { eventBatchSize, logCatchUps, velocityReads } from '../metrics.js';
 import { packageRoot } from '../paths.js';
 import type { EventRow } from './event-writer.js';
 import { type Checkpoints, restartFlag, startCheckpoints } from './sqlite-checkpoints.js';
@@ -58,6 +58,10 @@ export type StoreReply =
       held?: Array<HeldSubject | null>;
       /** A commit's: the thread copied the rest of the log first (sqlite-checkpoints.ts), so this commit started it again. */
       caughtUp?: true;
+      /** A commit's: the other inserts it committed with this one's rows (sqlite-thread-worker.ts), settled by it too. */
+      settles?: number[];
+      /** A commit's: the rows it committed, those of `settles` included. */
+      rows?: number;
     }
   | { id: number; ok: false; error: ThreadError };
 
@@ -247,6 +251,15 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
       if (reply.ok && thread === worker) follow(reply, p.request);
       if (reply.ok) p.resolve(reply);
       else p.reject(rebuilt(reply.error));
+      if (!reply.ok) return;
+      // Committed with it: their rows are in the same transaction, whose counters this reply carried.
+      for (const id of reply.settles ?? []) {
+        const other = pending.get(id);
+        if (!other) continue;
+        pending.delete(id);
+        settle(thread);
+        other.resolve({ id, ok: true });
+      }
     });
     thread.on('error', (error) => failAll(thread, error.message));
     thread.on('exit', (code) => failAll(thread, `exit code ${code}`));
@@ -289,6 +302,8 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
       const reply = await call({ op: 'insert', values: flatRows(rows), observe, replica: replica !== null });
+      // Counted once per transaction, by the insert whose reply it is (not by those it settled).
+      if (reply.rows !== undefined) eventBatchSize.observe(reply.rows);
       if (reply.caughtUp) logCatchUps.inc();
       for (const s of reply.statements ?? []) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
     },

@@ -1,12 +1,14 @@
 // The store thread of an embedded SQLite file (src/store/sqlite-thread.ts) dying for real: a commit too big
 // for its heap limit kills it (ERR_WORKER_OUT_OF_MEMORY). The calls it held fail as an outage (503 for the
 // caller, isUnavailable), and the next call starts another thread, which commits and reads as before.
+// And its group commit: the inserts waiting behind a busy thread commit as one transaction, a refused row
+// failing its own insert only; the event writer sends each turn's rows without waiting for the last commit.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Store } from '../../src/store/database.js';
-import type { EventRow } from '../../src/store/event-writer.js';
+import { createEventWriter, type EventRow } from '../../src/store/event-writer.js';
 import { openSqliteThread, type SqliteThread } from '../../src/store/sqlite-thread.js';
 import { isUnavailable } from '../../src/store/unavailable.js';
 
@@ -83,5 +85,86 @@ describe('the store thread', () => {
     expect(broken.status).toBe('rejected');
     expect(((broken as PromiseRejectedResult).reason as Error).message).toMatch(/no such table: nowhere/);
     expect(count).toEqual({ status: 'fulfilled', value: [{ n: 3 }] });
+  });
+
+  /**
+   * Keeps the thread busy for a few hundred ms (a read that counts to two million), so that what is sent
+   * meanwhile waits; resolves once the read is sent (at the end of the turn), with its answer to come.
+   */
+  const busy = async (t: SqliteThread) => {
+    const answer = t.all({ sql: 'with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c', bindings: [] });
+    await new Promise((r) => setImmediate(r));
+    return { answer };
+  };
+
+  /** The INSERT INTO events statements the thread ran while `work` ran, as knex's query event shows them. */
+  async function eventInserts(work: () => Promise<unknown>): Promise<Array<{ sql: string; bindings: unknown[] }>> {
+    const seen: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listener = (q: { sql: string; bindings: unknown[] }) => {
+      if (/^insert into events/i.test(q.sql)) seen.push(q);
+    };
+    store.knex.on('query', listener);
+    try {
+      await work();
+    } finally {
+      store.knex.removeListener('query', listener);
+    }
+    return seen;
+  }
+
+  it('commits the inserts waiting behind its work as one transaction, every caller settled', async () => {
+    const inserts = await eventInserts(async () => {
+      const reading = (await busy(thread)).answer;
+      const results = await Promise.allSettled(['d', 'e', 'f', 'g'].map((name, i) => thread.insert([row(`${name}@x.io`, NOW + 10 + i)])));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+      expect(await reading).toEqual([{ n: 2_000_000 }]);
+    });
+    // One statement of four rows, in the order sent.
+    expect(inserts).toHaveLength(1);
+    expect(inserts[0]?.bindings.filter((b) => typeof b === 'string' && b.endsWith('@x.io') && b.length === 6)).toEqual(
+      ['d', 'e', 'f', 'g'].flatMap((n) => Array(3).fill(`${n}@x.io`)),
+    );
+    const after = await velocity(thread);
+    expect(after.emails.slice(0, 4).map((e) => e.email)).toEqual(['g@x.io', 'f@x.io', 'e@x.io', 'd@x.io']);
+  });
+
+  it('commits each insert of a group alone when one row is refused: only its caller fails', async () => {
+    await store.knex.raw("create trigger refuse_poison before insert on events when new.email = 'poison@x.io' begin select raise(abort, 'refused'); end");
+    try {
+      const reading = (await busy(thread)).answer;
+      const results = await Promise.allSettled([
+        thread.insert([row('h@x.io', NOW + 20)]),
+        thread.insert([row('poison@x.io', NOW + 21)]),
+        thread.insert([row('i@x.io', NOW + 22)]),
+      ]);
+      await reading;
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/refused/);
+      expect(isUnavailable((results[1] as PromiseRejectedResult).reason)).toBe(false);
+      const stored = await store.knex('events').where({ project_id: PROJECT }).whereIn('email', ['h@x.io', 'poison@x.io', 'i@x.io']).pluck('email');
+      expect(stored.sort()).toEqual(['h@x.io', 'i@x.io']);
+      expect((await velocity(thread)).emails.slice(0, 2).map((e) => e.email)).toEqual(['i@x.io', 'h@x.io']);
+    } finally {
+      await store.knex.raw('drop trigger refuse_poison');
+    }
+  });
+
+  it("gets each turn's rows from the event writer at once, not after the commit before them is answered", async () => {
+    const writer = createEventWriter(store.knex, thread);
+    const inserts = await eventInserts(async () => {
+      const reading = (await busy(thread)).answer;
+      const written: Promise<void>[] = [];
+      // Three turns of the event loop, each writing a row, while the thread is busy.
+      for (const [i, name] of ['j', 'k', 'l'].entries()) {
+        written.push(writer.write(row(`${name}@x.io`, NOW + 30 + i)));
+        await new Promise((r) => setImmediate(r));
+      }
+      await Promise.all(written);
+      await reading;
+    });
+    // All three were waiting on the thread together. A writer that sent a turn's rows only once the commit
+    // before them was answered would have made two commits (j, then k and l).
+    expect(inserts).toHaveLength(1);
+    await writer.flush();
   });
 });
