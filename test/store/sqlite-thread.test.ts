@@ -92,7 +92,10 @@ describe('the store thread', () => {
    * meanwhile waits; resolves once the read is sent (at the end of the turn), with its answer to come.
    */
   const busy = async (t: SqliteThread) => {
-    const answer = t.all({ sql: 'with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c', bindings: [] });
+    const answer = t.all({
+      sql: 'with recursive c(x) as (select 1 union all select x + 1 from c where x < 2000000) select count(*) as n from c',
+      bindings: [],
+    });
     await new Promise((r) => setImmediate(r));
     return { answer };
   };
