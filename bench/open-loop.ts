@@ -25,6 +25,12 @@ export interface OpenLoopOptions {
   connections: number;
   /** A cheap request (its path; POST, no body) sent on every connection at once to open them before the clock starts. */
   openWith?: string;
+  /**
+   * How long to wait after opening the connections before the clock starts (default 0). Opening them sends
+   * `connections` requests at once; the collections and recompilations that burst leaves behind, in the
+   * driver and in the service, otherwise land on the first requests of the run.
+   */
+  settleMs?: number;
 }
 
 export interface OpenLoopFigures {
@@ -65,6 +71,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections, scheduling: 'fifo' });
   const target = new URL(options.url);
   const opened = options.openWith ? await openConnections(agent, target, options.openWith, options.connections) : 0;
+  if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
   const total = Math.round(options.rate * options.seconds);
   const interval = 1000 / options.rate;
   const latencies: number[] = [];

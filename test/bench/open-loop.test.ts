@@ -119,4 +119,25 @@ describe('open-loop driver', () => {
     expect(figures.p99_ms_by_second[0]).toBeGreaterThanOrEqual(75);
     expect(figures.p99_ms_by_second[1]).toBeLessThan(40);
   });
+
+  it('starts the clock settleMs after the connections are open', async () => {
+    const { base } = await start(0);
+    const arrivals: Array<{ path: string; at: number }> = [];
+    server?.prependListener('request', (req) => arrivals.push({ path: req.url ?? '', at: performance.now() }));
+    const figures = await openLoop({
+      url: `${base}/work`,
+      headers: {},
+      body: () => '{}',
+      rate: 100,
+      seconds: 0.1,
+      connections: 4,
+      openWith: '/open',
+      settleMs: 300,
+    });
+
+    expect(figures).toMatchObject({ sent: 10, errors: 0, connections_opened: 4 });
+    const lastOpen = Math.max(...arrivals.filter((a) => a.path === '/open').map((a) => a.at));
+    const firstWork = Math.min(...arrivals.filter((a) => a.path === '/work').map((a) => a.at));
+    expect(firstWork - lastOpen).toBeGreaterThanOrEqual(290);
+  });
 });
