@@ -12,6 +12,9 @@
 // showed 170 of them draining at about 35 a second), and the requests on them for 1-3 s: the p99 measured
 // the driver's warm-up, not verify. Used in turn (FIFO), none sits idle long enough for the server's
 // keep-alive timeout to close it.
+//
+// With `warmUpSeconds`, the clock starts that long before the measured run, at the same rate on the same
+// connections, and those requests' figures are kept apart (`warm_up`).
 import { Agent, request } from 'node:http';
 
 export interface OpenLoopOptions {
@@ -31,6 +34,23 @@ export interface OpenLoopOptions {
    * driver and in the service, otherwise land on the first requests of the run.
    */
   settleMs?: number;
+  /**
+   * Seconds sent at the same rate on the same connections before the measured `seconds` (default 0), the
+   * clock running on through both: their figures are `warm_up`'s, not the run's. The first second after a
+   * heavier load is a recovery (the collector catching up, code deoptimised by the other load's shapes and
+   * compiled again), not the service at this rate; the closed-loop loads are warmed likewise.
+   */
+  warmUpSeconds?: number;
+}
+
+/** What the warm-up saw (OpenLoopOptions.warmUpSeconds), kept beside the run's figures rather than in them. */
+export interface WarmUpFigures {
+  seconds: number;
+  sent: number;
+  p99_ms: number;
+  max_ms: number;
+  non_2xx: number;
+  errors: number;
 }
 
 export interface OpenLoopFigures {
@@ -59,6 +79,8 @@ export interface OpenLoopFigures {
    * over the run from one that a single second (the first, after a heavier load) makes.
    */
   p99_ms_by_second: number[];
+  /** The warm-up's figures, when there was one. */
+  warm_up?: WarmUpFigures;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -73,24 +95,29 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
   const opened = options.openWith ? await openConnections(agent, target, options.openWith, options.connections) : 0;
   if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
   const total = Math.round(options.rate * options.seconds);
+  // Requests 0 … warm − 1 are the warm-up's; the run's are numbered on from there, on the same clock.
+  const warm = Math.round(options.rate * (options.warmUpSeconds ?? 0));
   const interval = 1000 / options.rate;
   const latencies: number[] = [];
   const bySecond: number[][] = Array.from({ length: Math.ceil(options.seconds) }, () => []);
   const fromSend: number[] = [];
+  const warmUp = { latencies: [] as number[], non2xx: 0, errors: 0 };
   let non2xx = 0;
   let errors = 0;
   let late = 0;
   let sent = 0;
   let settled = 0;
   const started = performance.now();
+  const measuredFrom = started + warm * interval;
 
   await new Promise<void>((done) => {
     const finish = () => {
       settled += 1;
-      if (settled === total) done();
+      if (settled === warm + total) done();
     };
     const send = (n: number, due: number) => {
       const body = options.body(n);
+      const measured = n >= warm;
       let sentAt = due;
       const req = request(
         {
@@ -105,35 +132,42 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
           res.resume();
           res.on('end', () => {
             const now = performance.now();
-            latencies.push(now - due);
-            bySecond[Math.floor(n / options.rate)]?.push(now - due);
-            fromSend.push(now - sentAt);
-            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) non2xx += 1;
+            const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300;
+            if (measured) {
+              latencies.push(now - due);
+              bySecond[Math.floor((n - warm) / options.rate)]?.push(now - due);
+              fromSend.push(now - sentAt);
+              if (!ok) non2xx += 1;
+            } else {
+              warmUp.latencies.push(now - due);
+              if (!ok) warmUp.non2xx += 1;
+            }
             finish();
           });
         },
       );
       req.on('socket', () => {
         sentAt = performance.now();
-        if (sentAt - due > 1) late += 1;
+        if (measured && sentAt - due > 1) late += 1;
       });
       req.on('error', () => {
-        errors += 1;
+        if (measured) errors += 1;
+        else warmUp.errors += 1;
         finish();
       });
       req.end(body);
     };
     const tick = () => {
       const now = performance.now();
-      while (sent < total && started + sent * interval <= now) {
+      while (sent < warm + total && started + sent * interval <= now) {
         send(sent, started + sent * interval);
         sent += 1;
       }
-      if (sent < total) setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
+      if (sent < warm + total) setTimeout(tick, Math.max(0, started + sent * interval - performance.now()));
     };
     tick();
   });
-  const elapsed = (performance.now() - started) / 1000;
+  const elapsed = (performance.now() - measuredFrom) / 1000;
   agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
   return {
@@ -159,6 +193,19 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
         99,
       ),
     ),
+    ...(warm > 0 ? { warm_up: warmUpFigures(options.warmUpSeconds ?? 0, warmUp) } : {}),
+  };
+}
+
+function warmUpFigures(seconds: number, seen: { latencies: number[]; non2xx: number; errors: number }): WarmUpFigures {
+  const sorted = seen.latencies.sort((a, b) => a - b);
+  return {
+    seconds,
+    sent: sorted.length + seen.errors,
+    p99_ms: percentile(sorted, 99),
+    max_ms: percentile(sorted, 100),
+    non_2xx: seen.non2xx,
+    errors: seen.errors,
   };
 }
 

@@ -140,4 +140,50 @@ describe('open-loop driver', () => {
     const firstWork = Math.min(...arrivals.filter((a) => a.path === '/work').map((a) => a.at));
     expect(firstWork - lastOpen).toBeGreaterThanOrEqual(290);
   });
+
+  it('keeps the warm-up out of the run: its slow first second is in warm_up, not in the figures', async () => {
+    const { base } = await start(0);
+    server?.removeAllListeners('request');
+    server?.on('request', (req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        // Requests 0–39 (the first second at 40/s: the warm-up) take 80 ms, the later ones none.
+        const n = req.url === '/open' ? -1 : (JSON.parse(body) as { n: number }).n;
+        setTimeout(() => res.end('{}'), n >= 0 && n < 40 ? 80 : 0);
+      });
+    });
+    const bodies: number[] = [];
+    const figures = await openLoop({
+      url: `${base}/work`,
+      headers: {},
+      body: (n) => {
+        bodies.push(n);
+        return `{"n":${n}}`;
+      },
+      rate: 40,
+      seconds: 1,
+      connections: 8,
+      openWith: '/open',
+      warmUpSeconds: 1,
+    });
+
+    // 40 warm-up requests, then the run's 40, numbered on: 80 distinct bodies.
+    expect(bodies).toEqual(Array.from({ length: 80 }, (_, n) => n));
+    expect(figures).toMatchObject({ sent: 40, non_2xx: 0, errors: 0 });
+    expect(figures.warm_up).toMatchObject({ seconds: 1, sent: 40, non_2xx: 0, errors: 0 });
+    expect(figures.warm_up?.p99_ms).toBeGreaterThanOrEqual(75);
+    expect(figures.p99_ms).toBeLessThan(40);
+    expect(figures.p99_ms_by_second).toHaveLength(1);
+  });
+
+  it('has no warm_up without warmUpSeconds', async () => {
+    const { base } = await start(0);
+    const figures = await openLoop({ url: `${base}/work`, headers: {}, body: () => '{}', rate: 100, seconds: 0.1, connections: 2, openWith: '/open' });
+
+    expect(figures.sent).toBe(10);
+    expect(figures.warm_up).toBeUndefined();
+  });
 });
