@@ -4,8 +4,8 @@
 // acknowledged before it was asked, and the connection's PRAGMA data_version changes exactly when another
 // connection commits (velocity-cache.ts): the cache stays exact as it was on the event loop.
 //
-// Every answer carries the connection's data_version and the time it was read, before the work: the event
-// loop's replica of the cache (sqlite-thread.ts) learns from it that another connection wrote. A commit's
+// Every answer carries the connection's data_version and the time it was read (before a read's work, after a
+// commit's): the event loop's replica of the cache (sqlite-thread.ts) learns from it that another connection wrote. A commit's
 // answer carries the counters it added, and a velocity read's the subjects as held after it, so that the
 // replica follows the same commits in the same order (answers arrive in the order they are sent).
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
@@ -91,7 +91,6 @@ function insert(request: InsertRequest): StoreReply {
   const { id } = request;
   try {
     if (!conn) open();
-    const seen = { version: (dataVersion as () => number)(), at: Date.now() };
     // The checkpoint thread found the log past its limit (sqlite-checkpoints.ts): copy what it has not, here,
     // so that this commit finds the whole log copied and starts it again (no other writer in between).
     let caughtUp = false;
@@ -106,6 +105,10 @@ function insert(request: InsertRequest): StoreReply {
     const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
     const rows = rowsOfFlat(request.values);
     const added = commit?.(rows, ran ? (s) => ran.push(s) : undefined);
+    // Read after the commit, not before it as for a read: no other connection commits while this one holds the
+    // write lock, and one that committed before it shows in this version. The replica is as fresh as the commit's
+    // end (a commit waiting for a core or for the lock took its age past REPLICA_FRESH_MS before its answer came).
+    const seen = { version: (dataVersion as () => number)(), at: Date.now() };
     return {
       id,
       ok: true,

@@ -49,7 +49,7 @@ export type StoreReply =
       velocities?: Answer<VelocityWire>[];
       reads?: Answer<RowsWire>[];
       statements?: RanStatement[];
-      /** The connection's PRAGMA data_version, and the time (Date.now) it was read, before the work. */
+      /** The connection's PRAGMA data_version, and the time (Date.now) it was read: before a read's work, after a commit's. */
       version?: number;
       at?: number;
       /** A commit's increments to the velocity counters (when asked: `replica`). */

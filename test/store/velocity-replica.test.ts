@@ -1,10 +1,11 @@
 // The event loop's replica of the store thread's velocity cache (src/store/sqlite-thread.ts): velocity reads
 // answered without a message to the thread must be the answers the thread gives, after every commit of this
 // process; another connection's commit must be seen once the thread has answered since (at most
-// REPLICA_FRESH_MS later), and retention through knex at once.
+// REPLICA_FRESH_MS later), and retention through knex at once. A commit's answer counts from its end.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { velocityReads } from '../../src/metrics.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
@@ -144,5 +145,34 @@ describe('the velocity replica on the event loop', () => {
     expect(after.total).toBe(1);
     expect(after.emails.map((e) => e.email)).toEqual(['c@x.io']);
     expect(after.distinctEmails).toBe(1);
+  });
+
+  it("is as fresh as a commit's end: a commit that waited for the write lock leaves the replica answering", async () => {
+    const thread = open({ replicaFreshMs: 50 });
+    const q: SubjectQuery = { projectId: PROJECT, kind: 'ipv4', subject: IPS[2] as string, since: [NOW - MINUTE], limit: 10 };
+    await thread.insert([row('a@x.io', IPS[2] as string, NOW)]);
+    await thread.velocity(q); // the thread's answer: the replica holds the subject from now on
+
+    // Another connection holds the write lock for 200 ms and writes nothing (its data_version stays): the
+    // thread's commit waits for it, so the commit ends 200 ms after it began.
+    const locker = new Database(file);
+    locker.exec('begin immediate');
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        locker.exec('rollback');
+        locker.close();
+        resolve();
+      }, 200),
+    );
+    const started = performance.now();
+    await thread.insert([row('b@x.io', IPS[2] as string, NOW + 1)]);
+    await released;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+
+    // Its answer read data_version after the commit: the replica answers at once, and with the new event.
+    const before = await replicaAnswers();
+    const after = await thread.velocity(q);
+    expect(after.total).toBe(2);
+    expect((await replicaAnswers()) - before).toBe(1);
   });
 });
