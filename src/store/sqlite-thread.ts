@@ -154,9 +154,14 @@ export const THREAD_YOUNG_MB = 4;
 /**
  * How long after the thread last read its connection's data_version the event loop's replica of the
  * velocity cache may answer: a commit of another connection (a second process on the file, the CLI) is
- * seen by the thread's next answer, and by the velocity reads at most this long after it.
+ * seen by the thread's next answer, and by the velocity reads at most this long after it. At 20 ms, under
+ * the bench's verify load on a slow machine (answers 11 ms old at the median, 17-31 ms at the 90th
+ * percentile), 6-10 % of the reads went to the thread, each a round trip queued behind the commit in
+ * progress; and whenever the thread stalled (waiting for a core, 8-21 ms), every read after the first 20 ms
+ * waited for the stall, then for a commit of its own. At 50 ms nearly none do, and a velocity window (5
+ * minutes or more) does not tell 20 from 50 ms.
  */
-export const REPLICA_FRESH_MS = 20;
+export const REPLICA_FRESH_MS = 50;
 
 const answeredByReplica = velocityReads.labels('replica');
 const answeredByThread = velocityReads.labels('thread');
