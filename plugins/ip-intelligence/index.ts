@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { dataLists } from '../plugin-data.js';
 import { decode, type IpFacts, loadTables, PROVIDERS } from './lists.js';
-import { ipv4Number, ipv6Halves } from './range-table.js';
+import { dottedQuadNumber, ipv4Number, ipv6Halves } from './range-table.js';
 
 const tables = loadTables();
 
@@ -19,6 +19,8 @@ export const tableStats = {
 
 /** The facts of one address; null when it is not an IP address (the service validates before; never throws). */
 export function lookupIp(text: string): IpFacts | null {
+  const quad = dottedQuadNumber(text);
+  if (quad !== null) return decode(tables.v4.find(quad));
   let address: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     address = ipaddr.parse(text);

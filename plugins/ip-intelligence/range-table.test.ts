@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
-import { compileSegments, Ipv4Table, Ipv6Table, ipv4Number, ipv6Halves, parseRanges, type Range } from './range-table.js';
+import { compileSegments, dottedQuadNumber, Ipv4Table, Ipv6Table, ipv4Number, ipv6Halves, parseRanges, type Range } from './range-table.js';
 
 /** Label = the lowest set index covering + 1: "set 0 wins over set 1 wins over …". */
 const firstSet = (mask: number) => 31 - Math.clz32(mask & -mask) + 1;
@@ -279,5 +279,41 @@ describe('IPv6 lines: the hex-colon fast path reads them as ipaddr.js does', () 
       return a?.[0] !== b?.[0] || a?.[1] !== b?.[1];
     });
     expect(differ).toEqual([]);
+  });
+});
+
+describe('dottedQuadNumber: the canonical IPv4 form read as ipaddr.js reads it, anything else left to it', () => {
+  it('gives the number ipaddr.js gives for canonical addresses, edges included', () => {
+    const addresses = ['0.0.0.0', '255.255.255.255', '1.2.3.4', '10.0.0.1', '127.0.0.1', '198.51.100.7', '203.0.113.255', '100.64.0.0', '9.99.199.250'];
+    // And a spread of the whole space, each octet 0-255 hit.
+    for (let n = 0; n < 4096; n++) addresses.push(`${(n * 7) % 256}.${(n * 13) % 256}.${(n * 101) % 256}.${n % 256}`);
+    for (const text of addresses) expect(dottedQuadNumber(text), text).toBe(ipv4Number(ipaddr.IPv4.parse(text)));
+  });
+
+  it('is null for any other text: leading zeros (octal to ipaddr.js), hex, fewer or more parts, out of range, IPv6, stray characters', () => {
+    for (const text of [
+      '01.2.3.4',
+      '1.2.3.010',
+      '00.0.0.0',
+      '0x7f.0.0.1',
+      '127.1',
+      '2130706433',
+      '1.2.3',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1.2.3.1000',
+      '1.2.3.4 ',
+      ' 1.2.3.4',
+      '1..2.3',
+      '1.2.3.',
+      '.1.2.3',
+      '::1',
+      '::ffff:1.2.3.4',
+      '1.2.3.4/32',
+      '',
+      '１.2.3.4',
+    ]) {
+      expect(dottedQuadNumber(text), text).toBeNull();
+    }
   });
 });
