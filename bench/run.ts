@@ -329,7 +329,8 @@ async function openLoopOnly(): Promise<void> {
  * loaded with ip, verify and intelligence, then verify at the fixed rate BENCH_RATE, and stopped), and the side
  * that goes first alternates: with both services alive at once the first one started was 10–50 % slower in
  * every run on a 2-core machine, whatever its build, and the side measured first at the fixed rate paid for
- * the other's load. Prints each load and the medians, and the ratio of this verify to the baseline's.
+ * the other's load. Prints each load and the medians, the ratio of this verify to the baseline's, and each side's peak resident
+ * memory (VmHWM) at its stop.
  */
 async function compareOnly(): Promise<void> {
   const baseline = process.env.BENCH_BASELINE;
@@ -348,6 +349,7 @@ async function compareOnly(): Promise<void> {
     const intelligenceRps: number[][] = [[], []];
     const verifyCpu: number[][] = [[], []];
     const fixed: FixedRateFigures[][] = [[], []];
+    const peakRss: number[][] = [[], []];
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
       for (const k of order) {
@@ -376,6 +378,7 @@ async function compareOnly(): Promise<void> {
         intelligenceRps[k]?.push(intel.requests_per_second);
         process.stdout.write(`${name}: `);
         fixed[k]?.push(await fixedRate(service, 20_000_000 + round * 1_000_000));
+        peakRss[k]?.push(residentMb(service.child.pid as number, 'VmHWM') ?? 0);
         await stop(service);
         running = null;
       }
@@ -391,6 +394,10 @@ async function compareOnly(): Promise<void> {
     console.log(`intelligence req/s, median: baseline ${intelBefore}, this ${intelAfter} (×${(intelAfter / intelBefore).toFixed(2)})`);
     const p99s = fixed.map((runs) => median(runs.map((f) => f.p99_ms)));
     console.log(`verify p99 at a fixed ${RATE}/s, median: baseline ${p99s[0]} ms, this ${p99s[1]} ms`);
+    const peaks = peakRss.map((each) => median(each));
+    console.log(
+      `peak resident memory after one round of loads, median: baseline ${peaks[0]} MB, this ${peaks[1]} MB (each: ${peakRss[0]?.join(', ')}; ${peakRss[1]?.join(', ')})`,
+    );
     const file = join(packageRoot, 'bench/results.json');
     const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const compare = {
@@ -403,6 +410,7 @@ async function compareOnly(): Promise<void> {
       verify_to_ip: { baseline: Number(median(ratios[0]).toFixed(3)), this: Number(median(ratios[1]).toFixed(3)) },
       intelligence_rps: { baseline: intelBefore, this: intelAfter, ratio: Number((intelAfter / intelBefore).toFixed(2)) },
       verify_fixed_rate_p99_ms: { baseline: p99s[0], this: p99s[1] },
+      rss_mb_peak: { baseline: peaks[0], this: peaks[1] },
     };
     writeFileSync(file, `${JSON.stringify({ ...results, compare }, null, 2)}\n`);
   } finally {
