@@ -1,6 +1,7 @@
 // Writes the service makes through knex beside the store thread's commits, off the request's path: a key's
-// last use (keys.ts, once a minute), the usage counts (usage.ts, every second for projects that count), a
-// domain's facts (domain-facts.ts, with the network checks on). On an embedded SQLite file knex's connection
+// last use (keys.ts, once a minute), a domain's facts (domain-facts.ts, with the network checks on), and the
+// usage counts (usage.ts, every second for projects that count) where there is no store thread (an embedded
+// file's go to the thread's connection, so that they leave its velocity caches in place). On an embedded SQLite file knex's connection
 // runs on the event loop, and a write that found the write lock taken (under load the store thread commits
 // every millisecond or so) slept in SQLite's busy handler, whose steps (1, 2, 5, 10, 15, 20, 25 ms …) each
 // end in a single try: the last-use write stopped every request for 30-86 ms once a minute at 1,000 verifies

@@ -218,7 +218,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     fingerprintKeys: createFingerprintKeys(knex),
     events,
     domainFacts: createDomainFacts(knex),
-    usage: createUsage(knex),
+    usage: createUsage(knex, thread),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },

@@ -29,6 +29,8 @@ let commit: ReturnType<typeof prepareEventCommit> | null = null;
 let reads: Reads | null = null;
 let cache: VelocityCache | null = null;
 let dataVersion: (() => number) | null = null;
+/** Statements in one transaction, each one's rows (see SqliteThread.write). */
+let writeAll: ((statements: readonly { sql: string; bindings: readonly unknown[] }[]) => Array<Array<Record<string, unknown>>>) | null = null;
 
 function open(): void {
   // Opened on the first request: by then migrations have created the file and its tables.
@@ -54,6 +56,14 @@ function open(): void {
     return added;
   };
   reads = { all: async ({ sql, bindings }) => statement(sql).all(...bindings) as Array<Record<string, unknown>>, cache: held };
+  writeAll = db.transaction((statements: readonly { sql: string; bindings: readonly unknown[] }[]) =>
+    statements.map(({ sql, bindings }) => {
+      const stmt = statement(sql);
+      if (stmt.reader) return stmt.all(...bindings) as Array<Record<string, unknown>>;
+      stmt.run(...bindings);
+      return [];
+    }),
+  );
   cache = held;
   conn = db;
 }
@@ -131,11 +141,17 @@ async function answer(request: Exclude<StoreRequest, InsertRequest>): Promise<St
       conn = null;
       cache = null;
       dataVersion = null;
+      writeAll = null;
       return { id, ok: true };
     }
     if (!conn) open();
     // Read before the work: what the answer holds is at least as new as this version says.
     const seen = { version: (dataVersion as () => number)(), at: Date.now() };
+    if (request.op === 'write') {
+      // One transaction: an error fails the whole call (nothing written), unlike a batch of reads.
+      const written = (writeAll as NonNullable<typeof writeAll>)(request.statements);
+      return { id, ok: true, ...seen, reads: written.map((rows) => ({ value: rowsToWire(rows) })) };
+    }
     if (request.op === 'reads') {
       const answers: Answer<RowsWire>[] = [];
       for (const statement of request.statements) {

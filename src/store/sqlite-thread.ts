@@ -29,6 +29,7 @@ export type StoreRequest =
   | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean; replica: boolean }
   | { id: number; op: 'velocity'; queries: SubjectQuery[]; replica: boolean }
   | { id: number; op: 'reads'; statements: Statement[] }
+  | { id: number; op: 'write'; statements: Statement[] }
   | { id: number; op: 'close' };
 
 export interface ThreadError {
@@ -79,6 +80,12 @@ export interface SqliteThread {
   velocity(query: SubjectQuery): Velocity | Promise<Velocity>;
   /** The rows of one bounded read statement (intelligence's history by address and by IP), run on the thread. */
   all(statement: Statement): Promise<Rows>;
+  /**
+   * The statements in one transaction on the thread's connection, each one's rows (RETURNING) in order; all or
+   * nothing. For this process's small writes beside the events (a project's usage every second): through knex's
+   * connection each would change the thread's data_version and empty both velocity caches.
+   */
+  write(statements: readonly Statement[]): Promise<Rows[]>;
   /** After a commit on another connection of this process (retention through knex): the replica answers again once the thread has seen it. */
   forget(): void;
   close(): Promise<void>;
@@ -314,6 +321,13 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     },
     velocity,
     all,
+    async write(statements) {
+      const reply = await call({ op: 'write', statements: [...statements] });
+      return (reply.reads ?? []).map((answer) => {
+        if ('value' in answer) return rowsFromWire(answer.value);
+        throw rebuilt(answer.error);
+      });
+    },
     forget,
     async close() {
       forget();

@@ -1,6 +1,6 @@
-// Writes through knex beside the store thread's commits (a key's last use, the usage counts, a domain's
-// facts) on an embedded SQLite file: while another connection holds the write lock, the event loop keeps
-// running, and the write lands once the lock is free.
+// Writes beside the store thread's commits (a key's last use and a domain's facts through knex, the usage
+// counts on the store thread's connection) on an embedded SQLite file: while another connection holds the
+// write lock, the event loop keeps running, and the write lands once the lock is free.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundWrites } from '../../src/store/background-writes.js';

@@ -74,6 +74,27 @@ describe('the store thread', () => {
     expect(stored.sort()).toEqual(['a@x.io', 'b@x.io']);
   });
 
+  it('writes statements in one transaction, all or nothing, with their RETURNING rows', async () => {
+    const upsert = `insert into usage (project_id, month, count) values (?, ?, ?)
+      on conflict (project_id, month) do update set count = usage.count + excluded.count returning count`;
+    const [first, second] = await thread.write([
+      { sql: upsert, bindings: ['prj_w', '2026-11', 2] },
+      { sql: upsert, bindings: ['prj_w', '2026-11', 3] },
+    ]);
+    expect(first).toEqual([{ count: 2 }]);
+    expect(second).toEqual([{ count: 5 }]);
+
+    // A statement that fails takes the others of its call with it.
+    await expect(
+      thread.write([
+        { sql: upsert, bindings: ['prj_w', '2026-11', 10] },
+        { sql: 'insert into no_such_table values (1)', bindings: [] },
+      ]),
+    ).rejects.toThrow(/no_such_table/);
+    const [row] = await store.knex('usage').where({ project_id: 'prj_w', month: '2026-11' });
+    expect(Number(row.count)).toBe(5);
+  });
+
   it('runs read statements of one turn in one message, each failing alone, and sees every commit acknowledged before', async () => {
     await thread.insert([row('c@x.io', NOW + 2)]);
     const [rows, broken, count] = await Promise.allSettled([

@@ -175,4 +175,31 @@ describe('the velocity replica on the event loop', () => {
     expect(after.total).toBe(2);
     expect((await replicaAnswers()) - before).toBe(1);
   });
+
+  it("keeps answering after this process's usage count is written, on the thread's connection", async () => {
+    // The store's own thread and replica: the quota's usage write of a non-sandbox project comes every second.
+    const ip = IPS[0] as string;
+    const record = (email: string) =>
+      store.events.record({
+        projectId: PROJECT,
+        endpoint: 'verify',
+        email,
+        emailLower: email,
+        baseEmail: email,
+        action: 'allow',
+        ipv4: ip,
+        createdAt: Date.now(),
+      });
+    const reader = store.events.velocityReader(PROJECT);
+    const read = () => reader.byIp({ ipv4: ip, ipv6: null, since: [0], limit: 10 });
+    await record('a@x.io');
+    await read(); // the thread's answer: the replica holds the IP from now on
+
+    expect(await store.usage.increment(PROJECT)).toBe(1);
+    await record('b@x.io'); // its answer carries the thread's data_version: unchanged by the usage write
+
+    const before = await replicaAnswers();
+    expect((await read()).total).toBe(2);
+    expect((await replicaAnswers()) - before).toBe(1);
+  });
 });
