@@ -1,7 +1,8 @@
-// Writes the service makes through knex beside the store thread's commits, off the request's path: a key's
-// last use (keys.ts, once a minute), a domain's facts (domain-facts.ts, with the network checks on), and the
-// usage counts (usage.ts, every second for projects that count) where there is no store thread (an embedded
-// file's go to the thread's connection, so that they leave its velocity caches in place). On an embedded SQLite file knex's connection
+// Writes the service makes beside the store thread's commits, off the request's path: a key's last use
+// (keys.ts, once a minute), a domain's facts (domain-facts.ts, with the network checks on), the usage counts
+// (usage.ts, every second for projects that count). Through knex where there is no store thread; an embedded
+// file's go to the thread's own connection (nativeStatement, SqliteThread.write), so that they leave its
+// velocity caches in place (through knex's connection each emptied them: another connection wrote). On an embedded SQLite file knex's connection
 // runs on the event loop, and a write that found the write lock taken (under load the store thread commits
 // every millisecond or so) slept in SQLite's busy handler, whose steps (1, 2, 5, 10, 15, 20, 25 ms …) each
 // end in a single try: the last-use write stopped every request for 30-86 ms once a minute at 1,000 verifies
@@ -12,6 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { BUSY_TIMEOUT_MS } from './sqlite-writes.js';
+import type { Statement } from './velocity-counters.js';
 
 /** Runs `work` in one transaction; on SQLite without holding the event loop while the write lock is taken. */
 export type BackgroundWrite = <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
@@ -49,4 +51,10 @@ export function backgroundWrites(knex: Knex, timeoutMs = BUSY_TIMEOUT_MS): Backg
       }
     }
   };
+}
+
+/** A knex query as the store thread's statements take it (SqliteThread.write): its SQL and bindings, not run. */
+export function nativeStatement(query: Knex.QueryBuilder): Statement {
+  const { sql, bindings } = query.toSQL().toNative();
+  return { sql, bindings: [...bindings] };
 }

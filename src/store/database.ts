@@ -201,12 +201,12 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const target = parseDatabaseUrl(url);
   const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
   const knex = knexFactory(config);
-  const keys = createKeys(knex);
   // An embedded file's event commits and hot-path reads (velocity, intelligence's history) go to a worker
   // thread with a connection of its own, which keeps the velocity cache exact beside it (sqlite-thread.ts,
   // velocity-cache.ts); memory databases cannot share a connection.
   const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
   const thread = embedded ? openSqliteThread(embedded, knex, options.walLimitBytes ? { walLimitBytes: options.walLimitBytes } : {}) : null;
+  const keys = createKeys(knex, thread);
   // Through knex every read is bounded.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
   const events = createEvents(knex, thread ? { all: thread.all, velocity: thread.velocity } : knexReads(knex, bound), thread);
@@ -217,7 +217,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     keys,
     fingerprintKeys: createFingerprintKeys(knex),
     events,
-    domainFacts: createDomainFacts(knex),
+    domainFacts: createDomainFacts(knex, thread),
     usage: createUsage(knex, thread),
     async migrate() {
       await knex.migrate.latest({ migrationSource });

@@ -1,7 +1,7 @@
 // usage: calls per project per calendar month (UTC), for quotas. Sandbox calls are simply not counted
 // by the caller.
 import type { Knex } from 'knex';
-import { backgroundWrites } from './background-writes.js';
+import { backgroundWrites, nativeStatement } from './background-writes.js';
 import { toNumber } from './sql-values.js';
 import type { SqliteThread } from './sqlite-thread.js';
 
@@ -38,8 +38,7 @@ export function createUsage(knex: Knex, thread: Pick<SqliteThread, 'write'> | nu
     async increment(projectId, at = Date.now(), by = 1) {
       let rows: Array<{ count?: unknown }>;
       if (thread) {
-        const { sql, bindings } = upsert(knex, projectId, at, by).toSQL().toNative();
-        rows = (await thread.write([{ sql, bindings: [...bindings] }]))[0] ?? [];
+        rows = (await thread.write([nativeStatement(upsert(knex, projectId, at, by))]))[0] ?? [];
       } else rows = (await write((trx) => upsert(trx, projectId, at, by))) as Array<{ count: unknown }>;
       return toNumber(rows[0]?.count);
     },

@@ -176,8 +176,9 @@ describe('the velocity replica on the event loop', () => {
     expect((await replicaAnswers()) - before).toBe(1);
   });
 
-  it("keeps answering after this process's usage count is written, on the thread's connection", async () => {
-    // The store's own thread and replica: the quota's usage write of a non-sandbox project comes every second.
+  it("keeps answering after this process's own small writes (usage, a key's last use, a domain's facts), made on the thread's connection", async () => {
+    // The store's own thread and replica. Through knex's connection each of these writes changed the thread's
+    // data_version, and the commit after it emptied the replica.
     const ip = IPS[0] as string;
     const record = (email: string) =>
       store.events.record({
@@ -192,14 +193,26 @@ describe('the velocity replica on the event loop', () => {
       });
     const reader = store.events.velocityReader(PROJECT);
     const read = () => reader.byIp({ ipv4: ip, ipv6: null, since: [0], limit: 10 });
+    // Made through knex, before the replica holds anything: another connection's writes empty it.
+    const project = await store.projects.create({ name: 'replica-writes', policy: 'default' });
+    const { key } = await store.keys.create(project.id, 'access_token');
+    const keyId = key.id;
     await record('a@x.io');
     await read(); // the thread's answer: the replica holds the IP from now on
 
-    expect(await store.usage.increment(PROJECT)).toBe(1);
-    await record('b@x.io'); // its answer carries the thread's data_version: unchanged by the usage write
-
-    const before = await replicaAnswers();
-    expect((await read()).total).toBe(2);
-    expect((await replicaAnswers()) - before).toBe(1);
+    const writes: Array<[string, () => Promise<unknown>]> = [
+      ['usage', async () => expect(await store.usage.increment(PROJECT)).toBe(1)],
+      ["a key's last use", () => store.keys.markUsed(new Map([[keyId, Date.now()]]))],
+      ["a domain's facts", () => store.domainFacts.put('x.io', 'mx', { hosts: ['mx.x.io'] }, 60_000)],
+    ];
+    for (const [n, [what, write]] of writes.entries()) {
+      await write();
+      await record(`b${n}@x.io`); // its answer carries the thread's data_version: unchanged by the write
+      const before = await replicaAnswers();
+      expect((await read()).total, what).toBe(n + 2);
+      expect((await replicaAnswers()) - before, what).toBe(1);
+    }
+    expect((await store.keys.list(project.id)).find((k) => k.id === keyId)?.lastUsedAt).not.toBeNull();
+    expect(await store.domainFacts.get('x.io', 'mx')).toMatchObject({ value: { hosts: ['mx.x.io'] } });
   });
 });
