@@ -323,6 +323,8 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     all,
     async write(statements) {
       const reply = await call({ op: 'write', statements: [...statements] });
+      // Whoever watches every statement of the store (knex's `query` event) sees these too, as the commits'.
+      if (knex.listenerCount('query') > 0) for (const s of statements) knex.emit('query', { method: 'raw', sql: s.sql, bindings: s.bindings });
       return (reply.reads ?? []).map((answer) => {
         if ('value' in answer) return rowsFromWire(answer.value);
         throw rebuilt(answer.error);
