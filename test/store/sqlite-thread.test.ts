@@ -6,9 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Store } from '../../src/store/database.js';
-import { createEventWriter, type EventRow } from '../../src/store/event-writer.js';
+import { createEventWriter, type EventRow, ROWS_SENT_AT_ONCE } from '../../src/store/event-writer.js';
 import { openSqliteThread, type SqliteThread } from '../../src/store/sqlite-thread.js';
 import { isUnavailable } from '../../src/store/unavailable.js';
 
@@ -36,11 +37,12 @@ const velocity = (thread: SqliteThread) => thread.velocity({ projectId: PROJECT,
 
 describe('the store thread', () => {
   let dir: string;
+  let file: string;
   let store: Store;
   let thread: SqliteThread;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'email-trust-thread-'));
-    const file = join(dir, 'store.sqlite');
+    file = join(dir, 'store.sqlite');
     store = await openDatabase(`sqlite:${file}`);
     await store.migrate();
     // A small heap, so that one oversized commit is enough to kill it.
@@ -190,5 +192,26 @@ describe('the store thread', () => {
     // before them was answered would have made two commits (j, then k and l).
     expect(inserts).toHaveLength(1);
     await writer.flush();
+  });
+
+  it(`sends a turn's rows in groups of ${ROWS_SENT_AT_ONCE} as they are written: the first group commits while the turn goes on`, async () => {
+    const writer = createEventWriter(store.knex, thread);
+    const reader = new Database(file, { readonly: true });
+    try {
+      const stored = () => (reader.prepare("select count(*) as n from events where email like 'turn%'").get() as { n: number }).n;
+      const written = Array.from({ length: ROWS_SENT_AT_ONCE }, (_, i) => writer.write(row(`turn${i}@x.io`, NOW + 50 + i)));
+      // The turn goes on, without giving the event loop back, until another connection sees the group (at most 5 s).
+      const deadline = Date.now() + 5_000;
+      let seen = stored();
+      while (seen < ROWS_SENT_AT_ONCE && Date.now() < deadline) seen = stored();
+      // One row more in the same turn: sent at the turn's end.
+      written.push(writer.write(row('turn-last@x.io', NOW + 60)));
+      expect(seen).toBe(ROWS_SENT_AT_ONCE);
+      expect(stored()).toBe(ROWS_SENT_AT_ONCE);
+      await Promise.all(written);
+      expect(stored()).toBe(ROWS_SENT_AT_ONCE + 1);
+    } finally {
+      reader.close();
+    }
   });
 });
