@@ -18,10 +18,10 @@ const MAX_ROWS_PER_COMMIT = 5_000;
 /**
  * On the store thread, a turn's rows go to it in groups of this many as they are written, the rest at the
  * turn's end: the thread commits the first ones while the event loop decides the others. Under verify's
- * load a turn decides 12-15 requests, 3-4 ms of the loop's work, and each row waited for the turn's end to be
- * sent; the loop then slept 10-13 % of the time, every request waiting for a commit that had only just begun.
- * Sent in groups of 8, verify answered about ×1.1 as many requests a second, the thread spending about 15 %
- * more CPU per event on commits a third as large (bench/README.md, the twentieth pass). A turn of fewer rows,
+ * load a turn decided about 15 requests, 3-4 ms of the loop's work, and each row waited for the turn's end to
+ * be sent; the loop then slept 6-13 % of the time, every request waiting for a commit that had only just
+ * begun. In groups of 8 it slept 1.2-1.8 %, and verify answered ×1.25 as many requests a second side by side,
+ * with commits of 7 rows on average instead of 15 (bench/README.md, the twentieth pass). A turn of fewer rows,
  * as at 1,000 verifies a second, goes as before: whole, at its end.
  */
 export const ROWS_SENT_AT_ONCE = 8;
