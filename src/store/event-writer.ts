@@ -151,8 +151,8 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
   function schedule(): void {
     // Through knex one commit runs at a time, and the next takes what queued meanwhile. The store thread
     // queues what it is sent and commits every batch waiting behind its current commit as one (sqlite-thread-
-    // worker.ts), so each turn's rows go at once: they wait for the thread's commit in progress, not for the
-    // event loop to take its answer first (a turn of a few requests later, under load).
+    // worker.ts), so a turn's rows (those not sent already, ROWS_SENT_AT_ONCE) go at its end: they wait for the
+    // thread's commit in progress, not for the event loop to take its answer first (a turn later, under load).
     if (scheduled || (committing && !sqlite)) return;
     scheduled = true;
     setImmediate(() => {
