@@ -20,6 +20,7 @@ import { replayBench } from './replay.js';
 import { type ServiceView, scrape, serviceView } from './service-view.js';
 import { type CpuPerRequest, cpuPerRequest, eventLoopShares, eventLoopTimes, type LoopShares, threadTimes } from './thread-cpu.js';
 import { velocityBench } from './velocity.js';
+import type { WakeCost } from './wake-cost.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -133,7 +134,9 @@ async function load(title: string, options: autocannon.Options, service?: Starte
   const loop = pid ? eventLoopShares(loopBefore, eventLoopTimes(pid)) : null;
   const cpu = pid ? cpuPerRequest(pid, before, threadTimes(pid), result.requests.total) : null;
   const f = { ...figures(result), ...(cpu ? { cpu } : {}), ...(loop ? { event_loop: loop } : {}) };
-  const cpuText = cpu ? `; CPU per request: event loop ${cpu.main_us} µs, other threads ${cpu.other_threads_us} µs` : '';
+  const cpuText = cpu
+    ? `; CPU per request: event loop ${cpu.main_us} µs, other threads ${cpu.other_threads_us} µs (the busiest ${cpu.busiest_other_thread_us} µs)`
+    : '';
   const loopText = loop
     ? `; event loop on a core ${loop.on_cpu_percent} %, waiting for one ${loop.waiting_for_a_core_percent} %, asleep ${loop.asleep_percent} %`
     : '';
@@ -187,11 +190,19 @@ function intelligenceLoad(service: Started): autocannon.Options {
 
 /** Verify at a fixed rate, open loop (bench/open-loop.ts): latency from each request's due time. */
 /** A fixed-rate run's figures: the driver's (bench/open-loop.ts) and what the service saw of it (bench/service-view.ts). */
-type FixedRateFigures = OpenLoopFigures & { service: ServiceView };
+type FixedRateFigures = OpenLoopFigures & {
+  service: ServiceView;
+  /** CPU per answer (its warm-up included) and where the event loop's wall time went, as under the loads. */
+  cpu?: CpuPerRequest;
+  event_loop?: LoopShares;
+};
 
 async function fixedRate(service: Started, offset: number): Promise<FixedRateFigures> {
   process.stdout.write(`POST /v1/public/verify at a fixed ${RATE}/s, open loop: ${SECONDS} s … `);
   const before = await scrape(service.base);
+  const pid = service.child.pid as number;
+  const threadsBefore = threadTimes(pid);
+  const loopBefore = eventLoopTimes(pid);
   const driver = await openLoop({
     url: `${service.base}/v1/public/verify`,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
@@ -208,14 +219,22 @@ async function fixedRate(service: Started, offset: number): Promise<FixedRateFig
     // service recovering from that load rather than verifying at this rate. Its p99 is reported (warm_up).
     warmUpSeconds: FIXED_RATE_WARM_UP_SECONDS,
   });
-  const figures = { ...driver, service: serviceView(before, await scrape(service.base)) };
+  const loop = eventLoopShares(loopBefore, eventLoopTimes(pid));
+  const threadsAfter = threadTimes(pid);
+  const view = serviceView(before, await scrape(service.base));
+  const cpu = cpuPerRequest(pid, threadsBefore, threadsAfter, view.answers);
+  const figures: FixedRateFigures = { ...driver, service: view, ...(cpu ? { cpu } : {}), ...(loop ? { event_loop: loop } : {}) };
   const seen = figures.service;
   console.log(
     `${figures.achieved_per_second}/s answered, p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms (from the send ${figures.p99_from_send_ms} ms), max ${figures.max_ms} ms` +
       `${figures.sent_late ? `, ${figures.sent_late} sent late` : ''}${figures.non_2xx ? `, ${figures.non_2xx} non-2xx` : ''}${figures.errors ? `, ${figures.errors} errors` : ''}` +
       `; inside the service ${seen.answers_over_10_ms} of ${seen.answers} answers over 10 ms, ${seen.commits_over_10_ms} of ${seen.commits} commits over 10 ms, ${seen.wal_catch_ups} log catch-ups` +
       `; p99 of each second ${figures.p99_ms_by_second.join(', ')} ms` +
-      (figures.warm_up ? `; the ${figures.warm_up.seconds} s warm-up before it: p99 ${figures.warm_up.p99_ms} ms, max ${figures.warm_up.max_ms} ms` : ''),
+      (figures.warm_up ? `; the ${figures.warm_up.seconds} s warm-up before it: p99 ${figures.warm_up.p99_ms} ms, max ${figures.warm_up.max_ms} ms` : '') +
+      (cpu
+        ? `; CPU per answer: event loop ${cpu.main_us} µs, store thread ${cpu.busiest_other_thread_us} µs, other threads in all ${cpu.other_threads_us} µs`
+        : '') +
+      (loop ? `; event loop asleep ${loop.asleep_percent} %, waiting for a core ${loop.waiting_for_a_core_percent} %` : ''),
   );
   return figures;
 }
@@ -438,6 +457,21 @@ function pauseCostFigures(): { date: string; evaluation_us: PauseCost[]; slowdow
   return { date: new Date().toISOString(), evaluation_us: costs, slowdown_after_1_ms: slowdown };
 }
 
+/**
+ * What handing rows to the store thread costs the event loop here (wake-cost.js, in a process of its own): a
+ * message to a thread asleep, which wakes it, against one to a thread busy. Verify's event loop sends one per
+ * group of rows and ip's none, so where the first is much the larger (the twenty-first pass in bench/README.md)
+ * verify's ratio to ip is lower for it.
+ */
+function wakeCostFigures(): { date: string } & WakeCost {
+  const out = execFileSync(process.execPath, [join(packageRoot, 'dist/bench/wake-cost.js'), '--json'], { encoding: 'utf8' });
+  const cost = JSON.parse(out) as WakeCost;
+  console.log(
+    `a message of 8 event rows to the store thread: ${cost.asleep_us} µs on the event loop when the thread is asleep (p90 ${cost.asleep_p90_us}), ${cost.busy_us} µs when it is busy`,
+  );
+  return { date: new Date().toISOString(), ...cost };
+}
+
 /** BENCH_ONLY=velocity (or metrics) runs only that part and merges its figures into bench/results.json. */
 async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -535,6 +569,7 @@ async function main(): Promise<void> {
     }
     const network = await networkRuns(dir, verifyFigures);
     const pauseCost = pauseCostFigures();
+    const wakeCost = wakeCostFigures();
     const ipLookup = ipLookupFigures();
     console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
     const velocity = {
@@ -576,6 +611,7 @@ async function main(): Promise<void> {
       target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,
       pause_cost: pauseCost,
+      wake_cost: wakeCost,
       ip_lookup: ipLookup,
       velocity,
     };

@@ -34,6 +34,8 @@ export interface CpuPerRequest {
   main_us: number;
   /** Every other thread of the process, together. */
   other_threads_us: number;
+  /** The busiest of them: under verify's and intelligence's loads, the store thread (src/store/sqlite-thread.ts). */
+  busiest_other_thread_us: number;
 }
 
 /** CPU µs per request between two readings of `pid`'s threads, over `requests` requests. */
@@ -41,12 +43,16 @@ export function cpuPerRequest(pid: number, before: ThreadTimes | null, after: Th
   if (!before || !after || requests <= 0) return null;
   let main = 0;
   let others = 0;
+  let busiest = 0;
   for (const [tid, time] of after) {
     const spent = time - (before.get(tid) ?? 0);
     if (tid === pid) main += spent;
-    else others += spent;
+    else {
+      others += spent;
+      busiest = Math.max(busiest, spent);
+    }
   }
-  return { main_us: Math.round(main / requests), other_threads_us: Math.round(others / requests) };
+  return { main_us: Math.round(main / requests), other_threads_us: Math.round(others / requests), busiest_other_thread_us: Math.round(busiest / requests) };
 }
 
 /** The event loop thread's time on a core and runnable waiting for one, in ns so far; null where /proc cannot tell. */

@@ -23,6 +23,24 @@ describe.runIf(process.platform === 'linux')('thread CPU per request', () => {
     expect(cpu?.other_threads_us).toBeGreaterThanOrEqual(0);
   });
 
+  it("counts another thread's CPU among other_threads_us, and the busiest one alone", async () => {
+    const before = threadTimes(process.pid);
+    // A worker spins 300 ms while this thread sleeps, then stays (an ended thread leaves /proc with its times).
+    const spinner = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+      const until = Date.now() + 300; while (Date.now() < until) {}
+      parentPort.postMessage('spun'); parentPort.on('message', () => {});`,
+      { eval: true },
+    );
+    await new Promise((resolve) => spinner.once('message', resolve));
+    const cpu = cpuPerRequest(process.pid, before, threadTimes(process.pid), 1);
+    await spinner.terminate();
+    // /proc counts in 10 ms ticks; the worker may have waited for a core part of the time.
+    expect(cpu?.busiest_other_thread_us).toBeGreaterThanOrEqual(100_000);
+    expect(cpu?.other_threads_us).toBeGreaterThanOrEqual(cpu?.busiest_other_thread_us ?? Number.POSITIVE_INFINITY);
+    expect(cpu?.main_us).toBeLessThan(cpu?.busiest_other_thread_us ?? 0);
+  });
+
   it('gives nothing for a process that is not there, or without requests', () => {
     expect(threadTimes(2 ** 30)).toBeNull();
     expect(cpuPerRequest(process.pid, threadTimes(process.pid), threadTimes(process.pid), 0)).toBeNull();
