@@ -1,5 +1,6 @@
 // What an event costs the store thread as history grows (issue 12), in process, no HTTP: events written
-// through the store thread's own commit (sqlite-writes.ts, prepareEventCommit) in commits of 32, a passive
+// through the store thread's own commit (sqlite-writes.ts, prepareEventCommit) in commits of 32 (or of
+// `--per-commit N`: 1 to 2 at a fixed 1,000 verifies a second, about 7 under verify's full load), a passive
 // checkpoint every 2,500 events as sqlite-checkpoints.ts runs one, on a migrated file. Every 25,000 events:
 // CPU µs per event of the commits and of the checkpoints, and the process's writes per event (syscalls and
 // KiB, /proc/self/io). At the end: the WAL frames (pages) one commit writes per event, by table and index
@@ -7,7 +8,7 @@
 // 1,000 IPv4 addresses in turn (so a young database has neighbouring IPs on one page; past about 100
 // events per IP each IP's rows fill pages of their own: the plateau).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/store-frames.js [--events N] [--root DIR]
+//   npx tsc -p tsconfig.json && node dist/bench/store-frames.js [--events N] [--per-commit N] [--root DIR]
 //
 // `--root DIR`: a built checkout of another revision, to compare (its dist/src/store is measured).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,6 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 
-const PER_COMMIT = 32;
 const REPORT_EVERY = 25_024; // a whole number of commits
 const CHECKPOINT_EVERY = 2_500;
 const FRAME_COMMITS = 20;
@@ -59,6 +59,10 @@ function written(): { bytes: number; calls: number } {
 async function main(): Promise<void> {
   const root = resolve(arg('--root') ?? resolve(import.meta.dirname, '../..'));
   const total = Number(arg('--events') ?? 150_000);
+  const perCommit = Number(arg('--per-commit') ?? 32);
+  if (!(Number.isInteger(perCommit) && perCommit >= 1 && REPORT_EVERY % perCommit === 0)) {
+    throw new Error(`--per-commit: a whole number of rows that divides ${REPORT_EVERY} (1, 2, 4, 8, 16, 32 …), not ${arg('--per-commit')}`);
+  }
   const load = (file: string) => import(pathToFileURL(join(root, 'dist/src/store', file)).href);
   const { openDatabase } = await load('database.js');
   const { PRAGMAS, prepareEventCommit } = await load('sqlite-writes.js');
@@ -98,9 +102,9 @@ async function main(): Promise<void> {
         created_at: start + Math.floor(n * 0.4), // 2,500 events a second
       };
     };
-    const batch = () => Array.from({ length: PER_COMMIT }, row);
+    const batch = () => Array.from({ length: perCommit }, row);
 
-    console.log(`${root}: ${total} events in commits of ${PER_COMMIT}, 1,000 IPs in turn`);
+    console.log(`${root}: ${total} events in commits of ${perCommit}, 1,000 IPs in turn`);
     console.log('events   commit µs/event   checkpoint µs/event   writes/event   KiB written/event');
     let commitUs = 0;
     let checkpointUs = 0;
@@ -110,8 +114,8 @@ async function main(): Promise<void> {
       const t = cpuUs();
       commit(batch());
       commitUs += cpuUs() - t;
-      since += PER_COMMIT;
-      if (n % CHECKPOINT_EVERY < PER_COMMIT) {
+      since += perCommit;
+      if (n % CHECKPOINT_EVERY < perCommit) {
         const c = cpuUs();
         checkpointer.pragma('wal_checkpoint(PASSIVE)');
         checkpointUs += cpuUs() - c;
@@ -145,7 +149,7 @@ async function main(): Promise<void> {
         all += 1;
       }
     }
-    const events = FRAME_COMMITS * PER_COMMIT;
+    const events = FRAME_COMMITS * perCommit;
     console.log(`WAL frames per event after ${n} events: ${(all / events).toFixed(2)}`);
     for (const [name, count] of [...frames].sort((a, b) => b[1] - a[1])) console.log(`  ${(count / events).toFixed(2).padStart(5)}  ${name}`);
     checkpointer.close();
@@ -155,4 +159,9 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
