@@ -14,6 +14,7 @@ const plain = {
 const cases: PluginCase[] = [
   { email: 'user@example.com', facts: plain, fires: [] },
   { name: 'digits and punctuation are Common, not a script', email: 'user-1.x_y@ex-ample1.com', facts: plain, fires: [] },
+  { name: 'ASCII in capitals, wrapped in spaces: one script, no other forms', email: ' Jane.DOE+x@Mail.Example.CO.UK ', facts: plain, fires: [] },
   {
     name: 'Chinese address',
     email: '用户@例子.广告',

@@ -46,6 +46,17 @@ function mixedScripts(parts: readonly string[]): string | null {
 
 const ADDRESS_FACTS = ['local_part', 'domain', 'domain_literal'] as const;
 
+/** idnFacts of an all-ASCII address with a domain and no `xn--` in it. */
+const PLAIN_ASCII: Readonly<FactValues> = {
+  is_internationalized: false,
+  has_punycode: false,
+  has_mixed_script: false,
+  mixed_script: null,
+  punycode_email: null,
+  punycode_value: null,
+  unicode_domain: null,
+};
+
 const plugin: Plugin = {
   id: 'idn',
   description: 'Detects internationalised addresses, punycode domain labels and mixed-script labels, and gives the punycode and Unicode forms of the domain.',
@@ -105,6 +116,9 @@ function idnFacts(email: string, local: unknown, domain: unknown, literal: unkno
       mixed_script: mixed,
     };
   }
+  // Nearly every address: all ASCII and no ACE label, so one script (ASCII letters are Latin, the rest Common)
+  // and no other form of the domain; the same facts as below, without decoding the domain and testing scripts.
+  if (isAscii(email) && !domain.includes('xn--')) return { ...PLAIN_ASCII };
   const written = writtenDomain(email);
   const domainInternationalized = !isAscii(domain) || !isAscii(written);
   const forms = domainForms(domain, written, domainInternationalized);

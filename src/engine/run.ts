@@ -171,6 +171,12 @@ class RequestRun {
   private readonly read: boolean[];
   /** By fact number: its value read one by one through fact(), shared by every later such read. */
   private readonly promised: Array<Promise<unknown> | undefined>;
+  /**
+   * By fact number: its value once read from its settled plugin (null for none). A fact read again (verify
+   * reads about 210 values of about 110 facts) is an array load, not a keyed load on one of some 25 plugins'
+   * differently shaped objects (megamorphic: a probe of V8's stub cache, which other code evicts under load).
+   */
+  private readonly byFact: unknown[];
   /** The keys of the groups of facts walked in memo trees (see walk), by the group's array. */
   private groupKeys: Map<readonly string[], string> | undefined;
 
@@ -186,6 +192,17 @@ class RequestRun {
     // Filled, not holey; not a typed array (past 64 bytes its store is malloc'ed outside the heap, per request).
     this.read = new Array<boolean>(facts).fill(false);
     this.promised = new Array(facts);
+    this.byFact = new Array<unknown>(facts).fill(undefined);
+  }
+
+  /** Fact number `i` (`name`) of its owner's settled `values`, read once per request (see byFact). */
+  private settledValue(i: number, name: string, values: FactValues): unknown {
+    let value = this.byFact[i];
+    if (value === undefined) {
+      value = values[name] ?? null;
+      this.byFact[i] = value;
+    }
+    return value;
   }
 
   /** The value of `name`; null when its plugin gave none. */
@@ -213,7 +230,7 @@ class RequestRun {
     const given = this.request.given?.(name);
     if (given !== undefined) return settledThen(then, given);
     const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-    if (settled) return settledThen(then, settled[name] ?? null);
+    if (settled) return settledThen(then, this.settledValue(i, name, settled));
     return this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => then(values[name] ?? null));
   }
 
@@ -238,7 +255,7 @@ class RequestRun {
         return NOT_YET;
       }
     }
-    return settled[name] ?? null;
+    return this.settledValue(i, name, settled);
   }
 
   /** Several values at once, not counted as read one by one (see `read`). */
@@ -267,7 +284,8 @@ class RequestRun {
       names.map((name) => {
         const value = given?.(name);
         if (value !== undefined) return value;
-        return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
+        const i = factIndex.get(name) as number;
+        return this.settledValue(i, name, this.settled[factOwnerIndex[i] as number] as FactValues);
       });
     return waits ? Promise.all(waits).then(values) : Promise.resolve(values());
   }
@@ -300,7 +318,7 @@ class RequestRun {
       const owner = factOwnerIndex[i] as number;
       if (!this.settled[owner]) this.start(factOwners[i] as Plugin, owner);
       const settled = this.settled[owner];
-      if (settled) values[k] = settled[name] ?? null;
+      if (settled) values[k] = this.settledValue(i, name, settled);
       else atHand = false;
     }
     return atHand ? values : null;
@@ -313,7 +331,7 @@ class RequestRun {
     const given = this.request.given?.(name);
     if (given !== undefined) return given;
     const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-    return settled ? (settled[name] ?? null) : undefined;
+    return settled ? this.settledValue(i, name, settled) : undefined;
   }
 
   /** The values of `names` when every one is at hand (see settledFact); null when some plugin has yet to run or settle. */
@@ -364,7 +382,7 @@ class RequestRun {
     if (tree) {
       const remembered = this.walk(tree.start);
       if (remembered) {
-        this.settle(plugin, i, remembered, started);
+        this.settle(plugin, i, remembered, started, true);
         return;
       }
       context = new MemoContext(this, plugin, readable);
@@ -442,12 +460,13 @@ class RequestRun {
     return (this.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
   }
 
-  private settle(plugin: Plugin, i: number, values: FactValues, started: number): FactValues {
+  /** `remembered`: `values` is a memo tree's answer (see applies). */
+  private settle(plugin: Plugin, i: number, values: FactValues, started: number, remembered = false): FactValues {
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
     this.settled[i] = values;
     this.ran.push(plugin.id);
-    if (this.catalog.anyKnown(i, values)) this.applied.push(plugin.id);
+    if (remembered ? rememberedApplies(this.catalog, i, values) : this.catalog.anyKnown(i, values)) this.applied.push(plugin.id);
     return values;
   }
 
@@ -541,6 +560,22 @@ class RunContext implements PluginContext {
   now(): number {
     return this.run.request.services.now();
   }
+}
+
+/**
+ * Whether a remembered answer (memo.ts: frozen, each distinct one held once per tree) says something: the same
+ * for every request it answers. The catalog's own test reads every fact of the plugin.
+ */
+const knownAnswers = new WeakMap<Readonly<FactValues>, boolean>();
+
+/** catalog.anyKnown of plugin number `i`'s remembered answer `values` (a memo tree's, held by no other plugin), worked out once. */
+function rememberedApplies(catalog: FactCatalog, i: number, values: Readonly<FactValues>): boolean {
+  let known = knownAnswers.get(values);
+  if (known === undefined) {
+    known = catalog.anyKnown(i, values);
+    knownAnswers.set(values, known);
+  }
+  return known;
 }
 
 /** The remembered runs of pure plugins, by the options of the policy they ran under (a compiled policy keeps one object). */
