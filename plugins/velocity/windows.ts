@@ -38,6 +38,8 @@ const MAX_DAYS = 512;
 /** "00" to "99" and "000" to "999": a time's fields are looked up, not padded (String and padStart per field). */
 const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+/** createdTime's pieces, the fields filled in per call: "YYYY-MM-DDT", hh, ":", mm, ":", ss, ".", mmm, "+00:00". */
+const TIME_PARTS = ['', '', ':', '', ':', '', '.', '', '+00:00'];
 
 /**
  * ISO 8601 with a numeric offset, e.g. 2026-11-22T03:09:01.123+00:00 (the date part is formatted once per day).
@@ -57,7 +59,14 @@ export function createdTime(ms: number): string {
   const hours = TWO_DIGITS[Math.floor(inDay / 3_600_000)] as string;
   const minutes = TWO_DIGITS[Math.floor(inDay / 60_000) % 60] as string;
   const seconds = TWO_DIGITS[Math.floor(inDay / 1000) % 60] as string;
-  return `${prefix}${hours}:${minutes}:${seconds}.${THREE_DIGITS[inDay % 1000] as string}+00:00`;
+  // Joined, not a template: a template of this length is a tree of string pieces (a cons string) that every
+  // reader of its characters flattens first; JSON.stringify of a verify answer's 20 times did so on each.
+  TIME_PARTS[0] = prefix;
+  TIME_PARTS[1] = hours;
+  TIME_PARTS[3] = minutes;
+  TIME_PARTS[5] = seconds;
+  TIME_PARTS[7] = THREE_DIGITS[inDay % 1000] as string;
+  return TIME_PARTS.join('');
 }
 
 /** Times from which each window counts (inclusive), in WINDOWS order. */
