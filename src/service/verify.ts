@@ -85,14 +85,10 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
     response.warnings = decision.warnings;
     response.checked_types = await evaluation.checkedTypes();
     const [analyzedValues, results] = await groupsOf(evaluation, [exposure.analyzed, exposure.results] as const);
-    const analyzed: Record<string, unknown> = {};
-    exposure.analyzed.forEach((name, i) => {
-      if (analyzedValues[i] !== null && analyzedValues[i] !== undefined) analyzed[name] = renderAnalyzed(analyzedValues[i]);
-    });
     exposure.results.forEach((name, i) => {
       if (results[i] !== null && results[i] !== undefined) response[name] = results[i];
     });
-    response.analyzed_data = analyzed;
+    response.analyzed_data = analyzedData(exposure, analyzedValues);
   }
   if (request.show_steps) response.steps = await evaluation.steps();
   if (evaluation.explanation) response.explain = evaluation.explanation;
@@ -166,6 +162,37 @@ interface Exposure {
   analyzed: string[];
   results: string[];
   fields: string[];
+  /** analyzed_data's templates, by the pattern of values present (see analyzedData). */
+  analyzedShapes: Map<number, Readonly<Record<string, null>>>;
+}
+
+/** Patterns of present values given a template of their own, per policy; past this, analyzed_data is built key by key. */
+const MAX_ANALYZED_SHAPES = 64;
+/** A pattern is a number with a bit per analyzed name: exact up to 2^53. */
+const MAX_PATTERN_NAMES = 52;
+
+/**
+ * analyzed_data: the values present, rendered, under their names in exposure order. Built from {} key by key,
+ * an object of more than a dozen keys becomes a dictionary in V8 (a keyed store adds no hidden class past that),
+ * whose inserts and JSON.stringify cost about 2.7 µs more per answer (scratch, 30 values: 1.2 + 2.2 µs against
+ * 0.4 + 1.4). A spread copy of a template with the same keys in the same order keeps the template's fast shape.
+ */
+function analyzedData(exposure: Exposure, values: readonly unknown[]): Record<string, unknown> {
+  const names = exposure.analyzed;
+  const present = (i: number) => values[i] !== null && values[i] !== undefined;
+  let shape: Readonly<Record<string, null>> | undefined;
+  if (names.length <= MAX_PATTERN_NAMES) {
+    let pattern = 0;
+    for (let i = 0; i < names.length; i++) pattern = pattern * 2 + (present(i) ? 1 : 0);
+    shape = exposure.analyzedShapes.get(pattern);
+    if (shape === undefined && exposure.analyzedShapes.size < MAX_ANALYZED_SHAPES) {
+      shape = Object.fromEntries(names.filter((_name, i) => present(i)).map((name) => [name, null]));
+      exposure.analyzedShapes.set(pattern, shape);
+    }
+  }
+  const analyzed: Record<string, unknown> = shape ? { ...shape } : {};
+  for (let i = 0; i < names.length; i++) if (present(i)) analyzed[names[i] as string] = renderAnalyzed(values[i]);
+  return analyzed;
 }
 
 const exposures = new WeakMap<CompiledPolicy, Exposure>();
@@ -191,6 +218,7 @@ function exposureOf(policy: CompiledPolicy): Exposure {
       analyzed: named('analyzed_data'),
       results: named('result'),
       fields: named('field'),
+      analyzedShapes: new Map(),
     };
     exposures.set(policy, exposure);
   }
