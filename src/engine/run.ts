@@ -173,7 +173,7 @@ class RequestRun {
   private readonly promised: Array<Promise<unknown> | undefined>;
   /**
    * By fact number: its value once read from its settled plugin (null for none). A fact read again (verify
-   * reads about 210 values of about 110 facts) is an array load, not a keyed load on one of some 25 plugins'
+   * reads 210 values of 85 facts) is an array load, not a keyed load on one of some 25 plugins'
    * differently shaped objects (megamorphic: a probe of V8's stub cache, which other code evicts under load).
    */
   private readonly byFact: unknown[];
