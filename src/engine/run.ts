@@ -171,12 +171,6 @@ class RequestRun {
   private readonly read: boolean[];
   /** By fact number: its value read one by one through fact(), shared by every later such read. */
   private readonly promised: Array<Promise<unknown> | undefined>;
-  /**
-   * By fact number: its value once read from its settled plugin (null for none). A fact read again (verify
-   * reads 210 values of 85 facts) is an array load, not a keyed load on one of some 25 plugins'
-   * differently shaped objects (megamorphic: a probe of V8's stub cache, which other code evicts under load).
-   */
-  private readonly byFact: unknown[];
   /** The keys of the groups of facts walked in memo trees (see walk), by the group's array. */
   private groupKeys: Map<readonly string[], string> | undefined;
 
@@ -192,17 +186,6 @@ class RequestRun {
     // Filled, not holey; not a typed array (past 64 bytes its store is malloc'ed outside the heap, per request).
     this.read = new Array<boolean>(facts).fill(false);
     this.promised = new Array(facts);
-    this.byFact = new Array<unknown>(facts).fill(undefined);
-  }
-
-  /** Fact number `i` (`name`) of its owner's settled `values`, read once per request (see byFact). */
-  private settledValue(i: number, name: string, values: FactValues): unknown {
-    let value = this.byFact[i];
-    if (value === undefined) {
-      value = values[name] ?? null;
-      this.byFact[i] = value;
-    }
-    return value;
   }
 
   /** The value of `name`; null when its plugin gave none. */
@@ -230,7 +213,7 @@ class RequestRun {
     const given = this.request.given?.(name);
     if (given !== undefined) return settledThen(then, given);
     const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-    if (settled) return settledThen(then, this.settledValue(i, name, settled));
+    if (settled) return settledThen(then, settled[name] ?? null);
     return this.valuesOf(this.catalog.factOwners[i] as Plugin).then((values) => then(values[name] ?? null));
   }
 
@@ -255,7 +238,7 @@ class RequestRun {
         return NOT_YET;
       }
     }
-    return this.settledValue(i, name, settled);
+    return settled[name] ?? null;
   }
 
   /** Several values at once, not counted as read one by one (see `read`). */
@@ -284,8 +267,7 @@ class RequestRun {
       names.map((name) => {
         const value = given?.(name);
         if (value !== undefined) return value;
-        const i = factIndex.get(name) as number;
-        return this.settledValue(i, name, this.settled[factOwnerIndex[i] as number] as FactValues);
+        return (this.settled[factOwnerIndex[factIndex.get(name) as number] as number] as FactValues)[name] ?? null;
       });
     return waits ? Promise.all(waits).then(values) : Promise.resolve(values());
   }
@@ -318,7 +300,7 @@ class RequestRun {
       const owner = factOwnerIndex[i] as number;
       if (!this.settled[owner]) this.start(factOwners[i] as Plugin, owner);
       const settled = this.settled[owner];
-      if (settled) values[k] = this.settledValue(i, name, settled);
+      if (settled) values[k] = settled[name] ?? null;
       else atHand = false;
     }
     return atHand ? values : null;
@@ -331,7 +313,7 @@ class RequestRun {
     const given = this.request.given?.(name);
     if (given !== undefined) return given;
     const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-    return settled ? this.settledValue(i, name, settled) : undefined;
+    return settled ? (settled[name] ?? null) : undefined;
   }
 
   /** The values of `names` when every one is at hand (see settledFact); null when some plugin has yet to run or settle. */
@@ -460,7 +442,7 @@ class RequestRun {
     return (this.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
   }
 
-  /** `remembered`: `values` is a memo tree's answer (see applies). */
+  /** `remembered`: `values` is a memo tree's answer (see rememberedApplies). */
   private settle(plugin: Plugin, i: number, values: FactValues, started: number, remembered = false): FactValues {
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
