@@ -237,6 +237,25 @@ describe('a request run', () => {
     expect(String(errors[0]?.[1])).toBe('UndeclaredNeedError: plugin reader read fact source_value of plugin source, which it does not declare in needs');
   });
 
+  it('answers a group of three names or more by the numbers the catalog keeps for its array, as name by name', async () => {
+    const GROUP = ['w3', 'source_value', 'w2', 'w1'];
+    const wide = plugin('wide', ['w1', 'w2', 'w3'], [], () => ({ w1: 'a', w3: 'c' }));
+    const reader = plugin('reader', ['read_value'], ['source', 'wide'], (ctx) => ctx.withFacts(GROUP, (values) => ({ read_value: JSON.stringify(values) })));
+    const catalog = new FactCatalog([source, wide, reader]);
+    expect(catalog.groupOf(GROUP)).toEqual({ facts: [3, 0, 2, 1], owners: [1, 0, 1, 1] });
+    expect(catalog.groupOf(GROUP)).toBe(catalog.groupOf(GROUP));
+    // Short inline arrays (new on every call) and arrays naming an unknown fact are looked up name by name.
+    expect(catalog.groupOf(['w1', 'w2'])).toBeUndefined();
+    expect(catalog.groupOf(['w1', 'w2', 'no_such_fact'])).toBeUndefined();
+    const { outcome } = await run([source, wide, reader], []);
+    for (let i = 0; i < 2; i++) {
+      expect(outcome.factsNow(['read_value'])).toEqual(['["c","x",null,"a"]']);
+      expect(outcome.factsNow(GROUP)).toEqual(['c', 'x', null, 'a']);
+      expect(outcome.factsNow(['w2', 'w1', 'w3'])).toEqual([null, 'a', 'c']);
+    }
+    expect(() => outcome.factsNow(['w1', 'w2', 'no_such_fact'])).toThrow(UnknownFactError);
+  });
+
   it('rejects a read of an unknown fact', async () => {
     const { outcome } = await run([source], []);
     await expect(outcome.fact('no_such_fact')).rejects.toThrow(UnknownFactError);
