@@ -80,10 +80,12 @@ for (const w of DEVICE_WINDOWS) {
 
 const facts: Record<string, FactSpec> = { ...ipFacts, ...deviceFactSpecs };
 
-const nullOf = (specs: Record<string, FactSpec>): FactValues => Object.fromEntries(Object.keys(specs).map((name) => [name, null]));
-/** Built once: every request without an IP or a device spreads them into its facts. */
-const NO_IP_FACTS = Object.freeze(nullOf(ipFacts));
-const NO_DEVICE_FACTS = Object.freeze(nullOf(deviceFactSpecs));
+/**
+ * Every fact of the plugin, null: each request's facts are a copy of it, filled in. Built from {} key by key, the
+ * 25 facts made a dictionary in V8 (an Object.assign of the device's facts onto the IP's, past a dozen keys), 3 KB
+ * a request and a hash lookup for each read; a spread copy of a template keeps the template's fast shape.
+ */
+const NO_FACTS: Readonly<FactValues> = Object.fromEntries(Object.keys(facts).map((name) => [name, null]));
 
 const DUPLICATION_DEFAULTS = { threshold: 3, window: 'total' } as const;
 
@@ -103,7 +105,7 @@ function ipDuplication(options: CheckOptions): Duplication {
   return duplication;
 }
 
-/** has_multiple_emails_in_ip, added to `facts` (velocityFacts' own object): true exactly when ip_duplication (with the policy's options) fires. */
+/** has_multiple_emails_in_ip, set in `facts` (the request's copy of NO_FACTS): true exactly when ip_duplication (with the policy's options) fires. */
 function withDuplicationFlag(facts: FactValues, options: CheckOptions): FactValues {
   const { fact, value } = ipDuplication(options);
   const count = facts[fact];
@@ -142,7 +144,7 @@ const plugin: Plugin = {
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     const dev = typeof device === 'string' && device !== '' ? device : null;
     // No history to read: answered at once (PluginContext.withFacts), not after a wait.
-    if (typeof email !== 'string' || (v4 === null && v6 === null && dev === null)) return { ...NO_IP_FACTS, ...NO_DEVICE_FACTS };
+    if (typeof email !== 'string' || (v4 === null && v6 === null && dev === null)) return { ...NO_FACTS };
     return historyFacts(ctx, email, v4, v6, dev);
   },
 };
@@ -156,11 +158,12 @@ function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: 
     v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) });
   const device =
     dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) });
-  const facts = (byIp: Velocity | null, byDevice: Velocity | null): FactValues =>
-    Object.assign(
-      byIp ? withDuplicationFlag(velocityFacts(email, now, byIp), ctx.options('ip_duplication')) : { ...NO_IP_FACTS },
-      byDevice && dev ? deviceFacts(email, dev, now, byDevice) : NO_DEVICE_FACTS,
-    );
+  const facts = (byIp: Velocity | null, byDevice: Velocity | null): FactValues => {
+    const values: FactValues = { ...NO_FACTS };
+    if (byIp) withDuplicationFlag(velocityFacts(email, now, byIp, values), ctx.options('ip_duplication'));
+    if (byDevice && dev) deviceFacts(email, dev, now, byDevice, values);
+    return values;
+  };
   // Answered at once when the store had both at hand; otherwise after one wait for both.
   if (!isThenable(ip) && !isThenable(device)) return facts(ip, device);
   return Promise.all([ip, device]).then(([byIp, byDevice]) => facts(byIp, byDevice));

@@ -86,22 +86,19 @@ function answered(history: Velocity, own: OwnAddress): Velocity & { own: OwnAnsw
 
 /**
  * Facts for the current request from the IP's history, read with `ownAddress(email, windowStarts(now))`
- * (has_multiple_emails_in_ip is the check's: index.ts). The history does not hold this request yet (its
- * event is stored after the decision), so every count includes it here.
+ * (has_multiple_emails_in_ip is the check's: index.ts), written into `facts` (a new object by default; the
+ * plugin gives a copy of its template, index.ts). The history does not hold this request yet (its event is
+ * stored after the decision), so every count includes it here.
  */
-export function velocityFacts(email: string, now: number, history: Velocity): FactValues {
+export function velocityFacts(email: string, now: number, history: Velocity, facts: FactValues = {}): FactValues {
   const current = email.toLowerCase();
   const { emails, own } = answered(history, ownAddress(email, windowStarts(now)));
-  const distinct = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
-
-  const facts: FactValues = {
-    distinct_emails_in_ip: distinct,
-    emails_in_ip: [
-      { email_address: current, created_time: createdTime(now) },
-      ...emails.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
-    ],
-    total_email_in_ip: history.total + 1,
-  };
+  facts.distinct_emails_in_ip = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
+  facts.emails_in_ip = [
+    { email_address: current, created_time: createdTime(now) },
+    ...emails.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
+  ];
+  facts.total_email_in_ip = history.total + 1;
   for (let i = 0; i < WINDOWS.length; i++) {
     facts[COUNT_FACTS[i] as string] = (history.since[i] ?? 0) + 1;
     facts[DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
@@ -122,13 +119,14 @@ export function deviceWindowStarts(now: number): number[] {
   return DEVICE_WINDOWS.map((w) => now - w.ms);
 }
 
-/** Distinct addresses from the request's device, in total and per window, this one included; read with `ownAddress(email, deviceWindowStarts(now))`. */
-export function deviceFacts(email: string, device: string, now: number, history: Velocity): FactValues {
+/**
+ * Distinct addresses from the request's device, in total and per window, this one included; read with
+ * `ownAddress(email, deviceWindowStarts(now))`; written into `facts`, as velocityFacts.
+ */
+export function deviceFacts(email: string, device: string, now: number, history: Velocity, facts: FactValues = {}): FactValues {
   const { own } = answered(history, ownAddress(email, deviceWindowStarts(now)));
-  const facts: FactValues = {
-    device,
-    distinct_emails_from_device: Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1),
-  };
+  facts.device = device;
+  facts.distinct_emails_from_device = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
   for (let i = 0; i < DEVICE_WINDOWS.length; i++) facts[DEVICE_DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
   return facts;
 }
