@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import type { PauseCost } from './evaluate.js';
+import { interleave } from './interleaved.js';
 import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
@@ -32,6 +33,9 @@ const OPEN_LOOP_CONNECTIONS = 256;
 const FIXED_RATE_WARM_UP_SECONDS = 2;
 /** `npm run bench` loads ip, verify and intelligence in turn this many times, and verify at the fixed rate as often; it reports the medians. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Then the three in short turns (bench/interleaved.ts): this many turns of this many seconds per endpoint. */
+const TURNS = Number(process.env.BENCH_TURNS ?? 10);
+const TURN_SECONDS = Number(process.env.BENCH_TURN_SECONDS ?? 1);
 
 /** The median of a few figures (the middle one; the upper middle of an even count). */
 function median(values: readonly number[] = []): number {
@@ -534,6 +538,19 @@ async function main(): Promise<void> {
     const rssAfterLoad = residentMb(service.child.pid!);
     // The peak as well: the figure after the loads depends on when the last full collection ran.
     const rssPeak = residentMb(service.child.pid!, 'VmHWM');
+    // The same three loads in short turns, the order rotating: a slow stretch of the machine falls on each alike.
+    // After the memory is read, so that the figures after the loads and at most are those of the rounds, as before.
+    const interleaved = await interleave(
+      { ip, verify, intelligence: intelligenceLoad(service) },
+      { turns: TURNS, sliceSeconds: TURN_SECONDS, connections: CONNECTIONS },
+    );
+    const spread = (name: string) => {
+      const each = interleaved.ratio_each_turn[name] ?? [];
+      return `${Math.min(...each)}–${Math.max(...each)}`;
+    };
+    console.log(
+      `in ${TURNS} turns of ${TURN_SECONDS} s per endpoint: verify/ip ${interleaved.ratio_to_baseline.verify} (turns ${spread('verify')}), intelligence/ip ${interleaved.ratio_to_baseline.intelligence} (turns ${spread('intelligence')}); ip ${interleaved.requests_per_second.ip} req/s, verify ${interleaved.requests_per_second.verify}, intelligence ${interleaved.requests_per_second.intelligence}`,
+    );
     console.log(
       `start-up: ${service.startMs} ms to listening; resident memory ${rssAtStart} MB at start, ${rssAfterLoad} MB after load, ${rssPeak} MB at most`,
     );
@@ -607,6 +624,8 @@ async function main(): Promise<void> {
         p99_ms_by_second: f.p99_ms_by_second,
       })),
       event_loop_cpu_ratio: { ip_to_verify: cpuRatio(verifyFigures), ip_to_intelligence: cpuRatio(intelligenceFigures) },
+      // Beside the rounds' ratios (the targets' measure): the three loads in short turns (bench/interleaved.ts).
+      interleaved,
       verify_fixed_rate: fixed,
       target: { verify_to_ip_at_least: 0.3, intelligence_to_ip_at_least: 0.3, goal: 0.5, fixed_rate_p99_ms_at_most: 10 },
       network,
