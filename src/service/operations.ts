@@ -4,6 +4,7 @@ import type { ServiceContext } from './context.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
 import { type IntelligenceRequest, intelligence } from './intelligence.js';
 import { type PlaygroundAnswer, type PlaygroundPolicy, type PlaygroundRequest, playgroundEvaluate, playgroundPolicy } from './playground.js';
+import { createTurnBatch } from './turn-batch.js';
 import { type VerifyRequest, type VerifyResponse, verify } from './verify.js';
 
 export interface Operations {
@@ -16,9 +17,17 @@ export interface Operations {
 }
 
 export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
+  // Verify and intelligence decide a turn's requests together, at its end (turn-batch.ts).
+  const turnEnd = createTurnBatch();
   return {
-    verify: (project, request) => verify(ctx, deps, project, request),
-    intelligence: (project, request) => intelligence(ctx, deps, project, request),
+    verify: async (project, request) => {
+      await turnEnd();
+      return verify(ctx, deps, project, request);
+    },
+    intelligence: async (project, request) => {
+      await turnEnd();
+      return intelligence(ctx, deps, project, request);
+    },
     fingerprint: async (project, signals) => ({ fingerprint: deps.sealer.seal(project.id, signals, ctx.now()) }),
     playgroundPolicy: (project) => playgroundPolicy(ctx, project),
     playgroundEvaluate: (project, request) => playgroundEvaluate(ctx, project, request),
