@@ -41,10 +41,11 @@ describe('boundHeapGrowth', () => {
   it('keeps the heap near its live set while old garbage piles up; without it the heap grows to several times it', () => {
     const bounded = peakOverLive(true);
     const unbounded = peakOverLive(false);
-    // Measured: 1.9 with the bound (1 + HEAP_GROWING_PERCENT / 100 = 1.5, plus what is allocated while marking), 4.3 without.
-    expect(HEAP_GROWING_PERCENT).toBe(50);
+    // Measured: 1.58 with the bound (1 + HEAP_GROWING_PERCENT / 100 = 1.25, plus what is allocated while marking), 1.9
+    // with the earlier bound of 50 %, 4.2-4.3 without.
+    expect(HEAP_GROWING_PERCENT).toBe(25);
     expect(bounded).toBeGreaterThan(1);
-    expect(bounded).toBeLessThan(2.6);
+    expect(bounded).toBeLessThan(1.8);
     expect(unbounded).toBeGreaterThan(3.2);
   }, 30_000);
 
