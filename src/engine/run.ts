@@ -23,7 +23,7 @@ import {
 } from './plugin.js';
 import './condition-evaluation.js';
 import { branchOf, type MemoBranch, type MemoNode, type MemoRead, MemoTree, valuesKey } from './memo.js';
-import { NOT_YET, type NowAlmanac } from './rule-evaluation.js';
+import { NOT_YET, type NowAlmanac, skipUnheardEvents } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -739,6 +739,7 @@ export class PolicyRunner {
     engine.on('success', (_event, almanac, result) => {
       if ((almanac as RunAlmanac).run.request.halts?.(result.name)) engine.stop();
     });
+    skipUnheardEvents(engine);
     return engine;
   }
 }

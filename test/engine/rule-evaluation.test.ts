@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import type { Velocity, VelocityReader } from '../../src/engine/plugin.js';
-import { upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
+import { skipUnheardEvents, upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
 import '../../src/engine/run.js';
 import { packageRoot } from '../../src/paths.js';
 import { compilePolicy } from '../../src/policy/compile.js';
@@ -178,5 +178,41 @@ rules:
     expect(plain.decision.action).toBe('challenge');
     expect(Object.keys(await plain.recorded())).toEqual(expect.arrayContaining(['total_email_in_ip']));
     expect(Object.keys(await plain.recorded())).not.toContain('distinct_emails_in_ip');
+  });
+});
+
+describe('skipUnheardEvents', () => {
+  it("still calls an engine's listeners in order, and answers the events nobody hears without eventemitter2", async () => {
+    const engine = new Engine([], { allowUndefinedFacts: true });
+    engine.addRule({ name: 'held', priority: 2, conditions: { all: [{ fact: 'x', operator: 'equal', value: 1 }] }, event: { type: 'matched' } });
+    engine.addRule({ name: 'missed', priority: 1, conditions: { all: [{ fact: 'x', operator: 'equal', value: 2 }] }, event: { type: 'other' } });
+    // What reaches eventemitter2's emitAsync, counted beneath the skip.
+    const reached: string[] = [];
+    const eventful = engine as unknown as { emitAsync(event: string, ...args: unknown[]): unknown };
+    const upstream = eventful.emitAsync;
+    eventful.emitAsync = function (this: unknown, event: string, ...args: unknown[]) {
+      reached.push(event);
+      return upstream.call(this, event, ...args);
+    };
+    skipUnheardEvents(engine);
+    const heard: string[] = [];
+    engine.on('success', (event) => {
+      heard.push(`success ${event.type}`);
+    });
+    engine.on('matched', () => {
+      heard.push('matched');
+    });
+    const { results, failureResults } = await engine.run({ x: 1 });
+    expect(results.map((r) => r.name)).toEqual(['held']);
+    expect(failureResults.map((r) => r.name)).toEqual(['missed']);
+    expect(heard).toEqual(['success matched', 'matched']);
+    // 'failure' and 'other' have no listener: they never reach eventemitter2.
+    expect(reached).toEqual(['success', 'matched']);
+    engine.on('failure', () => {
+      heard.push('failure');
+    });
+    await engine.run({ x: 1 });
+    expect(heard.at(-1)).toBe('failure');
+    expect(reached.filter((event) => event === 'failure')).toEqual(['failure']);
   });
 });
