@@ -23,7 +23,7 @@ import {
 } from './plugin.js';
 import './condition-evaluation.js';
 import { branchOf, type MemoBranch, type MemoNode, type MemoRead, MemoTree, valuesKey } from './memo.js';
-import { NOT_YET, type NowAlmanac, skipUnheardEvents } from './rule-evaluation.js';
+import { NOT_YET, type NowAlmanac, runRules } from './rule-evaluation.js';
 import { keepResultsInPlace } from './rule-results.js';
 
 const offline = { status: 'error', reason: 'network checks are off' } as const;
@@ -687,8 +687,9 @@ class RunAlmanac extends Almanac implements NowAlmanac {
 }
 
 /**
- * Runs one compiled rule set against requests. Engines are pooled: json-rules-engine keeps its run
- * status on the engine, so two concurrent runs must never share one.
+ * Runs one compiled rule set against requests. Engines are pooled: their rules take each run's results on
+ * their own condition trees (rule-results.ts), so two concurrent runs must never share one. A run goes
+ * through runRules (rule-evaluation.ts), Engine#run's evaluation without a promise per priority set.
  */
 export class PolicyRunner {
   private readonly idle: Engine[] = [];
@@ -723,7 +724,7 @@ export class PolicyRunner {
     };
     if (this.rules.length === 0) return outcome;
     const engine = this.idle.pop() ?? this.createEngine();
-    const result = await engine.run({}, { almanac: new RunAlmanac(state) });
+    const result = await runRules<RuleResult>(engine, new RunAlmanac(state), request.halts);
     // A run that threw leaves its engine out of the pool: its rules' trees may hold results half written.
     outcome.fired = result.results.map(firedRule);
     if (request.explain) outcome.rules = [...result.results, ...result.failureResults].map(ruleOutcome);
@@ -736,10 +737,6 @@ export class PolicyRunner {
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
     // One run at a time per engine, its results read before it goes back to the pool: no copy per run.
     for (const rule of (engine as unknown as { rules: Array<{ conditions: never }> }).rules) keepResultsInPlace(rule);
-    engine.on('success', (_event, almanac, result) => {
-      if ((almanac as RunAlmanac).run.request.halts?.(result.name)) engine.stop();
-    });
-    skipUnheardEvents(engine);
     return engine;
   }
 }

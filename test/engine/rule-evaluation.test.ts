@@ -6,15 +6,16 @@
 import { createHook } from 'node:async_hooks';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine } from 'json-rules-engine';
+import { Almanac, Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import type { Velocity, VelocityReader } from '../../src/engine/plugin.js';
-import { skipUnheardEvents, upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
+import { NOT_YET, type NowAlmanac, type RulesOutcome, runRules, upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
 import '../../src/engine/run.js';
 import { packageRoot } from '../../src/paths.js';
 import { compilePolicy } from '../../src/policy/compile.js';
+import { haltsAfter } from '../../src/policy/compile-verdict.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { parsePolicy, readPolicyFile } from '../../src/policy/load.js';
 
@@ -181,38 +182,116 @@ rules:
   });
 });
 
-describe('skipUnheardEvents', () => {
-  it("still calls an engine's listeners in order, and answers the events nobody hears without eventemitter2", async () => {
-    const engine = new Engine([], { allowUndefinedFacts: true });
-    engine.addRule({ name: 'held', priority: 2, conditions: { all: [{ fact: 'x', operator: 'equal', value: 1 }] }, event: { type: 'matched' } });
-    engine.addRule({ name: 'missed', priority: 1, conditions: { all: [{ fact: 'x', operator: 'equal', value: 2 }] }, event: { type: 'other' } });
-    // What reaches eventemitter2's emitAsync, counted beneath the skip.
-    const reached: string[] = [];
-    const eventful = engine as unknown as { emitAsync(event: string, ...args: unknown[]): unknown };
-    const upstream = eventful.emitAsync;
-    eventful.emitAsync = function (this: unknown, event: string, ...args: unknown[]) {
-      reached.push(event);
-      return upstream.call(this, event, ...args);
-    };
-    skipUnheardEvents(engine);
-    const heard: string[] = [];
-    engine.on('success', (event) => {
-      heard.push(`success ${event.type}`);
+/** An almanac of given values, as run.ts's: `slow` facts are not at hand until a timer has fired once. */
+class GivenAlmanac extends Almanac implements NowAlmanac {
+  private ready = new Set<string>();
+  readonly read: string[] = [];
+
+  constructor(
+    private readonly values: ReadonlyMap<string, unknown>,
+    private readonly slow: ReadonlySet<string>,
+  ) {
+    super({ allowUndefinedFacts: false });
+  }
+
+  private wait(fact: string): Promise<void> {
+    return new Promise((resolve) =>
+      setTimeout(() => {
+        this.ready.add(fact);
+        resolve();
+      }, 1),
+    );
+  }
+
+  override factValue<T>(fact: string): Promise<T> {
+    this.read.push(fact);
+    const value = (this.values.get(fact) ?? null) as T;
+    return this.slow.has(fact) && !this.ready.has(fact) ? this.wait(fact).then(() => value) : Promise.resolve(value);
+  }
+
+  factNow(fact: string, waits: Set<Promise<unknown>>): unknown {
+    this.read.push(fact);
+    if (this.slow.has(fact) && !this.ready.has(fact)) {
+      waits.add(this.wait(fact));
+      return NOT_YET;
+    }
+    return this.values.get(fact) ?? null;
+  }
+}
+
+describe('runRules, in place of Engine#run', () => {
+  const policies = readdirSync(join(packageRoot, 'policies'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''));
+  const rulesOf = (runner: unknown) => (runner as { rules: RuleProperties[] }).rules;
+  const engineOf = (rules: readonly RuleProperties[]) => {
+    const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
+    for (const rule of rules) engine.addRule(structuredClone(rule));
+    return engine;
+  };
+  const seen = (results: Array<{ name: unknown; result: boolean; conditions: unknown }>) =>
+    results.map((r) => ({ name: r.name, result: r.result, conditions: JSON.parse(JSON.stringify(r.conditions)) }));
+
+  it.each(policies)('settles the rules and sets that Engine#run settles, in its order, for the checks and the verdict of policy %s', async (name) => {
+    const policy = compilePolicy(name, readPolicyFile(join(packageRoot, 'policies', `${name}.yaml`)), catalog);
+    const every = registry.flatMap((plugin) => Object.keys(plugin.facts));
+    // Velocity and the network answer after a wait, as in a service.
+    const slow = new Set(registry.filter((plugin) => plugin.io).flatMap((plugin) => Object.keys(plugin.facts)));
+    const verdictHalts = (rule: string) => haltsAfter(policy.verdict, rule);
+    expect(policy.verdict.stopOnBlock, `${name}: a verdict with stop_on_block, a set per parent rule`).toBe(true);
+    expect(rulesOf(policy.verdict.runner).length).toBeGreaterThan(3);
+    let halted = 0;
+    for (const email of ADDRESSES) {
+      for (const ipv4 of [null, '198.51.100.7']) {
+        const evaluation = await evaluate(
+          policy,
+          { email, ipv4, ipv6: null, softCheck: false, projectId: 'p', device: null },
+          { velocity: slowHistory, now: () => 1_800_000_000_000 },
+        );
+        const facts = await evaluation.facts(every);
+        const values = new Map(every.map((fact, i) => [fact, facts[i]]));
+        for (const [rules, halts] of [
+          [rulesOf(policy.runner), undefined],
+          [rulesOf(policy.verdict.runner), verdictHalts],
+        ] as const) {
+          const upstream = engineOf(rules);
+          if (halts) upstream.on('success', (_event, _almanac, result) => (halts(result.name) ? upstream.stop() : undefined));
+          const upstreamAlmanac = new GivenAlmanac(values, slow);
+          const expected = await upstream.run({}, { almanac: upstreamAlmanac });
+          const almanac = new GivenAlmanac(values, slow);
+          const ours = await runRules<RuleResult>(engineOf(rules), almanac, halts);
+          const where = `${name}: ${email} from ${ipv4}`;
+          expect(seen(ours.results), where).toEqual(seen(expected.results));
+          expect(seen(ours.failureResults), where).toEqual(seen(expected.failureResults));
+          expect(new Set(almanac.read), where).toEqual(new Set(upstreamAlmanac.read));
+          if (expected.results.length + expected.failureResults.length < rules.length) halted += 1;
+        }
+      }
+    }
+    // The sample takes the stop: some verdict halted before its last set.
+    expect(halted).toBeGreaterThan(0);
+  });
+
+  it('answers without a promise when every fact is at hand, and evaluates every rule of a set before it halts', async () => {
+    const engine = new Engine([], { allowUndefinedFacts: false });
+    const rule = (name: string, priority: number, value: number): RuleProperties => ({
+      name,
+      priority,
+      conditions: { all: [{ fact: 'x', operator: 'equal', value }] },
+      event: { type: name },
     });
-    engine.on('matched', () => {
-      heard.push('matched');
-    });
-    const { results, failureResults } = await engine.run({ x: 1 });
-    expect(results.map((r) => r.name)).toEqual(['held']);
-    expect(failureResults.map((r) => r.name)).toEqual(['missed']);
-    expect(heard).toEqual(['success matched', 'matched']);
-    // 'failure' and 'other' have no listener: they never reach eventemitter2.
-    expect(reached).toEqual(['success', 'matched']);
-    engine.on('failure', () => {
-      heard.push('failure');
-    });
-    await engine.run({ x: 1 });
-    expect(heard.at(-1)).toBe('failure');
-    expect(reached.filter((event) => event === 'failure')).toEqual(['failure']);
+    engine.addRule(rule('first', 3, 1));
+    engine.addRule(rule('same set', 3, 2));
+    engine.addRule(rule('stop', 2, 1));
+    engine.addRule(rule('after the stop', 1, 1));
+    const ours = runRules<RuleResult>(engine, new GivenAlmanac(new Map([['x', 1]]), new Set()), (name) => name === 'stop');
+    expect(ours).not.toBeInstanceOf(Promise);
+    const { results, failureResults } = ours as RulesOutcome<RuleResult>;
+    expect(results.map((r) => r.name)).toEqual(['first', 'stop']);
+    expect(failureResults.map((r) => r.name)).toEqual(['same set']);
+    // A fact that waits: a promise, and the same outcome.
+    const waited = runRules<RuleResult>(engine, new GivenAlmanac(new Map([['x', 1]]), new Set(['x'])), (name) => name === 'stop');
+    expect(waited).toBeInstanceOf(Promise);
+    expect((await waited).results.map((r) => r.name)).toEqual(['first', 'stop']);
   });
 });
