@@ -3,7 +3,10 @@
 // driver or the service fell behind) counts against the service. autocannon's `-R` sends each connection's
 // quota back to back and measures from the send, which hides the tail. The driver sends from a timer that
 // wakes about every millisecond and sends every request then due, over keep-alive connections (at most
-// `connections`; a request waiting for one waits on the clock).
+// `connections`; a request waiting for one waits on the clock) of bench/http-connections.ts: node:net, with a
+// request written as one string and an answer read for its status and length, because the driver shares the
+// cores with the service (node:http's client cost 238 µs of CPU a request there at 1,000 verifies a second,
+// these 153: `driver_cpu_us`).
 //
 // The connections are opened before the clock starts (as wrk2 does) and used in turn. Opened on demand,
 // they queued unaccepted: since libuv 1.45 (Node 20) a server accepts one connection per turn of its event
@@ -15,7 +18,7 @@
 //
 // With `warmUpSeconds`, the clock starts that long before the measured run, at the same rate on the same
 // connections, and those requests' figures are kept apart (`warm_up`).
-import { Agent, request } from 'node:http';
+import { ConnectionPool, requestBytes, requestHead } from './http-connections.js';
 
 export interface OpenLoopOptions {
   url: string;
@@ -75,6 +78,11 @@ export interface OpenLoopFigures {
   /** Connections opened before the clock started. */
   connections_opened: number;
   /**
+   * CPU µs of the driver's process (this one, every thread) per request sent, warm-up included: what the driver
+   * takes from the cores it shares with the service.
+   */
+  driver_cpu_us: number;
+  /**
    * The p99 of each second of the run, the requests grouped by the second they were due in: tells a tail spread
    * over the run from one that a single second (the first, after a heavier load) makes.
    */
@@ -90,9 +98,10 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigures> {
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections, scheduling: 'fifo' });
   const target = new URL(options.url);
-  const opened = options.openWith ? await openConnections(agent, target, options.openWith, options.connections) : 0;
+  const pool = new ConnectionPool(target.hostname, Number(target.port), options.connections);
+  const opened = options.openWith ? await openConnections(pool, target, options.openWith, options.connections) : 0;
+  const head = requestHead('POST', target.pathname, target.host, options.headers);
   if (options.settleMs) await new Promise((resolve) => setTimeout(resolve, options.settleMs));
   const total = Math.round(options.rate * options.seconds);
   // Requests 0 … warm − 1 are the warm-up's; the run's are numbered on from there, on the same clock.
@@ -109,6 +118,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
   let settled = 0;
   const started = performance.now();
   const measuredFrom = started + warm * interval;
+  const driverCpu = process.cpuUsage();
 
   await new Promise<void>((done) => {
     const finish = () => {
@@ -116,46 +126,34 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
       if (settled === warm + total) done();
     };
     const send = (n: number, due: number) => {
-      const body = options.body(n);
       const measured = n >= warm;
       let sentAt = due;
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          agent,
-          headers: { ...options.headers, 'content-length': Buffer.byteLength(body) },
+      pool.request({
+        bytes: requestBytes(head, options.body(n)),
+        onSocket: () => {
+          sentAt = performance.now();
+          if (measured && sentAt - due > 1) late += 1;
         },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            const now = performance.now();
-            const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) < 300;
-            if (measured) {
-              latencies.push(now - due);
-              bySecond[Math.floor((n - warm) / options.rate)]?.push(now - due);
-              fromSend.push(now - sentAt);
-              if (!ok) non2xx += 1;
-            } else {
-              warmUp.latencies.push(now - due);
-              if (!ok) warmUp.non2xx += 1;
-            }
-            finish();
-          });
+        onAnswer: (status) => {
+          const now = performance.now();
+          const ok = status >= 200 && status < 300;
+          if (measured) {
+            latencies.push(now - due);
+            bySecond[Math.floor((n - warm) / options.rate)]?.push(now - due);
+            fromSend.push(now - sentAt);
+            if (!ok) non2xx += 1;
+          } else {
+            warmUp.latencies.push(now - due);
+            if (!ok) warmUp.non2xx += 1;
+          }
+          finish();
         },
-      );
-      req.on('socket', () => {
-        sentAt = performance.now();
-        if (measured && sentAt - due > 1) late += 1;
+        onError: () => {
+          if (measured) errors += 1;
+          else warmUp.errors += 1;
+          finish();
+        },
       });
-      req.on('error', () => {
-        if (measured) errors += 1;
-        else warmUp.errors += 1;
-        finish();
-      });
-      req.end(body);
     };
     const tick = () => {
       const now = performance.now();
@@ -168,7 +166,8 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
     tick();
   });
   const elapsed = (performance.now() - measuredFrom) / 1000;
-  agent.destroy();
+  const { user, system } = process.cpuUsage(driverCpu);
+  pool.destroy();
   const sorted = latencies.sort((a, b) => a - b);
   return {
     rate: options.rate,
@@ -187,6 +186,7 @@ export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopFigure
       99,
     ),
     connections_opened: opened,
+    driver_cpu_us: Math.round((user + system) / (warm + total)),
     p99_ms_by_second: bySecond.map((second) =>
       percentile(
         second.sort((a, b) => a - b),
@@ -209,22 +209,17 @@ function warmUpFigures(seconds: number, seen: { latencies: number[]; non2xx: num
   };
 }
 
-/** Opens `count` keep-alive connections of `agent`, one request each, all at once; resolves with how many stayed open. */
-async function openConnections(agent: Agent, target: URL, path: string, count: number): Promise<number> {
+/** Opens `count` keep-alive connections of `pool`, one request each, all at once; resolves with how many stayed open. */
+async function openConnections(pool: ConnectionPool, target: URL, path: string, count: number): Promise<number> {
+  const bytes = requestBytes(requestHead('POST', path, target.host, {}), '');
   await Promise.all(
     Array.from(
       { length: count },
       () =>
         new Promise<void>((resolve, reject) => {
-          const req = request({ host: target.hostname, port: target.port, path, method: 'POST', agent, headers: { 'content-length': 0 } }, (res) => {
-            res.resume();
-            res.on('end', () => resolve());
-          });
-          req.on('error', reject);
-          req.end();
+          pool.request({ bytes, onSocket: () => {}, onAnswer: () => resolve(), onError: reject });
         }),
     ),
   );
-  const key = Object.keys(agent.freeSockets)[0];
-  return key ? (agent.freeSockets[key]?.length ?? 0) : 0;
+  return pool.size;
 }

@@ -238,7 +238,8 @@ async function fixedRate(service: Started, offset: number): Promise<FixedRateFig
       (cpu
         ? `; CPU per answer: event loop ${cpu.main_us} µs, store thread ${cpu.busiest_other_thread_us} µs, other threads in all ${cpu.other_threads_us} µs`
         : '') +
-      (loop ? `; event loop asleep ${loop.asleep_percent} %, waiting for a core ${loop.waiting_for_a_core_percent} %` : ''),
+      (loop ? `; event loop asleep ${loop.asleep_percent} %, waiting for a core ${loop.waiting_for_a_core_percent} %` : '') +
+      `; the driver's CPU per request ${figures.driver_cpu_us} µs`,
   );
   return figures;
 }

@@ -3,8 +3,9 @@
 // and the connections are used in turn; without it they open on demand.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readAnswer } from '../../bench/http-connections.js';
 import { openLoop } from '../../bench/open-loop.js';
 
 /**
@@ -193,5 +194,72 @@ describe('open-loop driver', () => {
 
     expect(figures.sent).toBe(10);
     expect(figures.warm_up).toBeUndefined();
+  });
+});
+
+describe('reading an answer (bench/http-connections.ts)', () => {
+  const answer = (text: string) => readAnswer(Buffer.from(text, 'latin1'));
+
+  it('reads a Content-Length body to its end, and waits for the rest of one cut short', () => {
+    const whole = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 17\r\n\r\n{"action":"allow"}';
+    expect(answer(whole.slice(0, -1))).toEqual({ done: true, status: 200, end: whole.length - 1, close: false });
+    expect(answer(whole.slice(0, -2))).toEqual({ done: false });
+    expect(answer(whole.slice(0, 30))).toEqual({ done: false });
+    expect(answer('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 2\r\nConnection: close\r\n\r\n{}')).toMatchObject({
+      done: true,
+      status: 503,
+      close: true,
+    });
+  });
+
+  it('reads a chunked body to its last chunk, and a 204 with none', () => {
+    const chunked = 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n';
+    expect(answer(chunked)).toEqual({ done: true, status: 200, end: chunked.length, close: false });
+    for (const cut of [chunked.length - 1, chunked.length - 5, chunked.length - 12]) expect(answer(chunked.slice(0, cut))).toEqual({ done: false });
+    expect(answer('HTTP/1.1 204 No Content\r\n\r\n')).toMatchObject({ done: true, status: 204 });
+  });
+});
+
+describe('open-loop driver when the server fails', () => {
+  it('counts a request whose connection the server closes as an error, and goes on over new connections', async () => {
+    // Closes the connection of every third request without answering.
+    let n = 0;
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        n += 1;
+        if (req.url !== '/open' && n % 3 === 0) req.socket.destroy();
+        else res.end('{}');
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const figures = await openLoop({
+      url: `http://127.0.0.1:${port}/work`,
+      headers: {},
+      body: () => '{}',
+      rate: 200,
+      seconds: 0.3,
+      connections: 4,
+      openWith: '/open',
+    });
+
+    expect(figures.sent).toBe(60);
+    expect(figures.errors).toBeGreaterThanOrEqual(15);
+    expect(figures.errors).toBeLessThanOrEqual(25);
+    expect(figures.non_2xx).toBe(0);
+  });
+
+  it('ends with every request an error when nothing listens, rather than waiting for ever', async () => {
+    // A port that was just free: connections to it are refused.
+    const probe = createTcpServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    probe.close();
+    await once(probe, 'close');
+    const figures = await openLoop({ url: `http://127.0.0.1:${port}/work`, headers: {}, body: () => '{}', rate: 100, seconds: 0.1, connections: 2 });
+
+    expect(figures).toMatchObject({ sent: 10, errors: 10, achieved_per_second: 0 });
   });
 });
