@@ -160,7 +160,10 @@ export class ConnectionPool {
   /** Sends `exchange` on the connection free the longest, on a new one, or on the first one freed. */
   request(exchange: Exchange): void {
     const connection = this.takeFree();
-    if (connection) return connection.send(exchange);
+    if (connection) {
+      connection.send(exchange);
+      return;
+    }
     this.waiting.push(exchange);
     if (this.all.size < this.max) this.all.add(new Connection(this.host, this.port, this));
   }
