@@ -8,8 +8,9 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 // Before the CLI's modules load (their data lists are the first full collections' survivors): see heap-growth.ts.
-const { boundHeapGrowth } = await import(new URL('../dist/src/cli/heap-growth.js', import.meta.url).href);
+const { boundHeapGrowth, keepNewObjectsYoung } = await import(new URL('../dist/src/cli/heap-growth.js', import.meta.url).href);
 boundHeapGrowth();
+keepNewObjectsYoung();
 const { main } = await import(entry.href);
 const code = await main(process.argv.slice(2));
 if (code !== 0) process.exitCode = code;
