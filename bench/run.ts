@@ -508,7 +508,8 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
   if (process.env.BENCH_ONLY === 'compare') return compareOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
-  const service = await startService(join(dir, 'bench.sqlite'));
+  // BENCH_NODE_FLAGS: node flags for the service of the whole run as well (e.g. --allocation-site-pretenuring, to compare V8's default).
+  const service = await startService(join(dir, 'bench.sqlite'), {}, (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));
   try {
     const ip = { url: `${service.base}/v1/public/ip`, method: 'POST' as const, headers: { 'content-type': 'application/json' } };
     const verify = verifyLoad(service, () => 'example.com');

@@ -30,8 +30,8 @@ export const HEAP_GROWING_PERCENT = 25;
 const FLAG = /^--heap[-_]growing[-_]percent(=|$)/;
 
 /**
- * Sets V8's --heap-growing-percent for this process unless the operator gave one (node flags or
- * NODE_OPTIONS), which wins. V8 reads the flag at each full collection, so setting it after start-up
+ * Sets V8's --heap-growing-percent for this process unless the operator gave one (node flags; Node 20
+ * refuses V8's flags in NODE_OPTIONS, read here in case a later one takes them), which wins. V8 reads the flag at each full collection, so setting it after start-up
  * works. Returns whether it was set here.
  */
 export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
@@ -44,8 +44,8 @@ export function boundHeapGrowth(execArgv: readonly string[] = process.execArgv, 
 const PRETENURING_FLAG = /^--(no[-_])?allocation[-_]site[-_]pretenuring$/;
 
 /**
- * Turns off V8's allocation-site pretenuring for this process unless the operator chose (node flags or
- * NODE_OPTIONS). V8 watches how many of the objects made at each allocation site survive a scavenge and, past
+ * Turns off V8's allocation-site pretenuring for this process unless the operator chose (node flags; Node 20
+ * refuses V8's flags in NODE_OPTIONS, read here in case a later one takes them). V8 watches how many of the objects made at each allocation site survive a scavenge and, past
  * about 85 %, makes that site's objects in the old generation from then on. Under a closed-loop load (32
  * connections, requests queued behind each other) the request path's objects outlive scavenges, their sites
  * are pretenured, and afterwards every request's objects, dead within milliseconds, went straight to the old

@@ -16,6 +16,10 @@
 // comparisons (the compiler emits no fact references, params, paths or condition references); anything else
 // goes through the upstream method. test/engine/rule-evaluation.test.ts fails if an upgrade moves or changes
 // what is replaced here, and compares both methods' results on every policy of the repository.
+//
+// The rules of a run go through runRules (below) rather than Engine#run: the same priority sets (the engine's
+// prioritizeRules) in the same order, a rule's result taken from the walk without a promise when it settles at
+// once. The same test holds runRules to Engine#run's results on every policy's checks and verdict.
 import { createRequire } from 'node:module';
 
 /** What factNow answers for a fact whose plugin has not settled: the walk waits for the plugins in `waits`, then walks again. */
