@@ -1,6 +1,7 @@
 // The IP-intelligence lookup alone: lookups per second for IPv4 and IPv6 over a seeded random mix (half
 // inside listed ranges, half anywhere), and what the compiled tables cost: module load time and the
-// process's resident memory before and after loading the plugin, each after a full GC. Run alone
+// process's resident memory before and after loading the plugin, each after a full GC, and the time the
+// tables take to compile without the cache of compiled tables (plugins/ip-intelligence/table-cache.ts). Run alone
 // (`npx tsc -p tsconfig.json && node dist/bench/ip-lookup.js`), or from bench/run.ts through
 // ipLookupFigures(), which runs it in a fresh process so the memory figures are the tables' own.
 import { execFileSync } from 'node:child_process';
@@ -17,7 +18,12 @@ export interface IpLookupFigures {
   lookups: number;
   ipv4_lookups_per_second: number;
   ipv6_lookups_per_second: number;
+  /** The plugin's module loaded, its tables read from the cache the last load kept (or compiled, when there was none). */
   load_ms: number;
+  /** Whether that load found the compiled tables in the cache (plugins/ip-intelligence/table-cache.ts). */
+  loaded_from_cache: boolean;
+  /** The tables compiled from the lists without the cache, after that load (what a start with no cache adds). */
+  compile_ms: number;
   rss_mb_before: number;
   rss_mb_after: number;
   rss_mb_tables: number;
@@ -54,6 +60,10 @@ async function measure(): Promise<IpLookupFigures> {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const { parseRanges } = await import('../plugins/ip-intelligence/range-table.js');
+  const { readCachedTables } = await import('../plugins/ip-intelligence/table-cache.js');
+  const { TABLE_FILES, tablesKeyFor } = await import('../plugins/ip-intelligence/lists.js');
+  const { pluginCacheDir, readDataFile } = await import('../plugins/plugin-data.js');
+  const cached = readCachedTables(pluginCacheDir(), tablesKeyFor(TABLE_FILES.map((file) => readDataFile('ip-intelligence', file)))) !== null;
   gc();
   const rssBefore = residentMb();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -63,6 +73,10 @@ async function measure(): Promise<IpLookupFigures> {
   gc();
   const rssAfter = residentMb();
   const heapAfter = process.memoryUsage().heapUsed;
+  const { loadTables } = await import('../plugins/ip-intelligence/lists.js');
+  const compiling = performance.now();
+  loadTables({ cacheDir: null });
+  const compileMs = Math.round(performance.now() - compiling);
 
   // Half of the addresses inside a listed range (picked from the shipped files), half anywhere.
   const next = random(42);
@@ -95,6 +109,8 @@ async function measure(): Promise<IpLookupFigures> {
     ipv4_lookups_per_second: rate(v4),
     ipv6_lookups_per_second: rate(v6),
     load_ms: loadMs,
+    loaded_from_cache: cached,
+    compile_ms: compileMs,
     rss_mb_before: rssBefore,
     rss_mb_after: rssAfter,
     rss_mb_tables: Math.round((rssAfter - rssBefore) * 10) / 10,
@@ -116,7 +132,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `  tables: ${figures.ranges} ranges → ${figures.ipv4_segments} IPv4 + ${figures.ipv6_segments} IPv6 segments, ${Math.round(figures.table_bytes / 1024)} KiB of typed arrays`,
     );
     console.log(
-      `  load ${figures.load_ms} ms; RSS ${figures.rss_mb_before} → ${figures.rss_mb_after} MB after GC (+${figures.rss_mb_tables} MB), live heap +${figures.heap_mb_tables} MB`,
+      `  load ${figures.load_ms} ms (${figures.loaded_from_cache ? 'from the cache' : 'compiled: no cache yet'}; compiled without it ${figures.compile_ms} ms); RSS ${figures.rss_mb_before} → ${figures.rss_mb_after} MB after GC (+${figures.rss_mb_tables} MB), live heap +${figures.heap_mb_tables} MB`,
     );
   }
 }

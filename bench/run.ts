@@ -590,7 +590,9 @@ async function main(): Promise<void> {
     const pauseCost = pauseCostFigures();
     const wakeCost = wakeCostFigures();
     const ipLookup = ipLookupFigures();
-    console.log(`ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS`);
+    console.log(
+      `ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS, loaded in ${ipLookup.load_ms} ms (${ipLookup.loaded_from_cache ? 'from the cache' : 'no cache yet'}; compiled ${ipLookup.compile_ms} ms)`,
+    );
     const velocity = {
       date: new Date().toISOString(),
       ...(await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir)),

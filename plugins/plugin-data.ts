@@ -12,6 +12,15 @@ export function readDataFile(pluginId: string, file: string): string {
   return readFileSync(join(packageRoot, 'plugins', pluginId, 'data', file), 'utf8');
 }
 
+/**
+ * Where a plugin keeps what it compiled from its data between starts (node_modules/.cache/email-trust, the
+ * folder tools conventionally cache in): each plugin names its files by a hash of their inputs, and reads
+ * them only when that matches, so the folder can be deleted at any time.
+ */
+export function pluginCacheDir(): string {
+  return join(packageRoot, 'node_modules', '.cache', 'email-trust');
+}
+
 /** One name per line, trimmed and lower-cased; blank lines and lines starting with # are skipped. */
 export function parseList(text: string): Set<string> {
   const names = new Set<string>();

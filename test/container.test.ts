@@ -79,6 +79,17 @@ describe('Dockerfile', () => {
     const copied = instruction(runtime, 'COPY').map((line) => line.split(/\s+/).at(-2));
     expect(copied).toEqual(expect.arrayContaining(['package.json', 'bin', 'policies', 'schemas', 'public', 'plugins', 'src/network/data']));
   });
+
+  it('compiles the IP tables into the cache before it drops to the service user, with a command that does so here', async () => {
+    const lines = runtime.lines;
+    const warm = lines.findIndex((line) => line.startsWith('RUN node -e') && line.includes('loadTables'));
+    expect(warm).toBeGreaterThan(lines.indexOf('COPY --from=build /app/dist dist'));
+    expect(warm).toBeGreaterThan(lines.indexOf('COPY plugins plugins'));
+    expect(warm).toBeLessThan(lines.indexOf('USER node'));
+    const module = /import\('\.\/(\S+?)'\)/.exec(lines[warm] as string)?.[1] as string;
+    const lists = (await import(join(packageRoot, module))) as { loadTables?: unknown };
+    expect(typeof lists.loadTables).toBe('function');
+  });
 });
 
 describe('compose.yaml', () => {

@@ -1,7 +1,10 @@
-// The IP lists compiled into two range tables (IPv4, IPv6) once, at module load. Each segment's label
-// packs the answer to every question a request asks: the provider (by precedence) and three flags.
-import { readDataFile } from '../plugin-data.js';
+// The IP lists compiled into two range tables (IPv4, IPv6) once, at module load, or read back compiled from
+// the last start (table-cache.ts). Each segment's label packs the answer to every question a request asks:
+// the provider (by precedence) and three flags.
+import { endianness } from 'node:os';
+import { pluginCacheDir, readDataFile } from '../plugin-data.js';
 import { compileSegments, Ipv4Table, Ipv6Table, parseRanges, type Range } from './range-table.js';
+import { readCachedTables, tablesKey, writeCachedTables } from './table-cache.js';
 
 /**
  * Provider keys in precedence order, highest first: where ranges overlap, the first key covering an
@@ -107,17 +110,57 @@ export interface IpTables {
   lists: LoadedList[];
 }
 
-/** Reads the data folder and compiles both tables. */
-export function loadTables(): IpTables {
-  const files = [...PROVIDERS.map((key) => `providers/${key}.txt`), FLAG_LISTS.vpn, FLAG_LISTS.tor, FLAG_LISTS.datacenter];
+/** Where loadTables reads the lists and keeps the compiled tables (the defaults: data/ and the package's cache). */
+export interface TableSources {
+  /** The text of a file of data/ (e.g. `providers/aws.txt`). */
+  read?: (file: string) => string;
+  /** The folder of the compiled tables (table-cache.ts); null: compile at every load, keep nothing. */
+  cacheDir?: string | null;
+}
+
+/** Every list file the tables are built from (relative to data/), in set order. */
+export const TABLE_FILES: readonly string[] = [...PROVIDERS.map((key) => `providers/${key}.txt`), FLAG_LISTS.vpn, FLAG_LISTS.tor, FLAG_LISTS.datacenter];
+
+/**
+ * Both tables: read from the cache when it holds them for these lists, else compiled from the lists (and
+ * kept there for the next start). The key covers the lists' text and the code that compiles them.
+ */
+export function loadTables(sources: TableSources = {}): IpTables {
+  const read = sources.read ?? ((file: string) => readDataFile('ip-intelligence', file));
+  const cacheDir = sources.cacheDir === undefined ? pluginCacheDir() : sources.cacheDir;
+  const texts = TABLE_FILES.map(read);
+  if (cacheDir === null) return compileTables(texts);
+  const key = tablesKeyFor(texts);
+  const cached = readCachedTables(cacheDir, key);
+  if (cached) return cached;
+  const tables = compileTables(texts);
+  writeCachedTables(cacheDir, key, tables);
+  return tables;
+}
+
+/** The cache key of the tables compiled from `texts` (of TABLE_FILES): the lists and the code that compiles them. */
+export function tablesKeyFor(texts: readonly string[]): string {
+  return tablesKey([
+    endianness(),
+    PROVIDERS.join(),
+    resolve.toString(),
+    compileSegments.toString(),
+    Ipv4Table.toString(),
+    Ipv6Table.toString(),
+    ...TABLE_FILES.flatMap((file, i) => [file, texts[i] as string]),
+  ]);
+}
+
+/** Compiles both tables from the texts of TABLE_FILES. */
+function compileTables(texts: readonly string[]): IpTables {
   const v4Sets: Range<number>[][] = [];
   const v6Sets: Range<bigint>[][] = [];
   const lists: LoadedList[] = [];
-  for (const file of files) {
-    const { v4, v6 } = parseRanges(readDataFile('ip-intelligence', file), file);
+  TABLE_FILES.forEach((file, i) => {
+    const { v4, v6 } = parseRanges(texts[i] as string, file);
     v4Sets.push(v4);
     v6Sets.push(v6);
     lists.push({ file, entries: v4.length + v6.length });
-  }
+  });
   return { v4: new Ipv4Table(compileSegments(v4Sets, resolve)), v6: new Ipv6Table(compileSegments(v6Sets, resolve)), lists };
 }

@@ -97,6 +97,13 @@ export function compileSegments<T extends number | bigint>(sets: readonly (reado
 
 const LOW_64 = (1n << 64n) - 1n;
 
+/** An IPv4 table's typed arrays, as `arrays()` gives them and `fromArrays` takes them (table-cache.ts). */
+export interface Ipv4Arrays {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  labels: Uint16Array;
+}
+
 /** IPv4 table: 32-bit starts and ends, one label per segment. */
 export class Ipv4Table {
   private readonly starts: Uint32Array;
@@ -113,6 +120,20 @@ export class Ipv4Table {
       this.ends[i] = s.last;
       this.labels[i] = s.label;
     });
+  }
+
+  /** A table over arrays `arrays()` gave (the same lengths; starts sorted, as a compiled table's are). */
+  static fromArrays(arrays: Ipv4Arrays): Ipv4Table {
+    const { starts, ends, labels } = arrays;
+    if (ends.length !== starts.length || labels.length !== starts.length) throw new RangeError('an IPv4 table needs as many ends and labels as starts');
+    const table = new Ipv4Table([]);
+    Object.assign(table, { starts, ends, labels });
+    return table;
+  }
+
+  /** The table's own arrays (not copies: do not change them). */
+  arrays(): Ipv4Arrays {
+    return { starts: this.starts, ends: this.ends, labels: this.labels };
   }
 
   get size(): number {
@@ -139,6 +160,15 @@ export class Ipv4Table {
   }
 }
 
+/** An IPv6 table's typed arrays, as `arrays()` gives them and `fromArrays` takes them (table-cache.ts). */
+export interface Ipv6Arrays {
+  startHi: BigUint64Array;
+  startLo: BigUint64Array;
+  endHi: BigUint64Array;
+  endLo: BigUint64Array;
+  labels: Uint16Array;
+}
+
 /** IPv6 table: starts and ends as two 64-bit halves each, one label per segment. */
 export class Ipv6Table {
   private readonly startHi: BigUint64Array;
@@ -162,6 +192,23 @@ export class Ipv6Table {
       this.endLo[i] = s.last & LOW_64;
       this.labels[i] = s.label;
     });
+  }
+
+  /** A table over arrays `arrays()` gave (the same lengths; starts sorted, as a compiled table's are). */
+  static fromArrays(arrays: Ipv6Arrays): Ipv6Table {
+    const { startHi, startLo, endHi, endLo, labels } = arrays;
+    const n = labels.length;
+    if (startHi.length !== n || startLo.length !== n || endHi.length !== n || endLo.length !== n) {
+      throw new RangeError('an IPv6 table needs as many starts and ends as labels');
+    }
+    const table = new Ipv6Table([]);
+    Object.assign(table, { startHi, startLo, endHi, endLo, labels });
+    return table;
+  }
+
+  /** The table's own arrays (not copies: do not change them). */
+  arrays(): Ipv6Arrays {
+    return { startHi: this.startHi, startLo: this.startLo, endHi: this.endHi, endLo: this.endLo, labels: this.labels };
   }
 
   get size(): number {
