@@ -1,10 +1,10 @@
-// The compiled IP tables kept on disk between starts. Compiling the 91,000 ranges of data/ took 190-300 ms of
-// a start (and, in a process of its own, 48 MB more resident memory); reading the compiled typed arrays back
-// takes about 12 ms, most of it reading the lists to compute the key. A cache file is named by a key: the hash of every
-// input of the compilation (each list's name and text, and the source of the code that turns them into
-// labels), so a changed list, a new provider or a changed precedence makes another key, and the tables are
-// compiled anew. The file carries a hash of its own payload: a file cut short or damaged is not used.
-// Writing it is best effort (a read-only install compiles at every start, as before).
+// The compiled IP tables kept on disk between starts. Compiling the 91,000 ranges of data/ took 190-300 ms
+// of a start (and, in a process of its own, 48 MB more resident memory); reading the compiled typed arrays
+// back takes about 12 ms, most of it reading the lists to compute the key. A cache file is named by a key:
+// the hash of every input of the compilation (each list's name and text, and the source of the code that
+// turns them into labels), so a changed list, a new provider or a changed precedence makes another key, and
+// the tables are compiled anew. The file carries a hash of its own payload: a file cut short or damaged is
+// not used. Writing it is best effort (a read-only install compiles at every start, as before).
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ export function tablesKey(parts: readonly string[]): string {
   return hash.digest('hex');
 }
 
+/** The file of `key`'s tables in `dir`. */
 export function cacheFile(dir: string, key: string): string {
   return join(dir, `ip-tables-${key}.bin`);
 }
