@@ -45,5 +45,6 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "bin/email-trust.js"]
+# --v8-pool-size=1: as `npm start` gives it (src/cli/serve-flags.ts, README "Node's flags"); every command gets it.
+ENTRYPOINT ["node", "--v8-pool-size=1", "bin/email-trust.js"]
 CMD ["serve"]

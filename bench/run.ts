@@ -9,6 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { SERVE_NODE_FLAGS } from '../src/cli/serve-flags.js';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import type { PauseCost } from './evaluate.js';
@@ -76,7 +77,8 @@ interface Figures {
 
 async function startService(databaseFile: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = [], root = packageRoot): Promise<Started> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
+  // Started as `npm start` starts it (SERVE_NODE_FLAGS), then the flags under test.
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, ...nodeOptions, join(root, 'bin/email-trust.js'), 'serve'], {
     env: {
       ...process.env,
       PORT: '0',

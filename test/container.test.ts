@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { SERVE_NODE_FLAGS } from '../src/cli/serve-flags.js';
 import { packageRoot } from '../src/paths.js';
 
 interface Stage {
@@ -56,7 +57,9 @@ describe('Dockerfile', () => {
 
   it('listens on every interface inside the container and starts `serve`', () => {
     expect(runtime.lines.join('\n')).toMatch(/ENV .*HOST=0\.0\.0\.0/);
-    expect(instruction(runtime, 'ENTRYPOINT')).toEqual(['ENTRYPOINT ["node", "bin/email-trust.js"]']);
+    expect(instruction(runtime, 'ENTRYPOINT')).toEqual([
+      `ENTRYPOINT ${JSON.stringify(['node', ...SERVE_NODE_FLAGS, 'bin/email-trust.js']).replaceAll(',', ', ')}`,
+    ]);
     expect(instruction(runtime, 'CMD')).toEqual(['CMD ["serve"]']);
   });
 

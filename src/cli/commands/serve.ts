@@ -13,6 +13,7 @@ import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
+import { missingServeFlags } from '../serve-flags.js';
 import { stopOnSignals } from '../shutdown.js';
 import { databaseName } from '../with-store.js';
 
@@ -39,6 +40,14 @@ async function serve(): Promise<void> {
   const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
   service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  // Once per start (a cluster's workers share their primary's flags): the first worker says it.
+  const missing = missingServeFlags();
+  if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
+    service.log.info(
+      { missing_node_flags: missing },
+      `node was started without ${missing.join(' ')}: \`npm start\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
+    );
+  }
   const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
     server.close();
     await service.close();
@@ -53,7 +62,6 @@ async function serve(): Promise<void> {
     await service.close();
     throw error;
   });
-  if (demo) printCreated(demo, base);
   const retention = startRetention(service.store, {
     retentionDays: config.velocityRetentionDays,
     intervalMs: RETENTION_INTERVAL_MS,
@@ -66,6 +74,10 @@ async function serve(): Promise<void> {
     timeoutMs: config.ops.shutdownTimeoutMs,
     beforeClose: () => retention.stop(),
   });
+  // Printed last: whoever waits for the curl line (a script, a test) may stop the service as soon as it sees
+  // it. Printed before the handlers, a SIGTERM sent at once ended the process by the signal's default action
+  // (retention's first pass runs a statement in between), with no stop and no exit code.
+  if (demo) printCreated(demo, base);
 }
 
 /** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */

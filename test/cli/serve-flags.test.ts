@@ -1,0 +1,113 @@
+// The node flags `serve` is started with (src/cli/serve-flags.ts): npm start gives them (the container's
+// ENTRYPOINT is checked in test/container.test.ts), node takes them, and a service started without them
+// says so in its log, naming them.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingServeFlags, SERVE_NODE_FLAGS } from '../../src/cli/serve-flags.js';
+import { packageRoot } from '../../src/paths.js';
+
+let dir: string;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
+  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-serve-flags-'));
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('SERVE_NODE_FLAGS', () => {
+  it('are what `npm start` starts the service with', () => {
+    const scripts = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toMatch(new RegExp(`(^|&& )node ${SERVE_NODE_FLAGS.join(' ')} bin/email-trust\\.js serve$`));
+  });
+
+  it('are taken by this node: V8 runs fewer background threads with them', () => {
+    const threads = (flags: readonly string[]) =>
+      Number(
+        execFileSync(process.execPath, [...flags, '-e', 'console.log(require("node:fs").readdirSync("/proc/self/task").length)'], {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH }, // no NODE_OPTIONS of the caller's
+        }),
+      );
+    const without = threads([]);
+    const withFlags = threads(SERVE_NODE_FLAGS);
+    // node's default pool is four threads; --v8-pool-size=1 leaves one.
+    expect(without - withFlags).toBe(3);
+  });
+});
+
+describe('missingServeFlags', () => {
+  it('names every flag when node was started with none of them', () => {
+    expect(missingServeFlags([], '')).toEqual([...SERVE_NODE_FLAGS]);
+    expect(missingServeFlags(['--enable-source-maps'], '--max-old-space-size=512')).toEqual([...SERVE_NODE_FLAGS]);
+  });
+
+  it('finds them on the command line or in NODE_OPTIONS', () => {
+    expect(missingServeFlags([...SERVE_NODE_FLAGS], '')).toEqual([]);
+    expect(missingServeFlags([], ` ${SERVE_NODE_FLAGS.join('  ')} `)).toEqual([]);
+  });
+
+  it('takes a flag given with another value as given: the operator chose it', () => {
+    expect(missingServeFlags(['--v8-pool-size=2'], '')).toEqual([]);
+  });
+});
+
+/** `serve` on a fresh database with these node flags until it has printed its curl line, then SIGTERM at once (it must stop cleanly, exit 0): its stderr, whole. */
+async function serveLog(flags: readonly string[], name: string): Promise<string> {
+  const proc = spawn(process.execPath, [...flags, 'bin/email-trust.js', 'serve'], {
+    cwd: packageRoot,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite`)}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(proc);
+  let stdout = '';
+  let stderr = '';
+  proc.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (/curl .*\n/.test(stdout)) resolve();
+    });
+    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) before it was ready:\n${stderr}`)));
+  });
+  proc.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  return stderr;
+}
+
+describe('serve', () => {
+  it('started without the flags, says which are missing and where to read about them', async () => {
+    const lines = (await serveLog([], 'without'))
+      .split('\n')
+      .filter((line) => line.includes('missing_node_flags'))
+      .map((line) => JSON.parse(line) as { msg: string; missing_node_flags: string[]; level: number });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.missing_node_flags).toEqual([...SERVE_NODE_FLAGS]);
+    expect(lines[0]?.msg).toContain(`node was started without ${SERVE_NODE_FLAGS.join(' ')}`);
+    expect(lines[0]?.msg).toContain('npm start');
+  });
+
+  it('started as `npm start` starts it, says nothing of them', async () => {
+    const log = await serveLog(SERVE_NODE_FLAGS, 'with');
+    expect(log).toContain('email-trust is listening');
+    expect(log).not.toContain('missing_node_flags');
+  });
+});
