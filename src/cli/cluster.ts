@@ -57,7 +57,6 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   const base = `http://${hostAndPort(config.host, address.port)}`;
   log.info({ base, workers: config.workers, limits: config.redis ? 'redis' : 'cluster primary' }, 'email-trust is listening');
   const demo = await ensureDemoProject(store);
-  if (demo) printCreated(demo, base);
   const retention = startRetention(store, { retentionDays: config.velocityRetentionDays, intervalMs: RETENTION_INTERVAL_MS, now: Date.now, log });
 
   const stop = async (signal: NodeJS.Signals) => {
@@ -77,4 +76,6 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  // Printed last, as serve.ts does: a SIGTERM sent on seeing the curl line must find the handlers in place.
+  if (demo) printCreated(demo, base);
 }

@@ -37,25 +37,21 @@ async function serve(): Promise<void> {
   process.on('SIGHUP', () => {
     service.reloadPolicies().catch((error: unknown) => service.log.error({ err: error }, 'SIGHUP: policies not reloaded; the loaded ones stay in use'));
   });
-  const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
-  const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
-  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
-  // Once per start (a cluster's workers share their primary's flags): the first worker says it.
-  const missing = missingServeFlags();
-  if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
-    service.log.info(
-      { missing_node_flags: missing },
-      `node was started without ${missing.join(' ')}: \`npm start\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
-    );
-  }
   const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
     server.close();
     await service.close();
     throw error;
   });
   const servers = [server, ...(metricsServer ? [metricsServer] : [])];
-  // A worker serves; its primary makes the demo project and runs the retention.
-  if (cluster.isWorker) return stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
+  const base = `http://${hostAndPort(config.host, (server.address() as AddressInfo).port)}`;
+  // A worker serves; its primary makes the demo project and runs the retention. A worker's handlers come before
+  // it says it listens: its primary passes a SIGTERM on at once, and a worker caught between the two was ended
+  // by the signal's default action, its last log lines with it.
+  if (cluster.isWorker) {
+    stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
+    return sayListening(service, base);
+  }
+  sayListening(service, base);
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
     metricsServer?.close();
@@ -78,6 +74,20 @@ async function serve(): Promise<void> {
   // it. Printed before the handlers, a SIGTERM sent at once ended the process by the signal's default action
   // (retention's first pass runs a statement in between), with no stop and no exit code.
   if (demo) printCreated(demo, base);
+}
+
+/** The "listening" line and, when node lacks SERVE_NODE_FLAGS, a line naming them (once per start: a cluster's workers share their primary's flags, and the first worker says it). */
+function sayListening(service: Service, base: string): void {
+  const { config } = service;
+  const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
+  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  const missing = missingServeFlags();
+  if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
+    service.log.info(
+      { missing_node_flags: missing },
+      `node was started without ${missing.join(' ')}: \`npm start\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
+    );
+  }
 }
 
 /** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */
