@@ -138,6 +138,53 @@ describe('a CSV list', () => {
   });
 });
 
+describe('cells a spreadsheet would run as formulas', () => {
+  // A header, input cells and addresses (so corrected_email too) starting with =, +, -, @, a tab and a carriage return.
+  const csv = [
+    '=cmd,email,note',
+    '"=HYPERLINK(""http://evil.example"",""click"")",=1+1@gmial.com,+1 555 0100',
+    '@SUM(1),jane@example.com,-2+3',
+    '"\ttab",bob@example.com,"\rcr"',
+    'plain,-x@gmial.com,ok',
+    '',
+  ].join('\n');
+
+  it("writes them to CSV behind a ' (OWASP), quoted where CSV needs it, and a CSV parser reads them back as text", () => {
+    const r = bin('--file', file('formulas.csv', csv), '--out', 'formulas.csv.out.csv');
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^'=cmd,email,note,line,action,/);
+    const rows = parse(text) as string[][];
+    const header = rows[0] as string[];
+    const column = (name: string) => rows.slice(1).map((row) => row[header.indexOf(name)]);
+    expect(header.slice(0, 4)).toEqual(["'=cmd", 'email', 'note', 'line']);
+    expect(column("'=cmd")).toEqual([`'=HYPERLINK("http://evil.example","click")`, "'@SUM(1)", "'\ttab", 'plain']);
+    expect(column('email')).toEqual(["'=1+1@gmial.com", 'jane@example.com', 'bob@example.com', "'-x@gmial.com"]);
+    expect(column('note')).toEqual(["'+1 555 0100", "'-2+3", "'\rcr", 'ok']);
+    expect(column('corrected_email')).toEqual(["'=1+1@gmail.com", '', '', "'-x@gmail.com"]);
+    // What the service wrote itself is left as it is.
+    expect(column('action').every((action) => /^[a-z_]+$/.test(action ?? ''))).toBe(true);
+    expect(column('risk_score').every((score) => /^\d+$/.test(score ?? ''))).toBe(true);
+    // The escaped header is this run's own: the same command continues the file.
+    const again = bin('--file', 'formulas.csv', '--out', 'formulas.csv.out.csv');
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('continuing formulas.csv.out.csv: 4 rows already done');
+    expect(readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8')).toBe(text);
+  });
+
+  it('leaves them raw in JSON Lines, which no spreadsheet runs', () => {
+    expect(bin('--file', 'formulas.csv', '--out', 'formulas.jsonl').code).toBe(0);
+    const rows = jsonOut('formulas.jsonl');
+    expect(rows.map((row) => [row['=cmd'], row.email, row.note])).toEqual([
+      ['=HYPERLINK("http://evil.example","click")', '=1+1@gmial.com', '+1 555 0100'],
+      ['@SUM(1)', 'jane@example.com', '-2+3'],
+      ['\ttab', 'bob@example.com', '\rcr'],
+      ['plain', '-x@gmial.com', 'ok'],
+    ]);
+    expect(rows[0]?.corrected_email).toBe('=1+1@gmail.com');
+  });
+});
+
 describe('a text list to JSON Lines', () => {
   it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', () => {
     file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlool.com\n');
