@@ -138,6 +138,45 @@ describe('a CSV list', () => {
   });
 });
 
+describe('a quote never closed', () => {
+  // Line 4 opens a quote that nothing closes: csv-parse reads lines 4–7 as one field, records C and D in it.
+  const csv = ['name,email', 'A,a@example.com', '', '"B,b@example.com', 'C,c@example.com', '', 'D,d@example.com', ''].join('\n');
+
+  it('is reported on its own line with the lines it spans and the records it swallowed, and the counts add up', () => {
+    const r = bin('--file', file('unclosed.csv', csv), '--out', 'unclosed.out.csv');
+    expect(r.code).toBe(0);
+    const rows = csvOut('unclosed.out.csv');
+    expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
+      ['2', 'a@example.com', 'allow'],
+      ['4', '', ''],
+    ]);
+    const reason =
+      'malformed CSV line: a quote opened on this line is never closed: lines 4–7, to the end of the file, were read as one field, swallowing the 2 records after it (not verified, no row)';
+    expect(rows[1]?.input_error).toBe(reason);
+    expect(r.err).toContain(`unclosed.csv:4: ${reason}`);
+    // Every record of the file is accounted for: 4 = 1 + 1 + 2, the summary's rows being the first two.
+    expect(r.out).toMatch(/^2 rows in unclosed\.out\.csv /);
+    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'bad input')]).toEqual([1, 1]);
+    expect(r.out).toContain(
+      'unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed by the quote opened on line 4 and never closed (lines 4–7, no rows); close it, then run again with --restart',
+    );
+    const again = bin('--file', 'unclosed.csv', '--out', 'unclosed.out.csv');
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('continuing unclosed.out.csv: 2 rows already done (up to line 4 of unclosed.csv)');
+    expect(again.out).toContain('unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed');
+  });
+
+  it('a quote closed lines later, leaving a record of the wrong width: its row names the lines it spans', () => {
+    const r = bin('--file', file('late.csv', 'name,email\nA,a@example.com\n"B,b@example.com\nC,"c@example.com\nD,d@example.com\n'), '--out', 'late.out.csv');
+    expect(r.code).toBe(0);
+    expect(csvOut('late.out.csv').map((row) => [row.line, row.action, row.input_error])).toEqual([
+      ['2', 'allow', ''],
+      ['3', '', 'malformed CSV line: 1 fields where the header has 2 (the record spans lines 3–4: a quote in it may be misplaced)'],
+      ['5', 'allow', ''],
+    ]);
+  });
+});
+
 describe('cells a spreadsheet would run as formulas', () => {
   // A header, input cells and addresses (so corrected_email too) starting with =, +, -, @, a tab and a carriage return.
   const csv = [

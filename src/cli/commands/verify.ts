@@ -16,7 +16,7 @@ import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk
 import { responseFieldsOf } from '../../service/verify.js';
 import { openDatabase } from '../../store/database.js';
 import type { Project } from '../../store/projects.js';
-import { type InputRecord, inputFormatOf, openList } from '../bulk/input.js';
+import { type InputRecord, inputFormatOf, openList, type UnclosedQuote } from '../bulk/input.js';
 import { BAD_INPUT, type DoneSoFar, outputColumns, outputFormatOf, ResultWriter, readDone } from '../bulk/output.js';
 import { fmt, Progress } from '../bulk/progress.js';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -154,6 +154,8 @@ async function run(
   const bad = byAction.get(BAD_INPUT) ?? 0;
   if (bad > MAX_BAD_LINES_SHOWN) console.error(`… ${fmt(bad - MAX_BAD_LINES_SHOWN)} more bad input lines: their rows in ${opts.out} carry input_error`);
   printSummary(rows, byAction, opts.out, policy, !networkOn, progress.rate());
+  const quote = list.unclosedQuote();
+  if (quote && quote.swallowed > 0) printUnread(opts.file, rows, bad, quote);
   if (interrupt.signal.aborted) {
     throw new InterruptedError(`interrupted: ${fmt(rows)} rows written to ${opts.out}; run the same command again to continue where it stopped`);
   }
@@ -188,6 +190,13 @@ async function recordEstimate(file: string): Promise<number> {
   }
   if (last !== 10) lines += 1;
   return Math.max(0, inputFormatOf(file) === 'csv' ? lines - 1 : lines);
+}
+
+/** Every record of the list accounted for: those an unclosed quote swallowed have no row. */
+function printUnread(file: string, rows: number, bad: number, { from, to, swallowed }: UnclosedQuote): void {
+  console.log(
+    `${file}: ${fmt(rows + swallowed)} records = ${fmt(rows - bad)} verified + ${fmt(bad)} bad input + ${fmt(swallowed)} swallowed by the quote opened on line ${from} and never closed (lines ${from}–${to}, no rows); close it, then run again with --restart`,
+  );
 }
 
 function printSummary(rows: number, byAction: Map<string, number>, out: string, policy: CompiledPolicy, offline: boolean, rate: number): void {
