@@ -345,4 +345,54 @@ describe('network checks on', () => {
       await dns.close();
     }
   }, 60_000);
+
+  it('says where it caches the answers: the database it names (a later run asks nothing), or memory for the run only', async () => {
+    const dns = await startDnsServer();
+    const policy = file('mx.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
+    const networkOn = { NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' };
+    const verifyOnce = (databaseUrl: string) =>
+      promisify(execFile)(
+        process.execPath,
+        [BIN, 'verify', '--file', file('cache.txt', 'a@multi.test\n'), '--policy', policy, '--out', 'cache.csv', '--restart'],
+        {
+          cwd: dir,
+          env: { ...env(), ...networkOn, DATABASE_URL: databaseUrl },
+        },
+      );
+    try {
+      const stored = await verifyOnce(databaseUrl);
+      expect(stored.stderr.split('\n').slice(0, 2)).toEqual([
+        `using ${databaseUrl}`,
+        'cache: DNS, registration and website answers are kept in its domain_facts table, shared with the service and with later runs (DATABASE_URL=sqlite::memory: keeps them in memory for this run only)',
+      ]);
+      expect(dns.count('multi.test', 'MX')).toBe(1);
+      await verifyOnce(databaseUrl);
+      expect(dns.count('multi.test', 'MX')).toBe(1);
+
+      const memory = await verifyOnce('sqlite::memory:');
+      expect(memory.stderr.split('\n').slice(0, 2)).toEqual([
+        'using sqlite::memory:',
+        'cache: DNS, registration and website answers are kept in memory for this run only',
+      ]);
+      expect(dns.count('multi.test', 'MX')).toBe(2);
+    } finally {
+      await dns.close();
+    }
+  }, 60_000);
+
+  it('--help says where the cache is, and where a run stopped', () => {
+    const r = bin('--help');
+    expect(r.code).toBe(0);
+    expect(r.out.replace(/\s+/g, ' ')).toContain(
+      'Cache: with network checks on (NETWORK_CHECKS, default on), the DNS, registration and website answers are kept in the domain_facts table of DATABASE_URL (default sqlite:./data/email-trust.sqlite: a file under the current folder)',
+    );
+    expect(r.out).toContain('DATABASE_URL=sqlite::memory:');
+    expect(r.out).toContain('Where a run stopped is the --out file itself');
+  });
+
+  it('with network checks off names no cache', () => {
+    const r = bin('--file', file('offline.txt', 'a@example.com\n'), '--out', 'offline.csv');
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('cache:');
+  });
 });
