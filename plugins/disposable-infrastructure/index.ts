@@ -35,6 +35,7 @@ const plugin: Plugin = {
   description: "Flags a domain whose mail goes to a known disposable service's MX hosts: a rotating throwaway domain not on any list yet.",
   steps: [],
   io: true,
+  network: true,
   facts: {
     disposable_mx_host: {
       type: 'string',

@@ -13,6 +13,7 @@ const plugin: Plugin = {
   description: 'Looks up the MX, A and AAAA records of the domain: null MX, no MX, NXDOMAIN and the implicit-MX fallback.',
   steps: ['mx_record', 'fallback_a_record'],
   io: true,
+  network: true,
   facts: {
     mx_record_count: { type: 'integer', description: 'MX records naming a mail host (a null MX "." is not counted); 0 when none.', expose: 'analyzed_data' },
     mx_record_status: {

@@ -15,6 +15,7 @@ const plugin: Plugin = {
   description: 'Looks up when the registrable domain was registered (RDAP) and flags domains younger than new_domain_days.',
   steps: ['domain_age'],
   io: true,
+  network: true,
   facts: {
     domain_age_days: {
       type: 'integer',

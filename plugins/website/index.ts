@@ -8,6 +8,7 @@ const plugin: Plugin = {
   description: 'Asks whether the domain answers HTTP(S) requests: HEAD / over HTTPS and HTTP, public addresses only, no redirects followed.',
   steps: [],
   io: true,
+  network: true,
   facts: {
     has_website: { type: 'boolean', description: 'The domain answers HTTP(S) at / (2xx, 401, 403, or a redirect within the site); null when unknown.' },
   },

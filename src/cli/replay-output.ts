@@ -1,6 +1,7 @@
 // What `email-trust policy replay` prints: the from → to matrix of actions with masked samples, the totals
-// before and after, and the facts that could not be replayed; or the same as one JSON document (--json).
-import type { ReplayReport } from '../service/policy-replay.js';
+// before and after, the facts that could not be replayed and the soft_check calls replayed without their
+// domain facts; or the same as one JSON document (--json).
+import type { NotReplayed, ReplayReport } from '../service/policy-replay.js';
 import { fmt } from './bulk/progress.js';
 
 export interface ReplayRun {
@@ -30,6 +31,7 @@ export function replayJson(run: ReplayRun): string {
       before: report.before,
       after: report.after,
       not_replayed: report.not_replayed,
+      soft_check: report.soft_check,
       velocity: 'as recorded at decision time',
     },
     null,
@@ -68,16 +70,25 @@ export function replayText(run: ReplayRun): string {
     ),
   );
   lines.push('', 'velocity facts are taken as recorded at decision time (the counts then, this event included).');
+  const { soft_check: soft } = report;
+  if (soft.events > 0) {
+    lines.push(
+      `${fmt(soft.events)} of ${fmt(report.events)} events were soft_check calls, stored without their domain facts, which the checks reading them took as unknown (as a failed lookup is):`,
+      ...soft.facts.map((m) => factLine(m, report.events)),
+    );
+  }
   if (report.not_replayed.length === 0) {
-    lines.push('every network and history fact the candidate read was recorded with its events.');
+    lines.push(`every ${soft.events > 0 ? 'other ' : ''}network and history fact the candidate read was recorded with its events.`);
   } else {
     lines.push('could not replay (not recorded with the event: unknown for those events, as a failed lookup is):');
-    for (const m of report.not_replayed) {
-      const checks = m.checks.length > 0 ? `; checks: ${m.checks.join(', ')}` : '';
-      lines.push(`  ${m.fact} (${m.plugin}): ${fmt(m.events)} of ${fmt(report.events)} events${checks}`);
-    }
+    lines.push(...report.not_replayed.map((m) => factLine(m, report.events)));
   }
   return lines.join('\n');
+}
+
+function factLine(m: NotReplayed, events: number): string {
+  const checks = m.checks.length > 0 ? `; checks: ${m.checks.join(', ')}` : '';
+  return `  ${m.fact} (${m.plugin}): ${fmt(m.events)} of ${fmt(events)} events${checks}`;
 }
 
 function rateOf(run: ReplayRun): number {

@@ -73,6 +73,7 @@ export class FactCatalog {
     for (const plugin of registry) this.assertNoCycle(plugin, []);
     for (const plugin of registry) {
       if (plugin.pure && plugin.io) throw new RegistryError(`plugin ${plugin.id} is both pure and io: a plugin doing I/O is not remembered by its reads`);
+      if (plugin.network && !plugin.io) throw new RegistryError(`plugin ${plugin.id} declares network but not io: a network lookup is I/O`);
     }
     this.readable = registry.map((plugin) => new Set(plugin.needs.flatMap((id) => Object.keys(plugins.get(id)?.facts ?? {}))));
     this.emitted = registry.map((plugin) => Object.entries(plugin.facts).map(([name, spec]) => [name, spec.unknownValues] as const));

@@ -252,6 +252,12 @@ export interface Plugin {
   /** Does I/O: gets a low fact priority so cheap facts decide first. */
   io?: boolean;
   /**
+   * Reads ctx.network (DNS, RDAP, the web) about the address's domain; with `io`. Its facts are domain
+   * information, which a soft_check call does not store, in domain_facts or with its event. Only such a
+   * plugin gets ctx.network: any other's read of it throws, so the declaration cannot fall behind the code.
+   */
+  network?: boolean;
+  /**
    * Its facts follow from what run() reads through ctx.withFacts and ctx.projectList and from its options,
    * and from nothing else: not ctx.input, ctx.now, ctx.velocity or ctx.network (they throw for it), nor state
    * kept between requests. Its runs are then remembered by what they read (src/engine/memo.ts): a request

@@ -517,7 +517,6 @@ class RequestRun {
 class RunContext implements PluginContext {
   readonly input: RequestInput;
   readonly velocity: VelocityReader;
-  readonly network: NetworkAccess;
 
   constructor(
     private readonly run: RequestRun,
@@ -527,7 +526,15 @@ class RunContext implements PluginContext {
     const { request } = run;
     this.input = request.input;
     this.velocity = request.services.velocity;
-    this.network = request.services.network ?? OFFLINE;
+  }
+
+  get network(): NetworkAccess {
+    if (this.plugin.network !== true) {
+      throw new UndeclaredNeedError(
+        `plugin ${this.plugin.id} read ctx.network, which it does not declare (Plugin.network): its facts would be stored as if they were no domain information`,
+      );
+    }
+    return this.run.request.services.network ?? OFFLINE;
   }
 
   fact<T>(name: string): Promise<T | null> {

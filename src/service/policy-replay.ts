@@ -3,7 +3,8 @@
 // offline, as at decision time; facts that came from the network or the history (DNS, RDAP, website,
 // velocity: the I/O plugins) are taken as recorded with the event (migration 0009), never looked up again.
 // A network or history fact the candidate needs and an event lacks (older events, or a fact the deciding
-// policy never read) is unknown for that event, as a lookup that failed would be, and named in the report.
+// policy never read) is unknown for that event, as a lookup that failed would be, and named in the report;
+// so are the domain facts of a soft_check call, which were not stored (SOFT_CHECK_MARK), reported apart.
 import type { FactCatalog } from '../engine/catalog.js';
 import { noHistory } from '../engine/no-history.js';
 import type { Plugin, ProjectListReader, RequestInput } from '../engine/plugin.js';
@@ -11,7 +12,7 @@ import { OFFLINE } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { severity } from '../policy/decide.js';
 import { decideEagerly } from '../policy/decide-eagerly.js';
-import type { ReplayEvent } from '../store/replay-events.js';
+import { type ReplayEvent, SOFT_CHECK_MARK } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 
 /** Parsed recorded facts kept by their JSON: events of one domain and IP carry the same text again and again. */
@@ -38,6 +39,13 @@ export interface NotReplayed {
   checks: string[];
 }
 
+/** The soft_check calls replayed without the domain facts the candidate read (they were not stored: unknown for them). */
+export interface SoftChecked {
+  /** Events that lacked at least one of them. */
+  events: number;
+  facts: NotReplayed[];
+}
+
 export interface ReplayReport {
   policy: { name: string; revision: string };
   events: number;
@@ -47,6 +55,7 @@ export interface ReplayReport {
   before: Record<string, number>;
   after: Record<string, number>;
   not_replayed: NotReplayed[];
+  soft_check: SoftChecked;
 }
 
 export interface ReplaySource {
@@ -61,8 +70,12 @@ export interface ReplaySource {
 /** The candidate's action on each event of a batch, in order, and the recorded facts the batch lacked. */
 export interface BatchDecisions {
   actions: string[];
-  /** Fact → events of the batch that had not recorded it (it was unknown for them). */
+  /** Fact → events of the batch that had not recorded it (it was unknown for them); soft_check's domain facts apart. */
   missing: Record<string, number>;
+  /** Domain fact → soft_check events of the batch that lacked it. */
+  softChecked: Record<string, number>;
+  /** Soft_check events of the batch that lacked at least one domain fact. */
+  softCheckedEvents: number;
 }
 
 export type BatchDecider = (events: readonly ReplayEvent[]) => Promise<BatchDecisions>;
@@ -76,11 +89,18 @@ export function batchDecider(policy: CompiledPolicy, projectId: string, lists: P
   let event: ReplayEvent | null = null;
   let facts: Record<string, unknown> | null = null;
   let missing: Record<string, number> = {};
+  let softChecked: Record<string, number> = {};
+  let lackedDomainFacts = false;
   // Per fact and event at most once: the run caches each fact it has asked for.
   const given = (name: string): unknown => {
     if (!recordedFacts.has(name)) return undefined;
     if (facts !== null && name in facts) return facts[name];
-    missing[name] = (missing[name] ?? 0) + 1;
+    if (facts?.[SOFT_CHECK_MARK] === true && policy.catalog.owner.get(name)?.network === true) {
+      softChecked[name] = (softChecked[name] ?? 0) + 1;
+      lackedDomainFacts = true;
+    } else {
+      missing[name] = (missing[name] ?? 0) + 1;
+    }
     return null;
   };
   const services = { velocity: noHistory, network: OFFLINE, lists, now: () => (event as ReplayEvent).createdAt };
@@ -96,13 +116,17 @@ export function batchDecider(policy: CompiledPolicy, projectId: string, lists: P
   };
   return async (events) => {
     missing = {};
+    softChecked = {};
+    let softCheckedEvents = 0;
     const actions: string[] = [];
     for (const e of events) {
       event = e;
       facts = e.recordedFacts === null ? null : parse(e.recordedFacts);
+      lackedDomainFacts = false;
       actions.push((await decideEagerly(policy, inputOf(e, projectId), services, { given })).action);
+      if (lackedDomainFacts) softCheckedEvents += 1;
     }
-    return { actions, missing };
+    return { actions, missing, softChecked, softCheckedEvents };
   };
 }
 
@@ -110,16 +134,20 @@ export function batchDecider(policy: CompiledPolicy, projectId: string, lists: P
 export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource, onEvents: (done: number) => void = () => {}): Promise<ReplayReport> {
   const tally = new Tally();
   const missing = new Map<string, number>();
+  const softChecked = new Map<string, number>();
+  let softCheckedEvents = 0;
   const pending: Array<{ events: readonly ReplayEvent[]; decided: Promise<BatchDecisions> }> = [];
   // Answers are taken in batch order, so the samples and the report do not depend on which worker was faster.
   const settle = async () => {
     const oldest = pending.shift();
     if (!oldest) return;
-    const { actions, missing: lacked } = await oldest.decided;
+    const decided = await oldest.decided;
     oldest.events.forEach((e, i) => {
-      tally.add(e.action, actions[i] as Action, e.email);
+      tally.add(e.action, decided.actions[i] as Action, e.email);
     });
-    for (const [fact, n] of Object.entries(lacked)) missing.set(fact, (missing.get(fact) ?? 0) + n);
+    add(missing, decided.missing);
+    add(softChecked, decided.softChecked);
+    softCheckedEvents += decided.softCheckedEvents;
     onEvents(oldest.events.length);
   };
   for await (const events of source.events) {
@@ -132,8 +160,17 @@ export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource,
   return {
     policy: { name: policy.name, revision: policy.revision },
     ...tally.summary(),
-    not_replayed: [...missing].map(([fact, events]) => notReplayed(policy, fact, events)).sort((a, b) => b.events - a.events || a.fact.localeCompare(b.fact)),
+    not_replayed: notReplayedOf(policy, missing),
+    soft_check: { events: softCheckedEvents, facts: notReplayedOf(policy, softChecked) },
   };
+}
+
+function add(counts: Map<string, number>, more: Record<string, number>): void {
+  for (const [fact, n] of Object.entries(more)) counts.set(fact, (counts.get(fact) ?? 0) + n);
+}
+
+function notReplayedOf(policy: CompiledPolicy, counts: Map<string, number>): NotReplayed[] {
+  return [...counts].map(([fact, events]) => notReplayed(policy, fact, events)).sort((a, b) => b.events - a.events || a.fact.localeCompare(b.fact));
 }
 
 function inputOf(e: ReplayEvent, projectId: string): RequestInput {

@@ -10,6 +10,7 @@ import { type Evaluation, evaluate } from '../policy/evaluate.js';
 import type { Explanation } from '../policy/explain.js';
 import { canonicalIp, type NewEvent } from '../store/events.js';
 import type { Project } from '../store/projects.js';
+import { SOFT_CHECK_MARK } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 import { runServices, type ServiceContext } from './context.js';
 import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
@@ -115,7 +116,7 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const services = runServices(ctx, project, request.soft_check !== true);
   const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
-  const [[[domain, lower, base]], recordedFacts] = await Promise.all([groupsOf(evaluation, [EVENT_FACTS] as const), evaluation.recorded()]);
+  const [[[domain, lower, base]], recorded] = await Promise.all([groupsOf(evaluation, [EVENT_FACTS] as const), evaluation.recorded()]);
   const emailLower = typeof lower === 'string' ? lower : request.email_address.toLowerCase();
   const event: NewEvent = {
     projectId: project.id,
@@ -129,10 +130,17 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
     device,
     action: response.action,
     policyRevision: policy.revision,
-    recordedFacts,
+    recordedFacts: request.soft_check === true ? withoutDomainFacts(policy, recorded) : recorded,
     createdAt: ctx.now(),
   };
   return { response, event };
+}
+
+/** soft_check: the history facts (analytics) are kept, the network plugins' answers about the domain are not, and the mark tells replay why. */
+function withoutDomainFacts(policy: CompiledPolicy, recorded: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = { [SOFT_CHECK_MARK]: true };
+  for (const name in recorded) if (policy.catalog.owner.get(name)?.network !== true) kept[name] = recorded[name];
+  return kept;
 }
 
 /** show_explain shows the policy's internals (its checks, rules and thresholds): a testing aid, not for every caller. */

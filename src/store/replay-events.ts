@@ -14,10 +14,16 @@ export interface ReplayEvent {
   device: string | null;
   /** The action given at the time. */
   action: string;
-  /** JSON of the network and history facts the decision read (fact → value); null for events stored before migration 0009. */
+  /**
+   * JSON of the network and history facts the decision read (fact → value), with SOFT_CHECK_MARK for a
+   * soft_check call (its domain facts left out); null for events stored before migration 0009.
+   */
   recordedFacts: string | null;
   createdAt: number;
 }
+
+/** Key of recorded_facts (no fact's name: those are snake_case) set to true for a soft_check call, whose domain facts were not stored. */
+export const SOFT_CHECK_MARK = '$soft_check';
 
 export interface ReplayWindow {
   projectId: string;

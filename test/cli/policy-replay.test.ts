@@ -1,6 +1,7 @@
 // `email-trust policy replay`: events stored through the real verify endpoint under a lenient policy,
 // re-decided with a stricter candidate, on SQLite and PostgreSQL: the matrix, masked samples, what could not
-// be replayed, --since, and the refusals (exit 2 bad arguments, exit 3 invalid policy).
+// be replayed, --since, and the refusals (exit 2 bad arguments, exit 3 invalid policy); and soft_check
+// calls, stored without their domain facts, replayed with those facts unknown.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-run.js';
 import { createPostgresSchema } from '../support/databases.js';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { bearer, post, startService, type TestServer } from '../support/server.js';
 
 const LENIENT = `version: "1.0"
@@ -211,5 +213,87 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     const missing = await run('policy', 'replay', '--project', 'shop', '--policy', join(dir, 'missing.yaml'));
     expect(missing.code).toBe(3);
     expect(missing.err).toContain('cannot read the policy');
+  });
+});
+
+describe('policy replay of soft_check calls', () => {
+  const MX = `version: "1.0"
+default_action: allow
+checks:
+  mx_record: { mode: hard, action: block }
+  ip_duplication: { mode: soft, action: challenge, options: { threshold: 3, window: total } }
+`;
+  let dns: TestDnsServer;
+  let server: TestServer;
+  let mxFile: string;
+  const savedUrl = process.env.DATABASE_URL;
+
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    mxFile = join(dir, 'mx.yaml');
+    await writeFile(mxFile, MX);
+    const url = `sqlite:${join(dir, 'soft-check.sqlite')}`;
+    process.env.DATABASE_URL = url;
+    server = await startService({
+      databaseUrl: url,
+      env: { NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '1000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '2000', WEB_CHECKS: 'off' },
+    });
+    const mail = await server.createProject({ name: 'mail', policyYaml: MX });
+    // Both decided on the live NXDOMAIN answer; only the first stores it with its event.
+    for (const [email_address, soft_check] of [
+      ['kept@nx.test', false],
+      ['soft@nx.test', true],
+    ] as const) {
+      const res = await post(server.url, '/v1/public/verify', { email_address, ipv4_address: '203.0.113.50', soft_check }, bearer(mail.keys.access_token));
+      expect(res.status).toBe(200);
+      expect((res.body as { action: string }).action).toBe('block');
+    }
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await dns?.close();
+    if (savedUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = savedUrl;
+  });
+
+  it('takes the domain facts of a soft_check event as unknown, counts it and names the checks, and keeps its velocity', async () => {
+    const r = await run('policy', 'replay', '--project', 'mail', '--policy', mxFile, '--json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.events).toBe(2);
+    // The stored NXDOMAIN still blocks; the soft_check event's MX answer is unknown, which never blocks.
+    expect(report.matrix).toEqual([
+      { from: 'block', to: 'block', count: 1, samples: [] },
+      { from: 'block', to: 'allow', count: 1, samples: ['s***@nx.test'] },
+    ]);
+    expect(report.soft_check.events).toBe(1);
+    expect(report.soft_check.facts.length).toBeGreaterThan(0);
+    for (const fact of report.soft_check.facts) expect(fact).toMatchObject({ plugin: 'dns', events: 1, checks: ['mx_record'] });
+    expect(report.soft_check.facts.map((f: { fact: string }) => f.fact)).toContain('mx_record_status');
+    // Velocity is analytics: stored with the soft_check event too, so nothing is missing.
+    expect(report.not_replayed).toEqual([]);
+  });
+
+  it('gives the same from the built command with a worker thread', async () => {
+    const args = ['policy', 'replay', '--project', 'mail', '--policy', mxFile, '--json'];
+    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '1'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn' },
+    });
+    const workers = JSON.parse(stdout);
+    const inProcess = JSON.parse((await run(...args, '--workers', '0')).out);
+    expect(workers.soft_check.events).toBe(1);
+    expect({ matrix: workers.matrix, soft_check: workers.soft_check }).toEqual({ matrix: inProcess.matrix, soft_check: inProcess.soft_check });
+  });
+
+  it('says so in the text report', async () => {
+    const r = await run('policy', 'replay', '--project', 'mail', '--policy', mxFile);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(
+      '1 of 2 events were soft_check calls, stored without their domain facts, which the checks reading them took as unknown (as a failed lookup is):',
+    );
+    expect(r.out).toMatch(/\n {2}mx_record_status \(dns\): 1 of 2 events; checks: mx_record\n/);
+    expect(r.out).toContain('every other network and history fact the candidate read was recorded with its events.');
   });
 });

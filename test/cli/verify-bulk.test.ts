@@ -138,6 +138,92 @@ describe('a CSV list', () => {
   });
 });
 
+describe('a quote never closed', () => {
+  // Line 4 opens a quote that nothing closes: csv-parse reads lines 4–7 as one field, records C and D in it.
+  const csv = ['name,email', 'A,a@example.com', '', '"B,b@example.com', 'C,c@example.com', '', 'D,d@example.com', ''].join('\n');
+
+  it('is reported on its own line with the lines it spans and the records it swallowed, and the counts add up', () => {
+    const r = bin('--file', file('unclosed.csv', csv), '--out', 'unclosed.out.csv');
+    expect(r.code).toBe(0);
+    const rows = csvOut('unclosed.out.csv');
+    expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
+      ['2', 'a@example.com', 'allow'],
+      ['4', '', ''],
+    ]);
+    const reason =
+      'malformed CSV line: a quote opened on this line is never closed: lines 4–7, to the end of the file, were read as one field, swallowing the 2 records after it (not verified, no row)';
+    expect(rows[1]?.input_error).toBe(reason);
+    expect(r.err).toContain(`unclosed.csv:4: ${reason}`);
+    // Every record of the file is accounted for: 4 = 1 + 1 + 2, the summary's rows being the first two.
+    expect(r.out).toMatch(/^2 rows in unclosed\.out\.csv /);
+    expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'bad input')]).toEqual([1, 1]);
+    expect(r.out).toContain(
+      'unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed by the quote opened on line 4 and never closed (lines 4–7, no rows); close it, then run again with --restart',
+    );
+    const again = bin('--file', 'unclosed.csv', '--out', 'unclosed.out.csv');
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('continuing unclosed.out.csv: 2 rows already done (up to line 4 of unclosed.csv)');
+    expect(again.out).toContain('unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed');
+  });
+
+  it('a quote closed lines later, leaving a record of the wrong width: its row names the lines it spans', () => {
+    const r = bin('--file', file('late.csv', 'name,email\nA,a@example.com\n"B,b@example.com\nC,"c@example.com\nD,d@example.com\n'), '--out', 'late.out.csv');
+    expect(r.code).toBe(0);
+    expect(csvOut('late.out.csv').map((row) => [row.line, row.action, row.input_error])).toEqual([
+      ['2', 'allow', ''],
+      ['3', '', 'malformed CSV line: 1 fields where the header has 2 (the record spans lines 3–4: a quote in it may be misplaced)'],
+      ['5', 'allow', ''],
+    ]);
+  });
+});
+
+describe('cells a spreadsheet would run as formulas', () => {
+  // A header, input cells and addresses (so corrected_email too) starting with =, +, -, @, a tab and a carriage return.
+  const csv = [
+    '=cmd,email,note',
+    '"=HYPERLINK(""http://evil.example"",""click"")",=1+1@gmial.com,+1 555 0100',
+    '@SUM(1),jane@example.com,-2+3',
+    '"\ttab",bob@example.com,"\rcr"',
+    'plain,-x@gmial.com,ok',
+    '',
+  ].join('\n');
+
+  it("writes them to CSV behind a ' (OWASP), quoted where CSV needs it, and a CSV parser reads them back as text", () => {
+    const r = bin('--file', file('formulas.csv', csv), '--out', 'formulas.csv.out.csv');
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8');
+    expect(text.split('\n')[0]).toMatch(/^'=cmd,email,note,line,action,/);
+    const rows = parse(text) as string[][];
+    const header = rows[0] as string[];
+    const column = (name: string) => rows.slice(1).map((row) => row[header.indexOf(name)]);
+    expect(header.slice(0, 4)).toEqual(["'=cmd", 'email', 'note', 'line']);
+    expect(column("'=cmd")).toEqual([`'=HYPERLINK("http://evil.example","click")`, "'@SUM(1)", "'\ttab", 'plain']);
+    expect(column('email')).toEqual(["'=1+1@gmial.com", 'jane@example.com', 'bob@example.com', "'-x@gmial.com"]);
+    expect(column('note')).toEqual(["'+1 555 0100", "'-2+3", "'\rcr", 'ok']);
+    expect(column('corrected_email')).toEqual(["'=1+1@gmail.com", '', '', "'-x@gmail.com"]);
+    // What the service wrote itself is left as it is.
+    expect(column('action').every((action) => /^[a-z_]+$/.test(action ?? ''))).toBe(true);
+    expect(column('risk_score').every((score) => /^\d+$/.test(score ?? ''))).toBe(true);
+    // The escaped header is this run's own: the same command continues the file.
+    const again = bin('--file', 'formulas.csv', '--out', 'formulas.csv.out.csv');
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('continuing formulas.csv.out.csv: 4 rows already done');
+    expect(readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8')).toBe(text);
+  });
+
+  it('leaves them raw in JSON Lines, which no spreadsheet runs', () => {
+    expect(bin('--file', 'formulas.csv', '--out', 'formulas.jsonl').code).toBe(0);
+    const rows = jsonOut('formulas.jsonl');
+    expect(rows.map((row) => [row['=cmd'], row.email, row.note])).toEqual([
+      ['=HYPERLINK("http://evil.example","click")', '=1+1@gmial.com', '+1 555 0100'],
+      ['@SUM(1)', 'jane@example.com', '-2+3'],
+      ['\ttab', 'bob@example.com', '\rcr'],
+      ['plain', '-x@gmial.com', 'ok'],
+    ]);
+    expect(rows[0]?.corrected_email).toBe('=1+1@gmail.com');
+  });
+});
+
 describe('a text list to JSON Lines', () => {
   it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', () => {
     file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlool.com\n');
@@ -259,4 +345,54 @@ describe('network checks on', () => {
       await dns.close();
     }
   }, 60_000);
+
+  it('says where it caches the answers: the database it names (a later run asks nothing), or memory for the run only', async () => {
+    const dns = await startDnsServer();
+    const policy = file('mx.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
+    const networkOn = { NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' };
+    const verifyOnce = (databaseUrl: string) =>
+      promisify(execFile)(
+        process.execPath,
+        [BIN, 'verify', '--file', file('cache.txt', 'a@multi.test\n'), '--policy', policy, '--out', 'cache.csv', '--restart'],
+        {
+          cwd: dir,
+          env: { ...env(), ...networkOn, DATABASE_URL: databaseUrl },
+        },
+      );
+    try {
+      const stored = await verifyOnce(databaseUrl);
+      expect(stored.stderr.split('\n').slice(0, 2)).toEqual([
+        `using ${databaseUrl}`,
+        'cache: DNS, registration and website answers are kept in its domain_facts table, shared with the service and with later runs (DATABASE_URL=sqlite::memory: keeps them in memory for this run only)',
+      ]);
+      expect(dns.count('multi.test', 'MX')).toBe(1);
+      await verifyOnce(databaseUrl);
+      expect(dns.count('multi.test', 'MX')).toBe(1);
+
+      const memory = await verifyOnce('sqlite::memory:');
+      expect(memory.stderr.split('\n').slice(0, 2)).toEqual([
+        'using sqlite::memory:',
+        'cache: DNS, registration and website answers are kept in memory for this run only',
+      ]);
+      expect(dns.count('multi.test', 'MX')).toBe(2);
+    } finally {
+      await dns.close();
+    }
+  }, 60_000);
+
+  it('--help says where the cache is, and where a run stopped', () => {
+    const r = bin('--help');
+    expect(r.code).toBe(0);
+    expect(r.out.replace(/\s+/g, ' ')).toContain(
+      'Cache: with network checks on (NETWORK_CHECKS, default on), the DNS, registration and website answers are kept in the domain_facts table of DATABASE_URL (default sqlite:./data/email-trust.sqlite: a file under the current folder)',
+    );
+    expect(r.out).toContain('DATABASE_URL=sqlite::memory:');
+    expect(r.out).toContain('Where a run stopped is the --out file itself');
+  });
+
+  it('with network checks off names no cache', () => {
+    const r = bin('--file', file('offline.txt', 'a@example.com\n'), '--out', 'offline.csv');
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('cache:');
+  });
 });

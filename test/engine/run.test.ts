@@ -111,6 +111,36 @@ describe('needs, enforced when a plugin reads', () => {
   });
 });
 
+describe('ctx.network, enforced like needs', () => {
+  const probing = (id: string, network?: true): Plugin => ({
+    ...plugin(id, [`${id}_value`], [], (ctx) => ({ [`${id}_value`]: ctx.network.enabled ? 'on' : 'off' })),
+    io: true,
+    ...(network ? { network } : {}),
+  });
+
+  it('gives ctx.network to a plugin that declares network (offline when the service has none)', async () => {
+    const { values, errors } = await run([probing('lookup', true)], ['lookup_value']);
+    expect(errors).toEqual([]);
+    expect(values).toEqual(['off']);
+  });
+
+  it('fails a plugin that reads ctx.network without declaring it, naming it; its facts are unknown', async () => {
+    const { values, errors } = await run([probing('sneaky')], ['sneaky_value']);
+    expect(values).toEqual([null]);
+    expect(errors.map(([id, e]) => [id, e instanceof UndeclaredNeedError, (e as Error).message])).toEqual([
+      [
+        'sneaky',
+        true,
+        'plugin sneaky read ctx.network, which it does not declare (Plugin.network): its facts would be stored as if they were no domain information',
+      ],
+    ]);
+  });
+
+  it("names the real registry's network plugins", () => {
+    expect(registry.filter((p) => p.network).map((p) => p.id)).toEqual(['disposable-infrastructure', 'dns', 'domain-age', 'website']);
+  });
+});
+
 describe('project lists, enforced like needs', () => {
   const lists: ProjectListReader = { entries: async (list) => new Set(list === 'mine' ? ['listed.example'] : ['other.example']) };
   const reading = (id: string, list: string, declared?: string[]): Plugin => ({
@@ -282,6 +312,7 @@ describe('the catalog checks the registry', () => {
     ],
     ['a need not registered', [plugin('a', ['a_value'], ['missing'], () => ({}))], 'plugin a needs missing, which is not registered'],
     ['a plugin needing itself', [plugin('a', ['a_value'], ['a'], () => ({}))], 'plugin a names itself in needs'],
+    ['network without io', [{ ...plugin('a', ['a_value'], [], () => ({})), network: true }], 'plugin a declares network but not io: a network lookup is I/O'],
     [
       'needs in a cycle',
       [plugin('a', ['a_value'], ['b'], () => ({})), plugin('b', ['b_value'], ['c'], () => ({})), plugin('c', ['c_value'], ['a'], () => ({}))],

@@ -12,12 +12,17 @@ let rdap: Server;
 let server: TestServer;
 let project: CreatedProject;
 let riskProject: CreatedProject;
+let velocityProject: CreatedProject;
 
 const POLICY = `version: "1.0"
 checks:
   mx_record:         { mode: hard, action: block }
   fallback_a_record: { mode: hard, action: block }
   domain_age:        { mode: soft, action: challenge, options: { new_domain_days: 30 } }
+`;
+
+// The DNS and domain-age checks beside a velocity check: domain information and analytics in one decision.
+const VELOCITY_POLICY = `${POLICY}  ip_duplication:    { mode: soft, action: challenge, options: { threshold: 2, window: total } }
 `;
 
 // Risk alone; .test is no ICANN TLD, so unknown_tld is weighed 0 to leave the domain's own signals.
@@ -53,6 +58,7 @@ beforeAll(async () => {
   });
   project = await server.createProject({ name: 'network', policyYaml: POLICY });
   riskProject = await server.createProject({ name: 'network-risk', policyYaml: RISK_POLICY });
+  velocityProject = await server.createProject({ name: 'network-velocity', policyYaml: VELOCITY_POLICY });
 });
 afterAll(async () => {
   await server?.close();
@@ -134,6 +140,36 @@ describe('network checks over HTTP', () => {
     await verify('john@v6only.test');
     await new Promise((done) => setTimeout(done, 100));
     expect((await facts()).length).toBeGreaterThan(0);
+  });
+});
+
+describe("soft_check and the event's recorded facts", () => {
+  async function recorded(email: string, soft: boolean): Promise<Record<string, unknown>> {
+    const res = await post(
+      server.url,
+      '/v1/public/verify',
+      { email_address: email, ipv4_address: '198.51.100.77', ...(soft ? { soft_check: true } : {}) },
+      bearer(velocityProject.keys.access_token),
+    );
+    expect(res.status).toBe(200);
+    const row = await server.service.store.knex('events').first('recorded_facts').where({ email });
+    return JSON.parse(row.recorded_facts);
+  }
+
+  it('without soft_check: the DNS and domain-age answers are stored with the event, beside the velocity count', async () => {
+    const facts = await recorded('first@mx.test', false);
+    expect(facts).toEqual({
+      mx_record_status: 'valid',
+      mx_record_count: 1,
+      a_record_fallback: 'not_needed',
+      domain_age_signal: 'established',
+      distinct_emails_in_ip: 1,
+    });
+  });
+
+  it('with soft_check: the event keeps the velocity count (analytics) and no DNS or domain-age answer, and is marked', async () => {
+    const facts = await recorded('second@mx.test', true);
+    expect(facts).toEqual({ $soft_check: true, distinct_emails_in_ip: 2 });
   });
 });
 

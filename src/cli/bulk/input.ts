@@ -1,11 +1,14 @@
 // The list a bulk run reads: a CSV file with a header (the address in one named column), or a text file
 // with one address per line. Every record comes with its line number; a record that cannot be read (a
-// malformed CSV line, an empty address) is yielded with its problem, never fatal.
+// malformed CSV line, an empty address) is yielded with its problem, never fatal. A quote never closed
+// makes the rest of the file one field: it is reported with the lines it spans and the records it swallowed.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { type CsvError, parse } from 'csv-parse';
+import { Readable } from 'node:stream';
+import { type CsvError, type Options, parse } from 'csv-parse';
 import type { BulkItem } from '../../service/bulk-verify.js';
 import { UsageError } from '../errors.js';
+import { fmt } from './progress.js';
 
 /** verify's own limit on email_address (schemas/verify-request.schema.json). */
 const MAX_ADDRESS_LENGTH = 1024;
@@ -17,10 +20,22 @@ export interface InputRecord {
   columns: Record<string, string>;
 }
 
+/** A quote never closed: the lines from its own to the end of the file were read as one field. */
+export interface UnclosedQuote {
+  /** The line the quote opened on (its record's row reports it). */
+  from: number;
+  /** The file's last line. */
+  to: number;
+  /** Records on the lines after `from`, as they read with that line left out: none of them has a row. */
+  swallowed: number;
+}
+
 export interface ListInput {
   /** The input's column names, in file order. */
   header: string[];
   records: AsyncIterable<BulkItem<InputRecord>>;
+  /** Once `records` has been read to its end: the quote never closed, if there was one. */
+  unclosedQuote(): UnclosedQuote | null;
 }
 
 export type InputFormat = 'csv' | 'txt';
@@ -32,7 +47,7 @@ export function inputFormatOf(file: string): InputFormat {
 }
 
 export async function openList(file: string, column: string): Promise<ListInput> {
-  return inputFormatOf(file) === 'csv' ? openCsv(file, column) : { header: ['email'], records: textRecords(file) };
+  return inputFormatOf(file) === 'csv' ? openCsv(file, column) : { header: ['email'], records: textRecords(file), unclosedQuote: () => null };
 }
 
 function itemOf(line: number, columns: Record<string, string>, raw: string | undefined): BulkItem<InputRecord> {
@@ -60,18 +75,19 @@ interface SkippedRecord {
   after: number;
 }
 
+/**
+ * How a list is read. A stray quote inside a field is kept as text, and a record with too many or too few fields
+ * is reported by openCsv in order; what csv-parse still refuses (a quote never closed) is skipped and reported.
+ */
+const CSV_READING: Options = { bom: true, skip_empty_lines: true, relax_quotes: true, relax_column_count: true, skip_records_with_error: true };
+
 async function openCsv(file: string, column: string): Promise<ListInput> {
   const skipped: SkippedRecord[] = [];
+  let unclosed: UnclosedQuote | null = null;
   const parser = createReadStream(file).pipe(
     parse({
-      bom: true,
+      ...CSV_READING,
       info: true,
-      skip_empty_lines: true,
-      // A stray quote inside a field is kept as text, and a record with too many or too few fields is
-      // reported here in order; what csv-parse still refuses (a quote never closed) is skipped and reported.
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_records_with_error: true,
       on_skip: (error) => {
         if (error) skipped.push({ error, after: parser.info.records });
         return undefined;
@@ -90,9 +106,14 @@ async function openCsv(file: string, column: string): Promise<ListInput> {
   const lines = new LineCounter();
   lines.next(first.value.record, first.value.info.lines);
   const records = async function* (): AsyncGenerator<BulkItem<InputRecord>> {
-    const problems = function* (before: number) {
+    const problems = async function* (before: number) {
       while (skipped.length > 0 && (skipped[0] as SkippedRecord).after < before) {
         const { error } = skipped.shift() as SkippedRecord;
+        if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
+          unclosed = await unclosedQuote(file, lines.last);
+          yield { record: { line: unclosed.from, columns: {} }, email: null, problem: `malformed CSV line: ${unclosedReason(unclosed)}` };
+          continue;
+        }
         yield { record: { line: lines.following, columns: {} }, email: null, problem: `malformed CSV line: ${reasonOf(error)}` };
       }
     };
@@ -109,7 +130,12 @@ async function openCsv(file: string, column: string): Promise<ListInput> {
           columns[name] = record[i] ?? '';
         });
         if (record.length !== header.length) {
-          yield { record: { line, columns }, email: null, problem: `malformed CSV line: ${record.length} fields where the header has ${header.length}` };
+          const spans = lines.last > line ? ` (the record spans lines ${line}–${lines.last}: a quote in it may be misplaced)` : '';
+          yield {
+            record: { line, columns },
+            email: null,
+            problem: `malformed CSV line: ${record.length} fields where the header has ${header.length}${spans}`,
+          };
           continue;
         }
         yield itemOf(line, columns, record[index]);
@@ -118,7 +144,41 @@ async function openCsv(file: string, column: string): Promise<ListInput> {
       parser.destroy(); // a run stopped early (Ctrl-C) reads no further
     }
   };
-  return { header, records: records() };
+  return { header, records: records(), unclosedQuote: () => unclosed };
+}
+
+/**
+ * The quote never closed after line `after` (the last line of the last record read): it opened on the next line
+ * that is not empty, and swallowed the records on the lines after that one, counted by reading them as a list.
+ */
+async function unclosedQuote(file: string, after: number): Promise<UnclosedQuote> {
+  const quote = { from: 0, to: 0, swallowed: 0 };
+  const tail = async function* () {
+    const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const text of lines) {
+      quote.to += 1;
+      if (quote.to <= after) continue;
+      if (quote.from > 0) yield `${text}\n`;
+      else if (text !== '') quote.from = quote.to;
+    }
+  };
+  const counting = Readable.from(tail()).pipe(
+    parse({
+      ...CSV_READING,
+      on_skip: () => {
+        quote.swallowed += 1;
+        return undefined;
+      },
+    }),
+  );
+  for await (const _record of counting) quote.swallowed += 1;
+  return quote;
+}
+
+function unclosedReason({ from, to, swallowed }: UnclosedQuote): string {
+  const span = to > from ? `lines ${from}–${to}, to the end of the file, were read as one field` : 'it is the last line';
+  const lost = swallowed === 0 ? '' : `, swallowing ${swallowed === 1 ? 'the record' : `the ${fmt(swallowed)} records`} after it (not verified, no row)`;
+  return `a quote opened on this line is never closed: ${span}${lost}`;
 }
 
 /**
@@ -144,6 +204,11 @@ class LineCounter {
     return this.end - breaks;
   }
 
+  /** The line the last record read ends on. */
+  get last(): number {
+    return this.end;
+  }
+
   /** The line after the last record read. */
   get following(): number {
     return this.end + 1;
@@ -152,6 +217,5 @@ class LineCounter {
 
 /** csv-parse's reason, without its line number (counted its own way; the record's line is reported beside it). */
 function reasonOf(error: CsvError): string {
-  if (error.code === 'CSV_QUOTE_NOT_CLOSED') return 'a quote opened on this line or below is never closed (the rest of the file is one field)';
   return error.message.replace(/\s+(at|on) line \d+\.?$/i, '');
 }

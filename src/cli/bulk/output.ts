@@ -1,6 +1,7 @@
 // The result file of a bulk run, CSV or JSON Lines by its extension: one row per input record, in input
 // order, with the input's columns, its line number and the verdict. A run continues an existing file: the
-// rows already there are the records already done (a last row cut short by a kill is dropped).
+// rows already there are the records already done (a last row cut short by a kill is dropped). A CSV cell
+// that a spreadsheet would run as a formula is escaped; JSON Lines are written as they are.
 
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync, truncateSync, type WriteStream } from 'node:fs';
@@ -11,6 +12,12 @@ import { UsageError } from '../errors.js';
 import type { InputRecord } from './input.js';
 
 export type OutputFormat = 'csv' | 'jsonl';
+
+/**
+ * A cell starting with =, +, -, @, a tab or a carriage return (or a full-width =, +, -, @) gets a leading `'`, as
+ * OWASP's CSV-injection guidance says: the caller's columns and corrected_email come from untrusted addresses.
+ */
+const CSV_OPTIONS = { escape_formulas: true } as const;
 
 /** Result columns every output has, whatever the policy enables; the policy's flags and fields follow. */
 const FIXED_RESULT_COLUMNS = ['action', 'errors', 'warnings', 'corrected_email', 'risk_score', 'risk_level'];
@@ -73,7 +80,8 @@ export function readDone(file: string, format: OutputFormat, columns: OutputColu
 
 function csvRows(file: string, text: string, columns: OutputColumns): Record<string, unknown>[] {
   const [header, ...rows] = parse(text, { bom: true }) as string[][];
-  if (!header || header.join('\u0000') !== columns.header.join('\u0000')) {
+  const written = (parse(stringify([columns.header], CSV_OPTIONS)) as string[][])[0] as string[];
+  if (!header || header.join('\u0000') !== written.join('\u0000')) {
     throw new UsageError(`${file} exists with other columns than this run writes; give another --out, or --restart to overwrite it`);
   }
   const line = header.indexOf('line');
@@ -104,7 +112,7 @@ export class ResultWriter {
     fresh: boolean,
   ) {
     this.stream = createWriteStream(file, { flags: fresh ? 'w' : 'a' });
-    if (fresh && format === 'csv') this.stream.write(stringify([columns.header]));
+    if (fresh && format === 'csv') this.stream.write(stringify([columns.header], CSV_OPTIONS));
   }
 
   async write(result: BulkResult<InputRecord>): Promise<void> {
@@ -124,7 +132,10 @@ export class ResultWriter {
     this.pending = [];
     const text =
       this.format === 'csv'
-        ? stringify(rows.map((row) => this.columns.header.map((name) => csvCell(row[name]))))
+        ? stringify(
+            rows.map((row) => this.columns.header.map((name) => csvCell(row[name]))),
+            CSV_OPTIONS,
+          )
         : rows.map((row) => `${JSON.stringify(row)}\n`).join('');
     if (!this.stream.write(text)) await once(this.stream, 'drain');
   }

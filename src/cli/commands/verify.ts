@@ -1,11 +1,12 @@
 // `email-trust verify --file list.csv|list.txt --out result.csv|result.jsonl`: a list of addresses through
 // the verify pipeline in this process (no HTTP, no events, no quota), resumable: Ctrl-C writes what is done,
-// and the same command again continues the result file where it stopped.
+// and the same command again continues the result file where it stopped. With network checks on, the
+// lookups' answers are cached in DATABASE_URL's domain facts table, and the run says so.
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { registry } from '../../../plugins/index.js';
-import { loadConfig } from '../../config.js';
+import { DEFAULT_DATABASE_URL, loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
 import { createNetwork } from '../../network/index.js';
 import { PolicyBook } from '../../policy/book.js';
@@ -14,9 +15,9 @@ import { readPolicyFile } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk-verify.js';
 import { responseFieldsOf } from '../../service/verify.js';
-import { openDatabase } from '../../store/database.js';
+import { openDatabase, parseDatabaseUrl } from '../../store/database.js';
 import type { Project } from '../../store/projects.js';
-import { type InputRecord, inputFormatOf, openList } from '../bulk/input.js';
+import { type InputRecord, inputFormatOf, openList, type UnclosedQuote } from '../bulk/input.js';
 import { BAD_INPUT, type DoneSoFar, outputColumns, outputFormatOf, ResultWriter, readDone } from '../bulk/output.js';
 import { fmt, Progress } from '../bulk/progress.js';
 import { InterruptedError, UsageError } from '../errors.js';
@@ -49,6 +50,16 @@ export function addVerifyCommand(program: Command): void {
     .option('--project <project>', 'a project (name or id): its policy and its own domain lists')
     .option('--concurrency <n>', 'addresses verified at once', String(DEFAULT_CONCURRENCY))
     .option('--restart', 'overwrite --out rather than continue it', false)
+    .addHelpText(
+      'after',
+      `
+Cache: with network checks on (NETWORK_CHECKS, default on), the DNS, registration and
+website answers are kept in the domain_facts table of DATABASE_URL (default
+${DEFAULT_DATABASE_URL}: a file under the current folder), shared with the
+service and with later runs; DATABASE_URL=sqlite::memory: keeps them in memory for this
+run only. NETWORK_CHECKS=off looks nothing up and opens no database (unless --project
+names a project). Where a run stopped is the --out file itself (see --restart).`,
+    )
     .action(verifyList);
 }
 
@@ -64,6 +75,7 @@ async function verifyList(opts: VerifyOptions): Promise<void> {
   // without either needs no database.
   const needsStore = config.network.enabled || opts.project !== undefined;
   if (needsStore) announceDatabase(config.databaseUrl);
+  if (config.network.enabled) announceCache(config.databaseUrl);
   const store = needsStore ? await openDatabase(config.databaseUrl) : null;
   const log = createLogger({ logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const network = store && config.network.enabled ? createNetwork(config.network, store.domainFacts, log) : null;
@@ -82,6 +94,18 @@ async function verifyList(opts: VerifyOptions): Promise<void> {
   } finally {
     await network?.close();
     await store?.close();
+  }
+}
+
+/** Where the lookups' answers go, on stderr beside the database's name: no file appears unexplained. */
+function announceCache(databaseUrl: string): void {
+  const target = parseDatabaseUrl(databaseUrl);
+  if (target.client === 'sqlite' && target.filename === ':memory:') {
+    console.error('cache: DNS, registration and website answers are kept in memory for this run only');
+  } else {
+    console.error(
+      'cache: DNS, registration and website answers are kept in its domain_facts table, shared with the service and with later runs (DATABASE_URL=sqlite::memory: keeps them in memory for this run only)',
+    );
   }
 }
 
@@ -154,6 +178,8 @@ async function run(
   const bad = byAction.get(BAD_INPUT) ?? 0;
   if (bad > MAX_BAD_LINES_SHOWN) console.error(`… ${fmt(bad - MAX_BAD_LINES_SHOWN)} more bad input lines: their rows in ${opts.out} carry input_error`);
   printSummary(rows, byAction, opts.out, policy, !networkOn, progress.rate());
+  const quote = list.unclosedQuote();
+  if (quote && quote.swallowed > 0) printUnread(opts.file, rows, bad, quote);
   if (interrupt.signal.aborted) {
     throw new InterruptedError(`interrupted: ${fmt(rows)} rows written to ${opts.out}; run the same command again to continue where it stopped`);
   }
@@ -188,6 +214,13 @@ async function recordEstimate(file: string): Promise<number> {
   }
   if (last !== 10) lines += 1;
   return Math.max(0, inputFormatOf(file) === 'csv' ? lines - 1 : lines);
+}
+
+/** Every record of the list accounted for: those an unclosed quote swallowed have no row. */
+function printUnread(file: string, rows: number, bad: number, { from, to, swallowed }: UnclosedQuote): void {
+  console.log(
+    `${file}: ${fmt(rows + swallowed)} records = ${fmt(rows - bad)} verified + ${fmt(bad)} bad input + ${fmt(swallowed)} swallowed by the quote opened on line ${from} and never closed (lines ${from}–${to}, no rows); close it, then run again with --restart`,
+  );
 }
 
 function printSummary(rows: number, byAction: Map<string, number>, out: string, policy: CompiledPolicy, offline: boolean, rate: number): void {
