@@ -137,6 +137,19 @@ describe('a blocked client while PostgreSQL is unreachable (a cut proxy)', () =>
 
   const verify = (token: string, client: string) => post(server.url, '/v1/public/verify', body, { ...bearer(token), ...from(client) });
 
+  it('refuses a revoked key it looked up a moment ago without asking the database again', async () => {
+    const doomed = await server.createProject({ name: 'cut-off-revoked' });
+    const [key] = (await server.service.store.keys.list(doomed.project.id)).filter((k) => k.kind === 'access_token');
+    expect(await server.service.store.keys.revoke(key?.id ?? '')).toBe(true);
+    expectStatusError(await verify(doomed.keys.access_token, '203.0.113.61'), 401);
+    await proxy.cut();
+    try {
+      expectStatusError(await verify(doomed.keys.access_token, '203.0.113.61'), 401);
+    } finally {
+      await proxy.restore();
+    }
+  });
+
   it('answers 503 with Retry-After to a well-formed key it cannot check, never the limiter’s 429; 200 again once the database is back', async () => {
     const client = '203.0.113.60';
     for (let n = 0; n < LIMIT; n++) expect((await verify(unknownToken(n), client)).status).toBe(401);
@@ -149,8 +162,9 @@ describe('a blocked client while PostgreSQL is unreachable (a cut proxy)', () =>
       expect(down.headers.get('retry-after')).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     }
     expectPlainError(await post(server.url, '/v1/intelligence', body, { ...apiKey(project.keys.private_key), ...from(client) }), 503);
-    // A malformed key needs no lookup: it is still counted and refused.
+    // A malformed key needs no lookup, nor one found unknown a moment ago (cached 5 s): both still counted and refused.
     expect((await verify('etv_at_short', client)).status).toBe(429);
+    expect((await verify(unknownToken(LIMIT), client)).status).toBe(429);
 
     await proxy.restore();
     expect((await verify(neighbour.keys.access_token, client)).status).toBe(200);
