@@ -8,14 +8,28 @@ export const ECHO_MAX_CHARS = 64;
 // Control (C0, DEL, C1), format (bidi overrides, zero-width), lone surrogate, line and paragraph separators.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
-/** `text` cut to `max` UTF-16 units (then "…") with every invisible character escaped. */
+/**
+ * `text` with every invisible character escaped, in at most `max` UTF-16 units: when it is longer, cut
+ * (between characters, never inside an escape or a surrogate pair) and ended with "…" within the `max`.
+ */
 export function echoInput(text: string, max = ECHO_MAX_CHARS): string {
-  let kept = text.length > max ? text.slice(0, max) : text;
-  // Never split a surrogate pair: a lone half would be escaped as if the client had sent it.
-  if (kept.length < text.length && /[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
-  const escaped = kept.replace(INVISIBLE, (c) => {
+  if (text.length <= max) {
+    const whole = escapeInvisible(text);
+    if (whole.length <= max) return whole;
+  }
+  let kept = '';
+  // Each character takes at least one unit, so no more than `max` of them can be kept.
+  for (const char of text.slice(0, max)) {
+    const piece = escapeInvisible(char);
+    if (kept.length + piece.length > max - 1) break;
+    kept += piece;
+  }
+  return `${kept}…`;
+}
+
+function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => {
     const code = c.codePointAt(0) ?? 0;
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
-  return kept.length < text.length ? `${escaped}…` : escaped;
 }

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type FuncKeywordDefinition, type SchemaValidateF
 import ajvFormats from 'ajv-formats';
 import { echoInput } from './echoed-input.js';
 import { schemasDir } from './paths.js';
+import { unknownNameHint } from './policy/did-you-mean.js';
 import { ACTIONS, CHECK_CODES, CHECKED_TYPES, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, STEPS, VERDICT_ACTIONS } from './vocabulary.js';
 
 const SCHEMA_BASE = 'https://email-trust.dev/schemas/';
@@ -28,7 +29,8 @@ export const vocabularySchema = {
   },
 };
 
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+// verbose: an error carries its parent schema, whose properties an unknown field's message lists.
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ajvFormats.default;
 addFormats(ajv, ['ipv4', 'ipv6']);
@@ -140,9 +142,12 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], oneOfHint =
 function describeOne(error: ErrorObject, segments: (string | number)[]): SchemaProblem {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'additionalProperties':
+    case 'additionalProperties': {
       // The name is the client's (or a policy author's): quoted capped and escaped.
-      return { path: [...segments, String(p.additionalProperty)], message: `unknown field "${echoInput(String(p.additionalProperty))}"` };
+      const name = String(p.additionalProperty);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return { path: [...segments, name], message: `unknown field "${echoInput(name)}"${unknownNameHint(name, known)}` };
+    }
     case 'required':
       return { path: [...segments, String(p.missingProperty)], message: 'is required' };
     case 'format':

@@ -16,13 +16,24 @@ describe('echoInput', () => {
     expect(echoInput(input)).toBe(quoted);
   });
 
-  it(`cuts at ${ECHO_MAX_CHARS} characters with an ellipsis`, () => {
-    expect(echoInput('x'.repeat(1_000_000))).toBe(`${'x'.repeat(ECHO_MAX_CHARS)}…`);
+  it(`cuts to ${ECHO_MAX_CHARS} characters, the ellipsis included`, () => {
+    expect(echoInput('x'.repeat(1_000_000))).toBe(`${'x'.repeat(ECHO_MAX_CHARS - 1)}…`);
     expect(echoInput('x'.repeat(ECHO_MAX_CHARS))).toBe('x'.repeat(ECHO_MAX_CHARS));
-    expect(echoInput('abcdef', 3)).toBe('abc…');
+    expect(echoInput('x'.repeat(ECHO_MAX_CHARS + 1))).toHaveLength(ECHO_MAX_CHARS);
+    expect(echoInput('abcdef', 3)).toBe('ab…');
+    expect(echoInput('x'.repeat(600), 512)).toHaveLength(512);
+  });
+
+  it('counts the escapes in the cap, and never cuts one in half', () => {
+    // 64 newlines would be 384 characters escaped.
+    expect(echoInput('\n'.repeat(ECHO_MAX_CHARS))).toBe(`${'\\u000a'.repeat(10)}…`);
+    expect(echoInput(`ab${'\u0000'.repeat(10)}`, 12)).toBe('ab\\u0000…');
+    expect(echoInput('\u{e0041}'.repeat(3), 24)).toBe('\\u{e0041}\\u{e0041}…');
+    for (let max = 1; max <= 40; max++) expect(echoInput('a\u001b[1m\u2028\u{e0041}👋'.repeat(4), max).length).toBeLessThanOrEqual(max);
   });
 
   it('never splits a surrogate pair where it cuts', () => {
-    expect(echoInput(`${'x'.repeat(ECHO_MAX_CHARS - 1)}👋`)).toBe(`${'x'.repeat(ECHO_MAX_CHARS - 1)}…`);
+    expect(echoInput(`${'x'.repeat(ECHO_MAX_CHARS - 2)}👋y`)).toBe(`${'x'.repeat(ECHO_MAX_CHARS - 2)}…`);
+    expect(echoInput(`${'x'.repeat(ECHO_MAX_CHARS - 3)}👋yz`)).toBe(`${'x'.repeat(ECHO_MAX_CHARS - 3)}👋…`);
   });
 });

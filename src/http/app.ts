@@ -26,7 +26,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
 import { admitQuota } from './middleware/quota.js';
 import { rateLimit } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
+import { requestLog, routeTable } from './middleware/request-log.js';
 import { responseHeaders } from './middleware/response-headers.js';
 import { validBody } from './middleware/validate.js';
 import type { OpenApiDocument } from './openapi/document.js';
@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   if (deps.inFlight) app.use(deps.inFlight.middleware);
-  app.use(requestLog(deps.log, deps.config.ops.accessLog));
+  app.use(requestLog(deps.log, deps.config.ops.accessLog, routeTable(router.stack.map((layer) => layer.path))));
   app.use(responseHeaders());
   app.use(handleErrors(deps.log));
   app.use((ctx, next) => {

@@ -6,7 +6,7 @@ import type { FactCatalog } from '../engine/catalog.js';
 import type { Condition } from '../engine/plugin.js';
 import { type FiredRule, factPriority, PolicyRunner } from '../engine/run.js';
 import type { VerdictAction } from '../vocabulary.js';
-import { didYouMean } from './did-you-mean.js';
+import { unknownNameHint } from './did-you-mean.js';
 import { anyOfRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
 
@@ -82,8 +82,7 @@ export function verdictProblems(spec: IntelligencePolicy, catalog: FactCatalog):
   return rules.flatMap((rule, i) => {
     const field = (rule as Partial<ParentRule> | null)?.field;
     if (typeof field !== 'string' || available.includes(field)) return [];
-    const hint = didYouMean(field, available);
-    const message = `unknown field "${echoInput(field)}"${hint}${hint ? ' Known' : '; known'} fields: ${available.join(', ')}`;
+    const message = `unknown field "${echoInput(field)}"${unknownNameHint(field, available)}`;
     return [{ path: ['parent_rules', i, 'field'], message }];
   });
 }

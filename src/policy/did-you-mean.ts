@@ -9,6 +9,8 @@ export function closestName(name: string, known: Iterable<string>): string | nul
   let best: string | null = null;
   let bestDistance = limit + 1;
   for (const candidate of names) {
+    // The distance is at least the difference in length, and costs the square of the longer name: skipped.
+    if (Math.abs(candidate.length - name.length) > limit) continue;
     const distance = damerauLevenshtein(name, candidate).steps;
     if (distance < bestDistance) {
       best = candidate;
@@ -25,4 +27,33 @@ export function closestName(name: string, known: Iterable<string>): string | nul
 export function didYouMean(name: string, known: Iterable<string>): string {
   const closest = closestName(name, known);
   return closest === null ? '' : `; did you mean "${closest}"?`;
+}
+
+/** The longest list of known names a message carries whole; past it, the nearest few are named instead. */
+export const KNOWN_NAMES_MAX_CHARS = 240;
+const NEAREST_NAMES = 5;
+
+/**
+ * `known fields: a, b, c` with every name of `known` when they fit in KNOWN_NAMES_MAX_CHARS, else
+ * `known fields (the 5 nearest of 27): …`, the names closest to `name` first: never a list cut short.
+ */
+export function knownNames(name: string, known: readonly string[], noun = 'fields'): string {
+  const all = known.join(', ');
+  if (all.length <= KNOWN_NAMES_MAX_CHARS) return `known ${noun}: ${all}`;
+  // The distance costs the square of the longer name; past a known name's length, more of it ranks nothing.
+  const probe = name.slice(0, Math.max(...known.map((candidate) => candidate.length)) + 1);
+  const nearest = known
+    .map((candidate) => ({ candidate, distance: damerauLevenshtein(probe, candidate).steps }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, NEAREST_NAMES)
+    .map((near) => near.candidate);
+  return `known ${noun} (the ${nearest.length} nearest of ${known.length}): ${nearest.join(', ')}`;
+}
+
+/** `; did you mean "x"? Known fields: …` or `; known fields: …` (knownNames), for a name that is none of `known`. */
+export function unknownNameHint(name: string, known: readonly string[], noun = 'fields'): string {
+  if (known.length === 0) return `; no ${noun} are allowed here`;
+  const hint = didYouMean(name, known);
+  const list = knownNames(name, known, noun);
+  return hint ? `${hint} ${list[0]?.toUpperCase()}${list.slice(1)}` : `; ${list}`;
 }

@@ -31,8 +31,6 @@ export interface LimitCounters {
 export interface Limiter {
   /** Takes one point of `key`: null when admitted, else the ms before a point frees. */
   take(key: string): Promise<number | null>;
-  /** The ms before `key` may try again when its points are used up; null when it has points left. */
-  blockedFor(key: string): Promise<number | null>;
 }
 
 export interface Limits {
@@ -71,11 +69,6 @@ class InsuranceLimiter extends RateLimiterMemory {
   override consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
     this.used(new Error('redis did not answer'));
     return super.consume(key, points, options);
-  }
-
-  override get(key: string | number, options?: { [key: string]: unknown }): Promise<RateLimiterRes | null> {
-    this.used(new Error('redis did not answer'));
-    return super.get(key, options);
   }
 }
 
@@ -143,12 +136,6 @@ export function createLimits(options: LimitsOptions): Limits {
           emit({ type: 'rate_limited', limit: name });
           return caught.msBeforeNext;
         }
-      },
-      async blockedFor(key) {
-        const used = await guarded((limiter) => limiter.get(key));
-        if (used === null || used.consumedPoints < points) return null;
-        emit({ type: 'rate_limited', limit: name });
-        return used.msBeforeNext;
       },
     };
   }

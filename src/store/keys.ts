@@ -1,8 +1,9 @@
 // api_keys: tokens are shown once at creation and stored only as SHA-256; lookups compare in
-// constant time. Successful lookups are cached in memory (lru-cache, the 1,000 most recent) for at most
-// CACHE_TTL_MS, so a revocation made by another process takes effect within 5 s (in this process,
-// revoke clears the cache at once). A revocation may be scheduled (`rotate`): `revoked_at` in the future,
-// the key working until then.
+// constant time. Lookups are cached in memory (lru-cache, the 1,000 most recent keys found, revoked ones
+// included, and apart the 1,000 most recent hashes not found) for at most CACHE_TTL_MS, so a revocation
+// made by another process takes effect within 5 s (in this process, revoke clears the cache at once), and
+// a client retrying a stale key costs a hash, not a query. A revocation may be scheduled (`rotate`):
+// `revoked_at` in the future, the key working until then.
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
@@ -84,6 +85,11 @@ export interface Keys {
   clearCache(): void;
 }
 
+/** The kind a token says it is by its public prefix (nothing is looked up), or null when it has none of ours. */
+export function kindOfToken(token: string): KeyKind | null {
+  return KEY_KINDS.find((kind) => token.startsWith(PREFIXES[kind])) ?? null;
+}
+
 /** A new token: kind prefix + 32 random bytes, base64url. */
 export function generateKey(kind: KeyKind): string {
   return PREFIXES[kind] + crypto.randomBytes(32).toString('base64url');
@@ -149,12 +155,21 @@ async function insertKey(knex: Knex, projectId: string, kind: KeyKind, now: numb
 export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | null = null): Keys {
   // Date.now, not performance.now: the clock the rest of the store reads (and tests move); ttlResolution 0
   // so every check reads it.
-  const cache = new LRUCache<string, CachedKey>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 });
+  const cacheOptions = { max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 };
+  const cache = new LRUCache<string, CachedKey>(cacheOptions);
+  // Apart from the keys found, so a client trying many unknown tokens cannot push valid keys out.
+  const notFound = new LRUCache<string, true>(cacheOptions);
+  const forget = () => {
+    cache.clear();
+    notFound.clear();
+  };
   const write = backgroundWrites(knex);
 
   return {
     async create(projectId, kind, options = {}) {
-      return insertKey(knex, projectId, kind, options.now ?? Date.now(), options.label ?? null);
+      const created = await insertKey(knex, projectId, kind, options.now ?? Date.now(), options.label ?? null);
+      notFound.clear();
+      return created;
     },
 
     async rotate(projectId, kind, options) {
@@ -182,7 +197,7 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
         }
         return { created, retiring };
       });
-      cache.clear();
+      forget();
       return rotation;
     },
 
@@ -199,7 +214,7 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
         .where({ id })
         .andWhere((q) => q.whereNull('revoked_at').orWhere('revoked_at', '>', now))
         .update({ revoked_at: now });
-      cache.clear();
+      forget();
       return changed > 0;
     },
 
@@ -228,6 +243,7 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
       const hash = hashToken(token);
       const cached = cache.get(hash);
       if (cached) return cached.kind === kind && !isRevoked(cached.revokedAt, now) ? cached.result : null;
+      if (notFound.has(hash)) return null;
 
       const row = await knex('api_keys as k')
         .join('projects as p', 'p.id', 'k.project_id')
@@ -248,22 +264,23 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
         )
         .where('k.hash', hash)
         .first();
-      if (!row) return null;
+      if (!row) {
+        notFound.set(hash, true);
+        return null;
+      }
       // The index lookup already matched; comparing the digests in constant time keeps the last step
       // free of early-exit timing whatever the database's own comparison does.
       const stored = Buffer.from(String(row.key_hash), 'hex');
       const given = Buffer.from(hash, 'hex');
       if (stored.length !== given.length || !crypto.timingSafeEqual(stored, given)) return null;
       const revokedAt = toNullableNumber(row.key_revoked_at);
-      if (isRevoked(revokedAt, now)) return null;
-
       const result: Authenticated = { project: projectFromRow(row), keyId: String(row.key_id) };
       cache.set(hash, { kind: row.key_kind as KeyKind, result, revokedAt });
-      return row.key_kind === kind ? result : null;
+      return row.key_kind === kind && !isRevoked(revokedAt, now) ? result : null;
     },
 
     clearCache() {
-      cache.clear();
+      forget();
     },
   };
 }

@@ -106,6 +106,61 @@ describe('fingerprint (x-api-key: <public key>)', () => {
   });
 });
 
+describe('a key of another kind, or in the other header', () => {
+  const unknownOfKind = (prefix: string) => `${prefix}${'Q'.repeat(43)}`;
+  const ACCESS = 'this is an access token: it belongs in "Authorization: Bearer <token>" of POST /v1/public/verify';
+  const PRIVATE = 'this is a private key: it belongs in the x-api-key header of POST /v1/intelligence';
+  const PUBLIC = 'this is a public key: it belongs in the x-api-key header of POST /v1/fingerprint';
+  const cases: [string, string, string, () => Record<string, string>, string][] = [
+    ['verify', '/v1/public/verify', 'private key as Bearer', () => bearer(project.keys.private_key), PRIVATE],
+    ['verify', '/v1/public/verify', 'public key as Bearer', () => bearer(project.keys.public_key), PUBLIC],
+    ['verify', '/v1/public/verify', 'unknown private key as Bearer', () => bearer(unknownOfKind('etv_sk_')), PRIVATE],
+    ['intelligence', '/v1/intelligence', 'access token', () => apiKey(project.keys.access_token), ACCESS],
+    ['intelligence', '/v1/intelligence', 'public key', () => apiKey(project.keys.public_key), PUBLIC],
+    ['intelligence', '/v1/intelligence', 'unknown public key', () => apiKey(unknownOfKind('etv_pk_')), PUBLIC],
+    ['fingerprint', '/v1/fingerprint', 'private key', () => apiKey(project.keys.private_key), PRIVATE],
+    ['fingerprint', '/v1/fingerprint', 'access token', () => apiKey(project.keys.access_token), ACCESS],
+  ];
+  it.each(cases)(
+    '%s, given the %s… says which kind it is and where it belongs (by its prefix: known or not, the same words)',
+    async (_op, path, _label, headers, told) => {
+      const res = await post(server.url, path, path === '/v1/fingerprint' ? {} : body, headers());
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatch(/^invalid credentials: /);
+      expect(res.body.error).toContain(told);
+    },
+  );
+
+  it('says what the operation needs, and that a key without our prefix is none of ours', async () => {
+    expect((await verify(bearer(project.keys.private_key))).body.error).toBe(
+      `invalid credentials: ${PRIVATE}; this operation needs an access token in "Authorization: Bearer <token>"`,
+    );
+    expect((await verify(bearer('sk_live_abc'))).body.error).toBe(
+      'invalid credentials: this is not a key this service issues; this operation needs an access token in "Authorization: Bearer <token>"',
+    );
+  });
+
+  it('names the header a key was sent in when the right one is empty', async () => {
+    const intel = await post(server.url, '/v1/intelligence', body, bearer(project.keys.private_key));
+    expectPlainError(intel, 401);
+    expect(intel.body.error).toBe(
+      'missing credentials: this operation needs a private key in the x-api-key header; the one sent is in the Authorization header',
+    );
+    const inApiKey = await verify(apiKey(project.keys.access_token));
+    expect(inApiKey.body.error).toBe(
+      'missing credentials: this operation needs an access token in "Authorization: Bearer <token>"; the one sent is in the x-api-key header',
+    );
+    const other = await post(server.url, '/v1/fingerprint', {}, bearer(project.keys.private_key));
+    expect(other.body.error).toBe(
+      `missing credentials: this operation needs a public key in the x-api-key header; the Authorization header carries a key: ${PRIVATE}`,
+    );
+  });
+
+  it('never quotes the key it was sent', async () => {
+    for (const token of [project.keys.private_key, project.keys.public_key]) expect((await verify(bearer(token))).text).not.toContain(token.slice(7));
+  });
+});
+
 describe('ip', () => {
   it('needs no credentials', async () => {
     expect((await post(server.url, '/v1/public/ip')).status).toBe(200);

@@ -118,7 +118,7 @@ describe('the fingerprint script in Chromium', () => {
     const { token, error, status } = await outcome(`${allowed.origin}/?key=etv_pk_wrong`);
     expect(token).toBeUndefined();
     expect(status).toBe('401');
-    expect(error).toMatch(/^invalid credentials: the public key is unknown, revoked or of another kind/);
+    expect(error).toMatch(/^invalid credentials: the public key is unknown or revoked/);
   });
 
   it('keeps one device per browser profile (its id in localStorage), and tells two profiles on one machine apart', async () => {

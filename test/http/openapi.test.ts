@@ -2,6 +2,7 @@
 // what the running service really answers. Every call below, successes and refusals of the four
 // operations, is checked against the document the same server serves (status documented, required
 // headers present, body valid against the response schema), so the document cannot drift from the code.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -55,6 +56,30 @@ describe('the document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('carries the interface version 1.0.0, as the specification does, and the build that serves it apart', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: read field by field
+    const { info }: any = await documentOf(server);
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(info.version).toBe('1.0.0');
+    expect(info['x-service-version']).toBe(version);
+  });
+
+  it('gives every enum the type of its values (string for the vocabularies, the flags and the analyzed_data values)', async () => {
+    const enums: { where: string; type: unknown; values: unknown[] }[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as { enum?: unknown; type?: unknown };
+      if (Array.isArray(schema.enum)) enums.push({ where, type: schema.type, values: schema.enum });
+      for (const [key, value] of Object.entries(node)) if (key !== 'enum') walk(value, `${where}/${key}`);
+    };
+    walk(await documentOf(server), '');
+    expect(enums.length).toBeGreaterThan(20);
+    expect(enums.filter((e) => e.type !== 'string' || !e.values.every((v) => typeof v === 'string')).map((e) => e.where)).toEqual([]);
+    expect(enums.map((e) => e.where)).toEqual(
+      expect.arrayContaining(['/components/schemas/Action', '/components/schemas/VerifyResponse/properties/risk_level']),
+    );
   });
 
   it('needs no key, and is the same on every call (built once)', async () => {

@@ -1,6 +1,7 @@
 // Every answer carries X-Request-Id (a sane incoming one kept, anything else replaced by a UUID); every
 // error body carries the same id, in both error shapes and for refusals node:http makes before Koa;
-// every request writes one access log line (method, route pattern, status, ms, id), never the raw path.
+// every request writes one access log line (method, route pattern, status, ms, id, and a 4xx's reason
+// without the keys it may quote), never the raw path; a body refused before routing is logged under its route.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { captureLog } from '../support/log-capture.js';
@@ -101,6 +102,72 @@ describe('access log', () => {
     expect(lines[0]?.ms).toEqual(expect.any(Number));
     expect(lines[1]).toMatchObject({ method: 'POST', route: 'unmatched', status: 404, id: missing.body.id });
     expect(JSON.stringify(captured.lines)).not.toMatch(/secret-path-abc|xyz|a@example\.com|etv_/);
+  });
+});
+
+describe('the access line of a refusal', () => {
+  const accessLine = (res: { headers: Headers }) => {
+    const id = res.headers.get('x-request-id');
+    const lines = captured.lines.filter((line) => line.msg === 'request' && line.id === id);
+    expect(lines).toHaveLength(1);
+    return lines[0];
+  };
+
+  it.each([
+    ['a body that is not JSON', '/v1/public/verify', '{"email_address": "a@example.com",}', 400, '/v1/public/verify', /^request body is not valid JSON: /],
+    [
+      'a body that is not JSON, the path in capitals with a trailing slash',
+      '/V1/Intelligence/',
+      '{',
+      400,
+      '/v1/intelligence',
+      /^request body is not valid JSON: /,
+    ],
+    ['a body that is no object', '/v1/fingerprint', '"text"', 400, '/v1/fingerprint', /^request body must be a JSON object$/],
+    ['a body over the limit', '/v1/public/ip', `[${'1,'.repeat(9000)}1]`, 413, '/v1/public/ip', /^request body is larger than 16384 bytes$/],
+  ])('%s: under its route, with its reason', async (_label, path, raw, status, route, reason) => {
+    const res = await post(server.url, path, raw, bearer(project.keys.access_token));
+    expect(res.status).toBe(status);
+    expect(accessLine(res)).toMatchObject({ level: 30, method: 'POST', route, status, reason: expect.stringMatching(reason) });
+    expect(accessLine(res)?.reason).toBe(res.body.error);
+  });
+
+  it('a refused key: the reason, never the key', async () => {
+    const res = await post(server.url, '/v1/public/verify', { email_address: 'a@example.com' }, bearer(project.keys.private_key));
+    expect(res.status).toBe(401);
+    const line = accessLine(res);
+    expect(line).toMatchObject({ route: '/v1/public/verify', status: 401, reason: expect.stringMatching(/^invalid credentials: this is a private key/) });
+    expect(JSON.stringify(line)).not.toContain(project.keys.private_key.slice(7));
+  });
+
+  it('a body field: the field and the problem', async () => {
+    const res = await post(server.url, '/v1/public/verify', { email_address: 1 }, bearer(project.keys.access_token));
+    expect(accessLine(res)).toMatchObject({ route: '/v1/public/verify', status: 400, reason: 'email_address: must be of type string' });
+  });
+
+  it('a JSON syntax error quoting a key or a fingerprint from the body: only their prefix is logged', async () => {
+    const fingerprint = `fp1.db1.${'F'.repeat(60)}`;
+    for (const secret of [project.keys.private_key, fingerprint]) {
+      const res = await post(server.url, '/v1/intelligence', `{"a": ${secret}}`, apiKey(project.keys.private_key));
+      expect(res.status).toBe(400);
+      const reason = String(accessLine(res)?.reason);
+      expect(reason).toMatch(/^request body is not valid JSON: .*(etv_sk_|fp1\.)…/);
+      // V8 quotes ten characters past the error: the prefix and three more, which the log drops.
+      expect(res.body.error).toContain(secret.slice(0, 10));
+      expect(reason).not.toContain(secret.slice(0, 10));
+    }
+  });
+
+  it('an unknown route: the reason without the path', async () => {
+    const res = await post(server.url, '/v1/secret-path-abc', {});
+    expect(res.status).toBe(404);
+    expect(accessLine(res)).toMatchObject({ route: 'unmatched', status: 404, reason: 'no route for this path' });
+  });
+
+  it('a success: no reason', async () => {
+    const res = await verify();
+    expect(res.status).toBe(200);
+    expect(accessLine(res)).not.toHaveProperty('reason');
   });
 });
 

@@ -72,7 +72,7 @@ describe('Redis unreachable', () => {
     expect(statuses).toEqual([...Array(LIMIT).fill(401), 429, 429]);
     const warnings = captured.above('info').filter((line) => /Redis does not answer/.test(String(line.msg)));
     expect(warnings).toHaveLength(1);
-    // Every decision (get and consume per failed call) was taken in memory and counted.
+    // Every decision (one per failed call) was taken in memory and counted.
     expect(server.service.limits.counters().fallbacks).toBeGreaterThanOrEqual(LIMIT + 2);
   });
 

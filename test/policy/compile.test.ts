@@ -122,7 +122,7 @@ describe('compiling a policy', () => {
       '4:22 /checks/disposible_domain: unknown check "disposible_domain"; did you mean "disposable_domain"?',
       '7:34 /rules/0/conditions/all/0/fact: unknown fact "domain_age_dayz"; did you mean "domain_age_days"?',
       expect.stringMatching(
-        /^10:28 \/intelligence\/parent_rules\/0\/field: unknown field "domain_disposible"; did you mean "domain_disposable"\? Known fields: /,
+        /^10:28 \/intelligence\/parent_rules\/0\/field: unknown field "domain_disposible"; did you mean "domain_disposable"\? Known fields \(the 5 nearest of \d+\): domain_disposable, /,
       ),
       '10:95 /intelligence/parent_rules/0/action: got "blok"; did you mean "block"?',
     ]);

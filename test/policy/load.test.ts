@@ -80,7 +80,12 @@ describe('loading a policy', () => {
 
   it('names an unknown field and where it is', () => {
     const [p] = problemsOf('version: "1.0"\ndefault_acton: block\n');
-    expect(p).toMatchObject({ line: 2, path: '/default_acton', message: 'unknown field "default_acton"' });
+    expect(p).toMatchObject({
+      line: 2,
+      path: '/default_acton',
+      message:
+        'unknown field "default_acton"; did you mean "default_action"? Known fields: version, description, default_action, checks, rules, intelligence, tests',
+    });
   });
 
   it('names a missing required field', () => {

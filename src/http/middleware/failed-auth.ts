@@ -1,8 +1,10 @@
-// Guessing keys costs the guesser: failed authentications (no key, unknown, revoked or of another kind)
-// are counted per client address (ctx.state.client, as TRUST_PROXY reads it; an IPv6 client by its /64,
-// which one host usually holds whole) in a one-minute window. Past RATE_LIMIT_FAILED_AUTH the client
-// gets 429 with Retry-After before any key is looked up, whatever key it sends, so a blocked client costs
-// no database work. The counters are shared by every instance (service/limits.ts). Other clients, and their valid keys, are not affected.
+// Guessing keys costs the guesser: failed authentications (no key, a malformed, unknown, revoked or
+// wrong-kind one) are counted per client address (ctx.state.client, as TRUST_PROXY reads it; an IPv6
+// client by its /64, which one host usually holds whole) in a one-minute window. Past
+// RATE_LIMIT_FAILED_AUTH each further failure of the client is a 429 with Retry-After instead of a 401.
+// Only failures are counted and refused: auth.ts checks the key first (a hash and a cached index lookup),
+// so a valid key from a blocked address (a NAT, a proxy without TRUST_PROXY) is answered as usual. The
+// counters are shared by every instance (service/limits.ts).
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Limits } from '../../service/limits.js';
@@ -11,9 +13,7 @@ const WINDOW_SECONDS = 60;
 const IPV6_PREFIX_HEXTETS = 4;
 
 export interface FailedAuthLimit {
-  /** Throws 429 when the client has used up its failures for the window. */
-  refuseIfBlocked(ctx: Context): Promise<void>;
-  /** Counts one failure of the client; throws 429 when it is one too many. */
+  /** Counts one failure of the client; throws 429 when it is past the limit. */
   countFailure(ctx: Context): Promise<void>;
 }
 
@@ -27,17 +27,13 @@ export function clientBucket(ctx: Context): string {
 }
 
 export function failedAuthLimit(limits: Limits, perMinute: number): FailedAuthLimit {
-  if (perMinute <= 0) return { refuseIfBlocked: async () => {}, countFailure: async () => {} };
+  if (perMinute <= 0) return { countFailure: async () => {} };
   const limiter = limits.limiter('failed_auth', perMinute, WINDOW_SECONDS);
   const refuse = (ctx: Context, msBeforeNext: number): never => {
     ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
     ctx.throw(429, `too many failed authentications from this client: at most ${perMinute} per minute; retry later with a valid key`);
   };
   return {
-    async refuseIfBlocked(ctx) {
-      const waitMs = await limiter.blockedFor(clientBucket(ctx));
-      if (waitMs !== null) refuse(ctx, waitMs);
-    },
     async countFailure(ctx) {
       const waitMs = await limiter.take(clientBucket(ctx));
       if (waitMs !== null) refuse(ctx, waitMs);

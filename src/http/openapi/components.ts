@@ -1,7 +1,8 @@
 // The JSON Schemas of schemas/ (draft-07 files that refer to each other by file name) as OpenAPI 3.1
 // components: one component per file and per definition a schema reaches, every $ref rewritten to
 // `#/components/schemas/<Name>`, $schema and $id dropped (an $id would move the base of every $ref
-// below it), and this service's own keywords renamed to `x-` extensions that other tools ignore.
+// below it), this service's own keywords renamed to `x-` extensions that other tools ignore, and an enum
+// without a type given the type of its values (code generators make a string enum only of `type: string`).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemasDir } from '../../paths.js';
@@ -57,7 +58,7 @@ export class SchemaComponents {
   }
 
   private rewrite(node: JsonObject, file: string): JsonObject {
-    const out: JsonObject = {};
+    const out: JsonObject = Array.isArray(node.enum) && node.type === undefined ? { type: enumType(node.enum) } : {};
     for (const [key, value] of Object.entries(node)) {
       if (key === '$schema' || key === '$id' || key === 'definitions') continue;
       if (key === '$ref' && typeof value === 'string') {
@@ -83,6 +84,12 @@ export class SchemaComponents {
     if (!definition) throw new Error(`schemas/${file}: cannot follow $ref ${target} (only whole files and /definitions/<name>)`);
     return this.addDefinition(targetFile, definition);
   }
+}
+
+/** The JSON type of an enum's values: `string` for a list of strings, a list of types for a mixed one. */
+function enumType(values: readonly Json[]): Json {
+  const types = [...new Set(values.map((value) => (value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value)))];
+  return types.length === 1 ? (types[0] as string) : types;
 }
 
 export function ref(name: string): JsonObject {

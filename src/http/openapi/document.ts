@@ -22,6 +22,9 @@ type Shape = 'status' | 'plain';
 
 const JSON_TYPE = 'application/json';
 
+/** The version of the interface this service implements (the specification's 1.0.0). */
+export const INTERFACE_VERSION = '1.0.0';
+
 export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): OpenApiDocument {
   const components = new SchemaComponents();
   const request = (file: string, name: string, example: JsonObject) => ({
@@ -52,7 +55,9 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
     openapi: '3.1.0',
     info: {
       title: 'email-trust',
-      version: packageVersion(),
+      // The interface's version, as the specification gives it; the build serving it is x-service-version.
+      version: INTERFACE_VERSION,
+      'x-service-version': packageVersion(),
       summary: 'Email trust verification: a recommended action and its evidence for an email address at sign-up.',
       description: INFO_DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
@@ -189,7 +194,8 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
         accessToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An access token (etv_at_…) of the project, for POST /v1/public/verify: `Authorization: Bearer <token>`.',
+          description:
+            "An access token (etv_at_…) of the project, for POST /v1/public/verify: `Authorization: Bearer <token>`. Keep it on your servers, like the private key: verify's answers can list the addresses other sign-ups used from the same IP (analyzed_data.emails_in_ip).",
         },
         privateKey: {
           type: 'apiKey',
@@ -219,10 +225,10 @@ const INFO_DESCRIPTION = [
 
 const REFUSALS: Readonly<Record<number, string>> = {
   400: 'The body is not JSON, not an object, or fails the request schema (the message names the field); or the operation refuses a value (a fingerprint, a custom_policy).',
-  401: 'Missing, unknown, revoked or wrong-kind key.',
+  401: 'Missing, malformed, unknown, revoked or wrong-kind key; a key of another kind is named, with where it belongs.',
   413: 'The body is over 16,384 bytes.',
   415: 'A Content-Encoding other than gzip, deflate or br.',
-  429: "Rate limit exceeded, too many failed authentications from this client, or the project's monthly quota is used up (the message says which; Retry-After until the next month for the quota). Back off exponentially.",
+  429: "Rate limit exceeded, too many failed authentications from this client (a valid key is still answered), or the project's monthly quota is used up (the message says which; Retry-After until the next month for the quota). Back off exponentially.",
   500: 'Unexpected error: the message quotes an id that is also in the service log. The call was not recorded.',
   503: 'The database cannot be reached; the service recovers by itself.',
 };
@@ -240,7 +246,7 @@ const READINESS: JsonObject = {
   type: 'object',
   required: ['status', 'checks'],
   properties: {
-    status: { enum: ['ready', 'unavailable'] },
+    status: { type: 'string', enum: ['ready', 'unavailable'] },
     checks: { type: 'object', additionalProperties: { type: 'object' } },
     error: { type: 'string' },
     failing: { type: 'array', items: { type: 'string' } },
@@ -254,7 +260,7 @@ const READINESS: JsonObject = {
           additionalProperties: {
             type: 'object',
             required: ['revision', 'from'],
-            properties: { revision: { type: 'string' }, from: { enum: ['POLICIES_DIR', 'shipped'] } },
+            properties: { revision: { type: 'string' }, from: { type: 'string', enum: ['POLICIES_DIR', 'shipped'] } },
           },
         },
         projects: {
@@ -306,13 +312,13 @@ function analyzedScalar(name: string, spec: FactSpec): JsonObject {
   const described = { description: spec.description };
   switch (spec.type) {
     case 'boolean':
-      return { ...described, enum: ['true', 'false'] };
+      return { ...described, type: 'string', enum: ['true', 'false'] };
     case 'integer':
       return { ...described, type: 'string', pattern: '^-?[0-9]+$' };
     case 'number':
       return { ...described, type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?(e[-+]?[0-9]+)?$' };
     case 'string':
-      return spec.values ? { ...described, enum: [...spec.values] } : { ...described, type: 'string' };
+      return spec.values ? { ...described, type: 'string', enum: [...spec.values] } : { ...described, type: 'string' };
     default:
       throw new Error(`schemas/verify-response.schema.json does not describe analyzed_data.${name} (a ${spec.type})`);
   }
