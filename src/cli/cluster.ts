@@ -22,7 +22,7 @@ const RESTART_DELAY_MS = 1000;
 export async function runPrimary(config: Config, hostAndPort: (host: string, port: number) => string): Promise<void> {
   const log = createLogger(config);
   log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
-  const store = await openDatabase(config.databaseUrl);
+  const store = await openDatabase(config.databaseUrl, { log });
   await store.migrate();
   // Created once, before the workers: it answers their RateLimiterCluster requests.
   if (!config.redis) new RateLimiterClusterMaster();

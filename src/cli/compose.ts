@@ -62,7 +62,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const policies = PolicyBook.load(config.policiesDir, catalog);
   const apiDescription = buildOpenApiDocument({ catalog, config });
   log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
-  const store = await openDatabase(config.databaseUrl);
+  const store = await openDatabase(config.databaseUrl, { log });
   await store.migrate();
   const unresolved = policies.resolveProjects(await store.projects.list());
   if (unresolved.length > 0) {
