@@ -12,6 +12,7 @@ import { createHttpServer } from '../../http/server.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
+import { configHelp } from '../config-variables.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
 import { missingServeFlags } from '../serve-flags.js';
 import { stopOnSignals } from '../shutdown.js';
@@ -22,9 +23,8 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
-    .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG); SIGHUP reloads the policies',
-    )
+    .description('start the HTTP service (its environment variables: serve --help); SIGHUP reloads the policies')
+    .addHelpText('after', () => configHelp())
     .action(serve);
 }
 
