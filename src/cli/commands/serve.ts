@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
+import { summarizeNetwork } from '../../network/summary.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
@@ -80,7 +81,10 @@ async function serve(): Promise<void> {
 function sayListening(service: Service, base: string): void {
   const { config } = service;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
-  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  service.log.info(
+    { base, database: databaseName(config.databaseUrl), policies: service.policies.names(), network: summarizeNetwork(config.network), ...worker },
+    'email-trust is listening',
+  );
   const missing = missingServeFlags();
   if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
     service.log.info(
