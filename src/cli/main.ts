@@ -1,11 +1,9 @@
 // The `email-trust` command: one module per command group under commands/; here the program, the
 // exit codes and how each kind of error is printed. Exit codes: 0 done, 1 failed, 2 bad arguments
 // or configuration, 3 invalid policy, 4 policy tests failed (as `cerbos compile` does), 130 interrupted.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { packageRoot } from '../paths.js';
+import { packageVersion } from '../paths.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
 import { addDataCommand } from './commands/data.js';
 import { addEventsCommands } from './commands/events.js';
@@ -38,11 +36,6 @@ export function buildProgram(): Command {
   addEventsCommands(program);
   addRdapCommands(program);
   return program;
-}
-
-/** The version package.json gives (the one `npm ls`, the image and a bug report name). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {
