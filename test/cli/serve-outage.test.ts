@@ -14,7 +14,10 @@ import { createPostgresSchema } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
-const OUTAGE_TIMEOUT_MS = 60_000;
+/** How long each wait of a run may take (a start, the warm-up, the outage seen, the recovery). */
+const WAIT_TIMEOUT_MS = 20_000;
+/** A whole run: its four waits, and the stop. */
+const RUN_TIMEOUT_MS = 5 * WAIT_TIMEOUT_MS;
 /** Requests in flight at once during the burst. */
 const CONCURRENCY = 12;
 
@@ -90,7 +93,7 @@ async function outage(logLevel: string, outageSeen: (stderr: string, statuses: R
     stderr += chunk.toString('utf8');
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  await expect.poll(() => /API documentation: .*\n/.test(stdout) || proc.exitCode !== null, { timeout: OUTAGE_TIMEOUT_MS, interval: 50 }).toBe(true);
+  await expect.poll(() => /API documentation: .*\n/.test(stdout) || proc.exitCode !== null, { timeout: WAIT_TIMEOUT_MS, interval: 50 }).toBe(true);
   expect(proc.exitCode, stderr).toBeNull();
   const base = /curl -s -X POST (http:\/\/[^/\s]+)\//.exec(stdout)?.[1] as string;
   const accessToken = /access_token\s+(\S+)/.exec(stdout)?.[1] as string;
@@ -118,14 +121,14 @@ async function outage(logLevel: string, outageSeen: (stderr: string, statuses: R
     }
   };
   const lanes = Array.from({ length: CONCURRENCY }, (_, lane) => burst(lane));
-  await expect.poll(() => statuses[200] ?? 0, { timeout: OUTAGE_TIMEOUT_MS }).toBeGreaterThan(50);
+  await expect.poll(() => statuses[200] ?? 0, { timeout: WAIT_TIMEOUT_MS }).toBeGreaterThan(50);
 
   const cutAt = stdout.length;
   await proxy.cut();
-  await expect.poll(() => outageSeen(stderr, statuses), { timeout: OUTAGE_TIMEOUT_MS, interval: 50 }).toBe(true);
+  await expect.poll(() => outageSeen(stderr, statuses), { timeout: WAIT_TIMEOUT_MS, interval: 50 }).toBe(true);
   await proxy.restore();
   const servedBefore = statuses[200] ?? 0;
-  await expect.poll(() => statuses[200] ?? 0, { timeout: OUTAGE_TIMEOUT_MS }).toBeGreaterThan(servedBefore + 20);
+  await expect.poll(() => statuses[200] ?? 0, { timeout: WAIT_TIMEOUT_MS }).toBeGreaterThan(servedBefore + 20);
   stop = true;
   await Promise.all(lanes);
   proc.kill('SIGTERM');
@@ -143,41 +146,49 @@ interface LogLine {
 }
 
 describe('serve, PostgreSQL cut under a burst of requests', () => {
-  it('with LOG_LEVEL=silent, writes nothing on stderr and nothing on stdout after its start', async () => {
-    const run = await outage('silent', (_stderr, statuses) => (statuses[503] ?? 0) >= 1000);
-    expect(run.statuses[503]).toBeGreaterThanOrEqual(1000);
-    expect(run.stderr).toBe('');
-    expect(run.stdoutAfterCut).toBe('');
-  });
+  it(
+    'with LOG_LEVEL=silent, writes nothing on stderr and nothing on stdout after its start',
+    async () => {
+      const run = await outage('silent', (_stderr, statuses) => (statuses[503] ?? 0) >= 1000);
+      expect(run.statuses[503]).toBeGreaterThanOrEqual(1000);
+      expect(run.stderr).toBe('');
+      expect(run.stdoutAfterCut).toBe('');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('with LOG_LEVEL=warn, writes JSON lines through the logger, none a stack trace, each kind at most once a second', async () => {
-    // Seen: a request refusal's line that counted others, and knex's own lines among the logger's.
-    const run = await outage('warn', (stderr) => /"suppressed":\d+,"msg":"database unavailable"/.test(stderr) && stderr.includes('"msg":"database driver: '));
-    expect(run.stdoutAfterCut).toBe('');
-    expect(run.stderr).not.toMatch(/^\s+at /m);
-    const lines = run.stderr
-      .split('\n')
-      .filter(Boolean)
-      .map((text) => JSON.parse(text) as LogLine);
-    for (const line of lines) expect(line.level).toBeGreaterThanOrEqual(40);
-    expect(JSON.stringify(lines)).not.toContain('    at ');
+  it(
+    'with LOG_LEVEL=warn, writes JSON lines through the logger, none a stack trace, each kind at most once a second',
+    async () => {
+      // Seen: a request refusal's line that counted others, and knex's own lines among the logger's.
+      const run = await outage('warn', (stderr) => /"suppressed":\d+,"msg":"database unavailable"/.test(stderr) && stderr.includes('"msg":"database driver: '));
+      expect(run.stdoutAfterCut).toBe('');
+      expect(run.stderr).not.toMatch(/^\s+at /m);
+      const lines = run.stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((text) => JSON.parse(text) as LogLine);
+      for (const line of lines) expect(line.level).toBeGreaterThanOrEqual(40);
+      expect(JSON.stringify(lines)).not.toContain('    at ');
 
-    const kinds = new Map<string, LogLine[]>();
-    for (const line of lines) {
-      const kind = [line.msg, line.reason, line.plugin].join('|');
-      kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
-    }
-    expect([...kinds.keys()].some((kind) => kind.startsWith('database driver: '))).toBe(true);
-    for (const [kind, ofKind] of kinds) {
-      // pino's `time` is whole milliseconds, read just after the throttle's own clock.
-      for (let i = 1; i < ofKind.length; i += 1) {
-        expect((ofKind[i] as LogLine).time - (ofKind[i - 1] as LogLine).time, kind).toBeGreaterThanOrEqual(THROTTLE_INTERVAL_MS - 10);
+      const kinds = new Map<string, LogLine[]>();
+      for (const line of lines) {
+        const kind = [line.msg, line.reason, line.plugin].join('|');
+        kinds.set(kind, [...(kinds.get(kind) ?? []), line]);
       }
-    }
-    const refusals = lines.filter((line) => line.msg === 'database unavailable');
-    const counted = refusals.length + refusals.reduce((sum, line) => sum + (line.suppressed ?? 0), 0);
-    // Every refusal was written or counted, except those of each kind's last second (no line came after them).
-    expect(counted).toBeLessThanOrEqual(run.statuses[503] ?? 0);
-    expect(counted).toBeGreaterThan(refusals.length);
-  });
+      expect([...kinds.keys()].some((kind) => kind.startsWith('database driver: '))).toBe(true);
+      for (const [kind, ofKind] of kinds) {
+        // pino's `time` is whole milliseconds, read just after the throttle's own clock.
+        for (let i = 1; i < ofKind.length; i += 1) {
+          expect((ofKind[i] as LogLine).time - (ofKind[i - 1] as LogLine).time, kind).toBeGreaterThanOrEqual(THROTTLE_INTERVAL_MS - 10);
+        }
+      }
+      const refusals = lines.filter((line) => line.msg === 'database unavailable');
+      const counted = refusals.length + refusals.reduce((sum, line) => sum + (line.suppressed ?? 0), 0);
+      // Every refusal was written or counted, except those of each kind's last second (no line came after them).
+      expect(counted).toBeLessThanOrEqual(run.statuses[503] ?? 0);
+      expect(counted).toBeGreaterThan(refusals.length);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });
