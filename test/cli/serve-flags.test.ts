@@ -143,6 +143,10 @@ describe('serve', () => {
   it('with WORKERS=2 started with the flags, its workers have them too (node:cluster passes them on)', async () => {
     const log = await serveLog(SERVE_NODE_FLAGS, 'workers-with', { WORKERS: '2' }, 2);
     expect(log).not.toContain('missing_node_flags');
+    // Each worker's listening line (and the primary's) says whether the network checks run.
+    const listening = log.split('\n').filter((line) => line.includes('email-trust is listening'));
+    expect(listening.length).toBeGreaterThanOrEqual(2);
+    for (const line of listening) expect((JSON.parse(line) as { network: unknown }).network).toEqual({ checks: 'off' });
   });
 
   it('started as `npx email-trust serve` starts it (bin/email-trust.js run directly), says nothing of them', async () => {
