@@ -45,6 +45,7 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# --v8-pool-size=1: as `npm start` gives it (src/cli/serve-flags.ts, README "Node's flags"); every command gets it.
+# --v8-pool-size=1: as `npm start` and bin/email-trust.js's shebang give it (src/cli/serve-flags.ts, README "Node's flags");
+# every command gets it. node is named rather than the file run, so the flag does not depend on the image's env(1).
 ENTRYPOINT ["node", "--v8-pool-size=1", "bin/email-trust.js"]
 CMD ["serve"]

@@ -1,5 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --v8-pool-size=1
 // Entry point of the `email-trust` command: runs the compiled CLI (built by `npm ci` / `npm run build`).
+// The shebang gives node SERVE_NODE_FLAGS (src/cli/serve-flags.ts), as `npm start` does: `env -S` splits them.
 import { existsSync } from 'node:fs';
 
 const entry = new URL('../dist/src/cli/main.js', import.meta.url);

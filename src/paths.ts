@@ -1,5 +1,5 @@
 // Where the package's own files are, whether running from src/ (tests) or dist/src/ (built).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,8 @@ function findRoot(): string {
 }
 
 export const packageRoot = findRoot();
+/** The version package.json gives. */
+export const packageVersion = (): string => (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 export const policiesDir = join(packageRoot, 'policies');
 export const schemasDir = join(packageRoot, 'schemas');
 /** Files the service hands to browsers as they are (the fingerprint script). */

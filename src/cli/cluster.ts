@@ -9,6 +9,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
 import type { Config } from '../config.js';
+import { summarizeNetwork } from '../network/summary.js';
 import { startRetention } from '../service/retention.js';
 import { openDatabase } from '../store/database.js';
 import { createLogger } from './logger.js';
@@ -22,7 +23,7 @@ const RESTART_DELAY_MS = 1000;
 export async function runPrimary(config: Config, hostAndPort: (host: string, port: number) => string): Promise<void> {
   const log = createLogger(config);
   log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
-  const store = await openDatabase(config.databaseUrl);
+  const store = await openDatabase(config.databaseUrl, { log });
   await store.migrate();
   // Created once, before the workers: it answers their RateLimiterCluster requests.
   if (!config.redis) new RateLimiterClusterMaster();
@@ -55,7 +56,10 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   const [, address] = (await once(cluster, 'listening')) as [Worker, { address: string | null; port: number }];
   started = true;
   const base = `http://${hostAndPort(config.host, address.port)}`;
-  log.info({ base, workers: config.workers, limits: config.redis ? 'redis' : 'cluster primary' }, 'email-trust is listening');
+  log.info(
+    { base, workers: config.workers, limits: config.redis ? 'redis' : 'cluster primary', network: summarizeNetwork(config.network) },
+    'email-trust is listening',
+  );
   const demo = await ensureDemoProject(store);
   const retention = startRetention(store, { retentionDays: config.velocityRetentionDays, intervalMs: RETENTION_INTERVAL_MS, now: Date.now, log });
 

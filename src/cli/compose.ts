@@ -10,6 +10,7 @@ import { InFlightRequests } from '../http/middleware/in-flight.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
+import { summarizeNetwork } from '../network/summary.js';
 import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
 import { formatProblem } from '../policy/errors.js';
 import { createAccess } from '../service/access.js';
@@ -62,7 +63,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const policies = PolicyBook.load(config.policiesDir, catalog);
   const apiDescription = buildOpenApiDocument({ catalog, config });
   log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
-  const store = await openDatabase(config.databaseUrl);
+  const store = await openDatabase(config.databaseUrl, { log });
   await store.migrate();
   const unresolved = policies.resolveProjects(await store.projects.list());
   if (unresolved.length > 0) {
@@ -101,12 +102,14 @@ export async function composeService(config: Config, options: ComposeOptions = {
     else if (event.type === 'fallback') countRejection('limiter_fallback', event.limit);
     else countRejection('quota', 'monthly');
   });
+  const networkSummary = summarizeNetwork(config.network);
   const readiness = new Readiness()
     .add('database', () => store.knex.raw('select 1'))
     .add('policies', () => {
       if (policies.names().length === 0) throw new ProbeFailure('no policy is loaded');
     })
-    .inform('policies', () => policies.activeRevisions());
+    .inform('policies', () => policies.activeRevisions())
+    .inform('network', () => networkSummary);
   if (redis) readiness.add('redis', () => redis.ping());
   const access = createAccess(store.keys, { now, log });
   const inFlight = new InFlightRequests();

@@ -3,6 +3,7 @@
 // or configuration, 3 invalid policy, 4 policy tests failed (as `cerbos compile` does), 130 interrupted.
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
+import { packageVersion } from '../paths.js';
 import { formatProblem, PolicyError } from '../policy/errors.js';
 import { addDataCommand } from './commands/data.js';
 import { addEventsCommands } from './commands/events.js';
@@ -21,6 +22,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, invalidPolicy: 3, testsFailed:
 export function buildProgram(): Command {
   const program = new Command('email-trust')
     .description('Self-hostable email trust verification: policy-as-data checks on email addresses, IPs and velocity.')
+    .version(packageVersion(), '-V, --version', 'print the version of email-trust')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   addServeCommand(program);

@@ -1,6 +1,6 @@
-// The node flags `email-trust serve` is started with: package.json's `start` and the container's ENTRYPOINT
-// give them (test/cli/serve-flags.test.ts keeps the three in step), and `npm run bench` starts its service
-// with them. They can only be given when node starts: V8 sizes its thread pool before any of our code runs.
+// The node flags `email-trust serve` is started with: package.json's `start`, the container's ENTRYPOINT and
+// bin/email-trust.js's shebang (for npx and a shell, which run the file itself) give them
+// (test/cli/serve-flags.test.ts keeps the four in step), and `npm run bench` starts its service with them. They can only be given when node starts: V8 sizes its thread pool before any of our code runs.
 //
 // --v8-pool-size=1: V8's background work (concurrent marking, the scavenger's helpers, sweeping, compiling)
 // on one thread instead of node's default four. On a 2-core machine each full collection of the service's

@@ -2,7 +2,8 @@
 // this fails). GET /readyz: whether this instance should get traffic: every readiness probe passes
 // (service/readiness.ts: the database within a bounded wait, the policies, Redis when configured) and it
 // is not shutting down; otherwise 503 naming the failing parts. Both /readyz bodies carry what the
-// readiness informers say (`policies`: the active revision of each policy). Neither needs a key.
+// readiness informers say (`policies`: the active revision of each policy; `network`: whether the network
+// checks run and the DNS servers they ask). Neither needs a key.
 import type Router from '@koa/router';
 import type { Readiness } from '../service/readiness.js';
 import { requestIdOf } from './middleware/request-log.js';

@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { NetworkConfig } from '../config.js';
 import type { NetworkAccess } from '../engine/plugin.js';
 import { OFFLINE } from '../engine/run.js';
+import { throttled } from '../log-throttle.js';
 import type { DomainFacts } from '../store/domain-facts.js';
+import { isUnavailable, outageReason } from '../store/unavailable.js';
 import { createDnsLookup } from './dns.js';
 import { createRegistrationLookup } from './rdap.js';
 import { createWebsiteProbe } from './website.js';
@@ -19,7 +21,17 @@ export interface Network {
 
 export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, log: Logger): Network {
   if (!config.enabled) return { forRequest: () => OFFLINE, close: async () => {} };
-  const onError = (error: unknown) => log.warn({ err: error }, 'network check: the domain facts table failed; going on without it');
+  // In an outage every lookup fails: its name and code, at most one line a second (store/unavailable.ts).
+  const onError = (error: unknown) => {
+    const reason = isUnavailable(error) ? outageReason(error) : null;
+    const fields = reason ? { reason } : { err: error };
+    throttled(log).write(
+      'warn',
+      `network check: domain facts: ${reason ?? 'failed'}`,
+      fields,
+      'network check: the domain facts table failed; going on without it',
+    );
+  };
   const dns = createDnsLookup({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs, tries: config.dnsTries, domainFacts, onError });
   const registration = createRegistrationLookup({
     ...(config.rdapBaseUrl ? { baseUrl: config.rdapBaseUrl } : {}),

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { FactCatalog } from '../engine/catalog.js';
 import type { RunServices } from '../engine/run.js';
+import { throttled } from '../log-throttle.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
 import type { Store } from '../store/database.js';
@@ -32,10 +33,16 @@ export function runServices(ctx: ServiceContext, project: Project, persist: bool
     network: ctx.network.forRequest({ persist, now: ctx.now() }),
     now: ctx.now,
     onPluginError: (plugin, error) => {
-      // A database outage is not the plugin's bug: a warning (the request itself then answers 503).
-      if (isUnavailable(error))
-        ctx.log.warn({ plugin, project: projectId, reason: outageReason(error) }, 'plugin failed: database unavailable; its facts are unknown');
-      else ctx.log.error({ err: error, plugin, project: projectId }, 'plugin failed; its facts are unknown');
+      // A database outage is not the plugin's bug: a warning, at most one a second (the request itself then answers 503).
+      if (isUnavailable(error)) {
+        const reason = outageReason(error);
+        throttled(ctx.log).write(
+          'warn',
+          `plugin failed: ${plugin}: ${reason}`,
+          { plugin, project: projectId, reason },
+          'plugin failed: database unavailable; its facts are unknown',
+        );
+      } else ctx.log.error({ err: error, plugin, project: projectId }, 'plugin failed; its facts are unknown');
     },
   };
 }

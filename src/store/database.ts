@@ -4,6 +4,8 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import type { Logger } from 'pino';
+import { throttled } from '../log-throttle.js';
 import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
 import { createFingerprintKeys, type FingerprintKeys } from './fingerprint-keys.js';
@@ -42,6 +44,8 @@ export interface OpenOptions {
   readTimeoutMs?: number;
   /** An embedded file's write-ahead log limit (sqlite-writes.ts, WAL_SIZE_LIMIT_BYTES unless set: a test's). */
   walLimitBytes?: number;
+  /** Where knex's own warnings go, throttled (knexLog); without it they are dropped. */
+  log?: Logger;
 }
 
 const SQLITE_MEMORY = ':memory:';
@@ -197,10 +201,31 @@ function postgresConfig(url: string, options: OpenOptions): Knex.Config {
   };
 }
 
+/** The longest part of a knex message that a log line keeps. */
+const MAX_KNEX_REASON = 200;
+
+/**
+ * knex's own lines (its `log` option): through the logger, throttled per kind, the first line only. Left to
+ * itself knex prints them with console.log, on stdout whatever LOG_LEVEL says, a stack trace each: in an
+ * outage under load, every connection attempt ("Acquire connection error: Error: connect ECONNREFUSED …")
+ * and every dropped connection ("Connection Error: …"). Without a logger (a CLI command) they are dropped:
+ * each failure also reaches its caller as the query's error.
+ */
+function knexLog(log: Logger | undefined): NonNullable<Knex.Config['log']> {
+  const line = (level: 'warn' | 'error') => (message: unknown) => {
+    if (!log) return;
+    const text = (String(message).split('\n')[0] ?? '').slice(0, MAX_KNEX_REASON);
+    const kind = text.split(': ')[0] ?? text;
+    throttled(log).write(level, `knex: ${kind}`, { reason: text }, `database driver: ${kind}`);
+  };
+  // knex's debug lines are statements (knex's `debug` option, never set here): dropped, as they may quote values.
+  return { warn: line('warn'), error: line('error'), deprecate: line('warn'), debug: () => undefined };
+}
+
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Store> {
   const target = parseDatabaseUrl(url);
   const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
-  const knex = knexFactory(config);
+  const knex = knexFactory({ ...config, log: knexLog(options.log) });
   // An embedded file's event commits and hot-path reads (velocity, intelligence's history) go to a worker
   // thread with a connection of its own, which keeps the velocity cache exact beside it (sqlite-thread.ts,
   // velocity-cache.ts); memory databases cannot share a connection.

@@ -1,11 +1,12 @@
-// The node flags `serve` is started with (src/cli/serve-flags.ts): npm start gives them (the container's
-// ENTRYPOINT is checked in test/container.test.ts), node takes them, and a service started without them
-// says so in its log, naming them.
+// The node flags `serve` is started with (src/cli/serve-flags.ts): npm start and bin/email-trust.js's shebang
+// give them (the container's ENTRYPOINT is checked in test/container.test.ts), node takes them, a service
+// started as `npx email-trust serve` starts it (the file run directly) has them, and a service started without
+// them says so in its log, naming them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingServeFlags, SERVE_NODE_FLAGS } from '../../src/cli/serve-flags.js';
 import { packageRoot } from '../../src/paths.js';
@@ -27,6 +28,11 @@ describe('SERVE_NODE_FLAGS', () => {
   it('are what `npm start` starts the service with', () => {
     const scripts = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.start).toMatch(new RegExp(`(^|&& )node ${SERVE_NODE_FLAGS.join(' ')} bin/email-trust\\.js serve$`));
+  });
+
+  it("are what bin/email-trust.js's shebang starts node with (npx and a shell run the file itself)", () => {
+    const shebang = readFileSync(join(packageRoot, 'bin/email-trust.js'), 'utf8').split('\n')[0];
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${SERVE_NODE_FLAGS.join(' ')}`);
   });
 
   it('are taken by this node: V8 runs fewer background threads with them', () => {
@@ -60,15 +66,21 @@ describe('missingServeFlags', () => {
   });
 });
 
+/** bin/email-trust.js run as a program, the way npx and a shell run it: through its shebang. */
+const DIRECTLY = 'directly';
+
 /**
- * `serve` on a fresh database with these node flags until it has printed its curl line (and, with WORKERS, each of
- * `workers` has logged that it listens), then SIGTERM at once (it must stop cleanly, exit 0): its stderr, whole.
+ * `serve` on a fresh database with these node flags (or run DIRECTLY) until it has printed its curl line (and, with
+ * WORKERS, each of `workers` has logged that it listens), then SIGTERM at once (it must stop cleanly, exit 0): its
+ * stderr, whole.
  */
-async function serveLog(flags: readonly string[], name: string, env: Record<string, string> = {}, workers = 0): Promise<string> {
-  const proc = spawn(process.execPath, [...flags, 'bin/email-trust.js', 'serve'], {
+async function serveLog(flags: readonly string[] | typeof DIRECTLY, name: string, env: Record<string, string> = {}, workers = 0): Promise<string> {
+  const [command, args] = flags === DIRECTLY ? ['bin/email-trust.js', ['serve']] : [process.execPath, [...flags, 'bin/email-trust.js', 'serve']];
+  const proc = spawn(command, args, {
     cwd: packageRoot,
     env: {
-      PATH: process.env.PATH,
+      // The shebang's `env` finds node on PATH: this node.
+      PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
       DATABASE_URL: `sqlite:${join(dir, `${name}.sqlite`)}`,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -130,6 +142,16 @@ describe('serve', () => {
 
   it('with WORKERS=2 started with the flags, its workers have them too (node:cluster passes them on)', async () => {
     const log = await serveLog(SERVE_NODE_FLAGS, 'workers-with', { WORKERS: '2' }, 2);
+    expect(log).not.toContain('missing_node_flags');
+    // Each worker's listening line (and the primary's) says whether the network checks run.
+    const listening = log.split('\n').filter((line) => line.includes('email-trust is listening'));
+    expect(listening.length).toBeGreaterThanOrEqual(2);
+    for (const line of listening) expect((JSON.parse(line) as { network: unknown }).network).toEqual({ checks: 'off' });
+  });
+
+  it('started as `npx email-trust serve` starts it (bin/email-trust.js run directly), says nothing of them', async () => {
+    const log = await serveLog(DIRECTLY, 'directly');
+    expect(log).toContain('email-trust is listening');
     expect(log).not.toContain('missing_node_flags');
   });
 

@@ -66,10 +66,11 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   const listening = stderr
     .split('\n')
     .filter((line) => line.includes('email-trust is listening'))
-    .map((line) => JSON.parse(line) as { base: string; level: number; policies: string[] })[0];
+    .map((line) => JSON.parse(line) as { base: string; level: number; policies: string[]; network: unknown })[0];
   expect(listening?.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(listening?.base).not.toMatch(/:0$/);
   expect(listening?.policies).toContain('default');
+  expect(listening?.network).toEqual({ checks: 'off' });
 
   expect(stdout).toMatch(/Created sandbox project "demo"/);
   const keys = Object.fromEntries([...stdout.matchAll(/^\s+(access_token|private_key|public_key)\s+(etv_\S+)/gm)].map((m) => [m[1], m[2]]));
@@ -116,6 +117,32 @@ it('serves the demo project printed at start, then stops cleanly on SIGTERM', as
   );
   proc.kill('SIGTERM');
   expect(await exited).toEqual({ code: 0, signal: null });
+});
+
+it('says in its listening line that the network checks are on and which DNS servers they ask', async () => {
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(dir, 'network.sqlite')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'on',
+      DNS_SERVERS: '127.0.0.1:5399',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const [, stderr] = await Promise.all([
+    waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
+    waitFor(proc.stderr!, proc, (t) => /"email-trust is listening".*\n/.test(t)),
+  ]);
+  const listening = JSON.parse(stderr.split('\n').find((line) => line.includes('email-trust is listening')) as string) as { network: unknown };
+  expect(listening.network).toEqual({ checks: 'on', resolvers: ['127.0.0.1:5399'], resolvers_from: 'DNS_SERVERS' });
+  proc.kill('SIGTERM');
+  expect(await exited).toBe(0);
 });
 
 it('exits non-zero within seconds on a port that is taken, naming it, with no demo project made', async () => {

@@ -3,6 +3,7 @@
 // of the machine's PostgreSQL) or not answering within the bounded wait (a server that accepts and says
 // nothing), a probe added by another module (as Redis's is), and a stopping instance. No key is needed.
 import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns';
 import { createServer, type Server, type Socket } from 'node:net';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +32,9 @@ describe('on SQLite, everything up', () => {
     const res = await get(server, '/readyz');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ready', checks: { database: { ok: true }, policies: { ok: true } } });
-    // The active revision of each policy: every shipped one, none stored by a project yet.
-    expect(Object.keys(res.body)).toEqual(['status', 'checks', 'policies']);
+    // The active revision of each policy: every shipped one, none stored by a project yet; the network checks (off in tests).
+    expect(Object.keys(res.body)).toEqual(['status', 'checks', 'policies', 'network']);
+    expect(res.body.network).toEqual({ checks: 'off' });
     expect(res.body.policies.named.default).toEqual({ revision: expect.stringMatching(/^[0-9a-f]{16}$/), from: 'shipped' });
     expect(res.body.policies.projects).toEqual({});
   });
@@ -67,6 +69,35 @@ describe('on SQLite, everything up', () => {
     redisUp = true;
     server.service.readiness.add('redis', () => undefined);
     expect((await get(server, '/readyz')).status).toBe(200);
+  });
+});
+
+describe('with network checks on', () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+  });
+  const start = async (env: Record<string, string>) => {
+    const server = await startService({ env: { NETWORK_CHECKS: 'on', ...env } });
+    servers.push(server);
+    return server;
+  };
+
+  it('names the DNS servers DNS_SERVERS gives, in both /readyz answers', async () => {
+    const server = await start({ DNS_SERVERS: '127.0.0.1:5399, [::1]:5399' });
+    const expected = { checks: 'on', resolvers: ['127.0.0.1:5399', '[::1]:5399'], resolvers_from: 'DNS_SERVERS' };
+    expect((await get(server, '/readyz')).body.network).toEqual(expected);
+    server.service.readiness.add('redis', () => {
+      throw new ProbeFailure('Redis did not answer PING');
+    });
+    const down = await get(server, '/readyz');
+    expect(down.status).toBe(503);
+    expect(down.body.network).toEqual(expected);
+  });
+
+  it("without DNS_SERVERS, names the system's resolvers (/etc/resolv.conf, as node reads it)", async () => {
+    const server = await start({});
+    expect((await get(server, '/readyz')).body.network).toEqual({ checks: 'on', resolvers: new Resolver().getServers(), resolvers_from: 'system' });
   });
 });
 

@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
 import { migrationSource } from '../../src/store/migrations/index.js';
 import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
+import { type CapturedLog, captureLog } from '../support/log-capture.js';
 
 describe('parseDatabaseUrl', () => {
   it.each([
@@ -361,5 +364,45 @@ describe('migration 0006 on sqlite', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("knex's own warnings", () => {
+  /** A local port nothing listens on. */
+  async function closedPort(): Promise<number> {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  /** Three queries to a PostgreSQL that refuses connections, console.log watched: what knex printed there. */
+  async function refusedQueries(log?: CapturedLog): Promise<unknown[][]> {
+    const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const store = await openDatabase(`postgres://postgres@127.0.0.1:${await closedPort()}/test`, log ? { log: log.log } : {});
+    try {
+      for (let i = 0; i < 3; i += 1) await expect(store.knex.raw('select 1')).rejects.toThrow(/ECONNREFUSED/);
+      return printed.mock.calls;
+    } finally {
+      printed.mockRestore();
+      await store.close();
+    }
+  }
+
+  it('go to the logger given, one line of a kind a second, its first line only', async () => {
+    const log = captureLog('warn');
+    expect(await refusedQueries(log)).toEqual([]);
+    expect(log.lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'database driver: Acquire connection error',
+        reason: expect.stringMatching(/^Acquire connection error: Error: connect ECONNREFUSED [^\n]*$/),
+      }),
+    ]);
+  });
+
+  it('are dropped without a logger (a CLI command: the query fails with the error itself)', async () => {
+    expect(await refusedQueries()).toEqual([]);
   });
 });

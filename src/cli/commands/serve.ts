@@ -9,9 +9,11 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
+import { summarizeNetwork } from '../../network/summary.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
+import { configHelp } from '../config-variables.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
 import { missingServeFlags } from '../serve-flags.js';
 import { stopOnSignals } from '../shutdown.js';
@@ -22,9 +24,8 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
-    .description(
-      'start the HTTP service (env: PORT, HOST, DATABASE_URL, POLICIES_DIR, LOG_LEVEL, TRUST_PROXY, RATE_LIMIT_* (incl. RATE_LIMIT_FAILED_AUTH), FINGERPRINT_KEYS, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS, REDIS_URL, REDIS_PREFIX, REDIS_TIMEOUT_MS, WORKERS, METRICS_PORT, METRICS_TOKEN, SHUTDOWN_TIMEOUT_MS, ACCESS_LOG); SIGHUP reloads the policies',
-    )
+    .description('start the HTTP service (its environment variables: serve --help); SIGHUP reloads the policies')
+    .addHelpText('after', () => configHelp())
     .action(serve);
 }
 
@@ -80,12 +81,15 @@ async function serve(): Promise<void> {
 function sayListening(service: Service, base: string): void {
   const { config } = service;
   const worker = cluster.isWorker ? { worker: cluster.worker?.id, pid: process.pid } : {};
-  service.log.info({ base, database: databaseName(config.databaseUrl), policies: service.policies.names(), ...worker }, 'email-trust is listening');
+  service.log.info(
+    { base, database: databaseName(config.databaseUrl), policies: service.policies.names(), network: summarizeNetwork(config.network), ...worker },
+    'email-trust is listening',
+  );
   const missing = missingServeFlags();
   if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
     service.log.info(
       { missing_node_flags: missing },
-      `node was started without ${missing.join(' ')}: \`npm start\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
+      `node was started without ${missing.join(' ')}: \`npm start\`, \`npx email-trust serve\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
     );
   }
 }

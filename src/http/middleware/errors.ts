@@ -9,6 +9,7 @@ import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { echoInput } from '../../echoed-input.js';
+import { throttled } from '../../log-throttle.js';
 import { isUnavailable, outageReason } from '../../store/unavailable.js';
 import { requestIdOf } from './request-log.js';
 
@@ -29,8 +30,9 @@ export function handleErrors(log: Logger): Middleware {
     } catch (caught) {
       const id = requestIdOf(ctx);
       if (isUnavailable(caught)) {
-        // An outage, not a bug: one warning per request, without the query or its values.
-        log.warn({ id, method: ctx.method, path: ctx.path, reason: outageReason(caught) }, 'database unavailable');
+        // An outage, not a bug: a warning (at most one a second per reason), without the query or its values.
+        const reason = outageReason(caught);
+        throttled(log).write('warn', `database unavailable: ${reason}`, { id, method: ctx.method, path: ctx.path, reason }, 'database unavailable');
         ctx.status = 503;
         ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
         ctx.body = errorBody(

@@ -153,7 +153,8 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
         get: {
           operationId: 'readiness',
           tags: ['operations'],
-          summary: 'Readiness: the database answers, the policies are loaded (and Redis answers when configured); the revision in use of each policy',
+          summary:
+            'Readiness: the database answers, the policies are loaded (and Redis answers when configured); the revision in use of each policy, and whether the network checks run',
           security: [],
           responses: {
             '200': ok('Ready for traffic.', READINESS),
@@ -267,6 +268,16 @@ const READINESS: JsonObject = {
           type: 'object',
           additionalProperties: { type: 'object', required: ['policy', 'revision'], properties: { policy: { type: 'string' }, revision: { type: 'string' } } },
         },
+      },
+    },
+    network: {
+      type: 'object',
+      description: 'Whether the network checks run (NETWORK_CHECKS) and the DNS servers they ask: DNS_SERVERS, or the system’s.',
+      required: ['checks'],
+      properties: {
+        checks: { type: 'string', enum: ['on', 'off'] },
+        resolvers: { type: 'array', items: { type: 'string' } },
+        resolvers_from: { type: 'string', enum: ['DNS_SERVERS', 'system'] },
       },
     },
     id: { type: 'string' },

@@ -1,0 +1,65 @@
+// What the command says of itself, run as a user runs it (bin/email-trust.js): `--version` and `-V` print
+// package.json's version; `serve --help` lists every environment variable the configuration reads and says
+// where each is described; that table (README.md, "Configuration") names every one of them. The variables
+// are read from config.ts's source here, apart from the code that lists them.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONFIGURATION_TABLE } from '../../src/cli/config-variables.js';
+import { packageRoot } from '../../src/paths.js';
+
+beforeAll(() => {
+  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
+  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+});
+
+function cli(...args: string[]) {
+  const run = spawnSync(process.execPath, ['bin/email-trust.js', ...args], { cwd: packageRoot, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+/** Every variable name config.ts reads: `env.NAME` and the names its readers are given (`integer(env, 'NAME', …)`). */
+function variablesInConfigSource(): string[] {
+  const source = readFileSync(join(packageRoot, 'src/config.ts'), 'utf8');
+  const names = new Set<string>();
+  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)) names.add((match[1] ?? match[2]) as string);
+  return [...names].sort();
+}
+
+describe('email-trust --version', () => {
+  const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+
+  it.each(['--version', '-V'])('%s prints the package version, and only it', (flag) => {
+    expect(cli(flag)).toEqual({ code: 0, out: `${version}\n`, err: '' });
+  });
+
+  it('is listed in the help', () => {
+    expect(cli('--help').out).toMatch(/-V, --version +print the version of email-trust/);
+  });
+});
+
+describe('serve --help', () => {
+  const variables = variablesInConfigSource();
+
+  it('finds the variables in config.ts (this test reads what it should)', () => {
+    expect(variables).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'REDIS_PREFIX', 'DNS_SERVERS', 'WEB_CACHE_TTL_SECONDS']));
+    expect(variables.length).toBeGreaterThan(35);
+  });
+
+  it('lists every variable the configuration reads, and where each is described', () => {
+    const help = cli('serve', '--help');
+    expect(help.code).toBe(0);
+    const listed = new Set(help.out.slice(help.out.indexOf('Environment variables')).match(/\b[A-Z][A-Z0-9_]{2,}\b/g));
+    expect(variables.filter((name) => !listed.has(name))).toEqual([]);
+    expect(help.out.replace(/\s+/g, ' ')).toContain(CONFIGURATION_TABLE);
+  });
+
+  it('points to a table that names every one of them', () => {
+    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Configuration\n'));
+    const table = section.slice(0, section.search(/\n#{2,3} (?!Configuration)/));
+    const named = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((row) => [...(row[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1])));
+    expect(variables.filter((name) => !named.has(name))).toEqual([]);
+  });
+});
