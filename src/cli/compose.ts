@@ -115,6 +115,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
     reload.close();
     await network.close();
     await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
+    limits.close();
     if (redis) await closeRedis(redis);
     await access.close();
     await store.close();

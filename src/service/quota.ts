@@ -8,7 +8,6 @@
 // restarted empty) starts from the database's count. Without Redis, or while Redis does not answer, each
 // process decides from the database's count (read again after every flush) plus its own calls since:
 // exact for one process, and across instances short by at most the others' calls of the last FLUSH_MS.
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Project } from '../store/projects.js';
 import { monthOf, type Usage } from '../store/usage.js';
@@ -68,7 +67,6 @@ interface Tally {
 
 export function createQuota(options: QuotaOptions): Quota {
   const { usage, limits, log, now } = options;
-  const redis: Redis | null = limits.redis;
   const tallies = new Map<string, Tally>();
   /** Redis keys this process has seeded from the database. */
   const seeded = new Set<string>();
@@ -96,7 +94,11 @@ export function createQuota(options: QuotaOptions): Quota {
 
   /** Redis's count after this call; null when Redis did not answer. */
   const redisCount = async (tally: Tally, at: number): Promise<number | null> => {
-    if (!redis) return null;
+    const redis = limits.redis();
+    if (!redis) {
+      if (limits.hasRedis) limits.fellBack('quota');
+      return null;
+    }
     const key = `${limits.prefix}quota:${tally.projectId}:${tally.month}`;
     // Kept until the month after next begins, for any instance still finishing the month.
     const expiresAt = nextMonthStart(nextMonthStart(at));
@@ -110,6 +112,7 @@ export function createQuota(options: QuotaOptions): Quota {
       if (error) throw error;
       return Number(count);
     } catch (error) {
+      limits.redisFailed(error);
       limits.fellBack('quota', error);
       return null;
     }
@@ -163,7 +166,10 @@ export function createQuota(options: QuotaOptions): Quota {
       if (shared !== null) {
         if (quota !== null && shared > quota) {
           // Not counted: the count stays the number of calls admitted.
-          await redis?.decr(`${limits.prefix}quota:${project.id}:${tally.month}`).catch(() => undefined);
+          await limits
+            .redis()
+            ?.decr(`${limits.prefix}quota:${project.id}:${tally.month}`)
+            .catch(() => undefined);
           refuse(project, quota, at);
         }
       } else if (quota !== null) {
