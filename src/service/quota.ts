@@ -38,6 +38,8 @@ export class QuotaExceededError extends Error {
     readonly renewsAt: number,
     /** Seconds from the refused call to renewsAt. */
     readonly retryAfterSeconds: number,
+    /** The month's length in seconds: the quota's window. */
+    readonly windowSeconds: number,
   ) {
     super(
       `monthly quota used up: this project may make ${quota} verify and intelligence calls per calendar month (UTC); it renews on ${new Date(renewsAt).toISOString()}`,
@@ -170,7 +172,9 @@ export function createQuota(options: QuotaOptions): Quota {
   const refuse = (project: Project, quota: number, at: number): never => {
     limits.emit({ type: 'quota_exceeded', projectId: project.id });
     const renewsAt = nextMonthStart(at);
-    throw new QuotaExceededError(quota, renewsAt, Math.max(1, Math.ceil((renewsAt - at) / 1000)));
+    const d = new Date(at);
+    const monthSeconds = (renewsAt - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)) / 1000;
+    throw new QuotaExceededError(quota, renewsAt, Math.max(1, Math.ceil((renewsAt - at) / 1000)), monthSeconds);
   };
 
   /** Decided here: the database's count (at most REFRESH_MS old) and this process's calls since; counted in flight when admitted. */
