@@ -18,6 +18,7 @@ import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
 import { summariseProfile } from './profile-summary.js';
+import { redisOutageBench } from './redis-outage.js';
 import { replayBench } from './replay.js';
 import { type ServiceView, scrape, serviceView } from './service-view.js';
 import { type CpuPerRequest, cpuPerRequest, eventLoopShares, eventLoopTimes, type LoopShares, threadTimes } from './thread-cpu.js';
@@ -503,8 +504,24 @@ async function replayOnly(): Promise<void> {
   console.log('replay figures written to bench/results.json');
 }
 
+/** BENCH_ONLY=redis-outage: verify and intelligence with Redis answering and frozen (bench/redis-outage.ts), merged into bench/results.json. */
+async function redisOutageOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  try {
+    const figures = await redisOutageBench({ startService, stop }, dir);
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const key = process.env.BENCH_BASELINE ? 'redis_outage_baseline' : 'redis_outage';
+    writeFileSync(file, `${JSON.stringify({ ...results, [key]: { date: new Date().toISOString(), ...figures } }, null, 2)}\n`);
+    console.log(`${key} figures written to bench/results.json`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'replay') return replayOnly();
+  if (process.env.BENCH_ONLY === 'redis-outage') return redisOutageOnly();
   if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
@@ -599,6 +616,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       ...(await velocityBench({ startService, stop, figures, seconds: SECONDS, connections: CONNECTIONS }, dir)),
     };
+    const redisOutage = { date: new Date().toISOString(), ...(await redisOutageBench({ startService, stop }, dir)) };
     const results = {
       date: new Date().toISOString(),
       node: process.version,
@@ -639,6 +657,7 @@ async function main(): Promise<void> {
       wake_cost: wakeCost,
       ip_lookup: ipLookup,
       velocity,
+      redis_outage: redisOutage,
     };
     // Figures this run does not measure (evaluate, profile_verify, compare: their own commands) are kept.
     const file = join(packageRoot, 'bench/results.json');

@@ -95,7 +95,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
     log.warn({ redis: redactedUrl(config.redis.url) }, 'Redis does not answer at start: rate limits and quota are counted by this process alone until it does');
   }
   const limits = createLimits({ redis, prefix: config.redis?.prefix ?? 'email-trust:', log, timeoutMs: 1000, redisDownAtStart });
-  const quota = createQuota({ usage: store.usage, limits, log, now });
+  const quota = createQuota({ usage: store.usage, limits, now });
   // Rejections and in-memory fallbacks of the limits and the quota, counted in /metrics.
   limits.onLimitEvent((event) => {
     if (event.type === 'rate_limited') countRejection(event.limit === 'failed_auth' ? 'failed_auth' : 'rate_limit', event.limit);
@@ -117,7 +117,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const close = async () => {
     reload.close();
     await network.close();
-    await quota.close().catch((error: unknown) => log.warn({ reason: (error as Error).message }, 'quota: last usage counts not stored'));
+    limits.close();
     if (redis) await closeRedis(redis);
     await access.close();
     await store.close();

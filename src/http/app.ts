@@ -24,7 +24,7 @@ import { handleErrors } from './middleware/errors.js';
 import type { InFlightRequests } from './middleware/in-flight.js';
 import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
-import { admitQuota } from './middleware/quota.js';
+import { withinQuota } from './middleware/quota.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestLog, routeTable } from './middleware/request-log.js';
 import { responseHeaders } from './middleware/response-headers.js';
@@ -73,13 +73,11 @@ export function createApp(deps: AppDeps): Koa {
 
   router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(deps.limits, 'verify', limits.verify, byKey), async (ctx) => {
     const request = validBody<VerifyRequest>(ctx, 'verify-request');
-    await admitQuota(ctx, deps.quota, ctx.state.project);
-    ctx.body = await deps.operations.verify(ctx.state.project, request);
+    ctx.body = await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.verify(ctx.state.project, request));
   });
   router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(deps.limits, 'intelligence', limits.intelligence, byKey), async (ctx) => {
     const request = validBody<IntelligenceRequest>(ctx, 'intelligence-request');
-    await admitQuota(ctx, deps.quota, ctx.state.project);
-    ctx.body = await deps.operations.intelligence(ctx.state.project, request);
+    ctx.body = await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.intelligence(ctx.state.project, request));
   });
   router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
   router.post(

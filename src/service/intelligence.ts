@@ -75,6 +75,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     action,
     policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
     createdAt: ctx.now(),
+    countsTowardQuota: !project.sandbox,
   });
   return response;
 }

@@ -1,9 +1,18 @@
 // Rate limits shared by every instance: with REDIS_URL each limit lives in Redis (rate-limiter-flexible's
-// RateLimiterRedis), so N instances behind a load balancer admit what one would. When Redis cannot answer
-// (down, or slower than REDIS_TIMEOUT_MS) an in-memory limiter of this process takes over (its insurance
-// limiter): the service keeps answering, a warning is logged once per outage and `fallbacks` counts every
-// decision taken in memory. Without Redis, a worker of `serve` with WORKERS > 1 asks the cluster's primary
-// process (RateLimiterCluster), so the limits stay global across the workers; a lone process counts in memory.
+// RateLimiterRedis), so N instances behind a load balancer admit what one would. Without Redis, a worker of
+// `serve` with WORKERS > 1 asks the cluster's primary process (RateLimiterCluster), so the limits stay global
+// across the workers; a lone process counts in memory.
+//
+// Every limit also counts in this process's memory (RateLimiterMemory), always, and the larger of the two
+// counts decides: when Redis goes away the memory count goes on from where it was, and when Redis comes back
+// empty or behind (restarted, flushed, or counted nothing while it was away) the memory count still holds, so
+// an outage or a recovery gives a client no extra tries (issue 46: "60 guesses in 23 s"). For a window longer
+// than a second (failed authentications), Redis is raised to the memory counts once it answers again, so that
+// the other instances see what it lost or missed too.
+//
+// Redis's connection has a circuit breaker (store/redis-breaker.ts): while it is open, the memory count
+// decides at once and Redis is sent nothing. Each decision taken without Redis (or the cluster primary) is
+// counted in `fallbacks`, and a warning is logged once per outage.
 //
 // Observers: onLimitEvent(listener) is told of every rate-limit refusal, every fallback decision and every
 // quota refusal (quota.ts), for metrics; counters() returns the same as running totals.
@@ -11,6 +20,7 @@ import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRedisBreaker, PROBE_INTERVAL_MS, type RedisBreaker } from '../store/redis-breaker.js';
 
 export type LimitName = 'verify' | 'ip' | 'intelligence' | 'fingerprint' | 'failed_auth';
 
@@ -36,15 +46,21 @@ export interface Limiter {
 export interface Limits {
   /** `points` per `durationSeconds` per key; one limiter per name. */
   limiter(name: LimitName, points: number, durationSeconds: number): Limiter;
-  /** The Redis connection when REDIS_URL is set (quota.ts counts there too). */
-  readonly redis: Redis | null;
+  /** REDIS_URL is set. */
+  readonly hasRedis: boolean;
+  /** The Redis connection while Redis answers: null without REDIS_URL, and while its breaker is open. */
+  redis(): Redis | null;
+  /** A Redis command failed (quota.ts's too): nothing is sent to Redis until its breaker's probe answers. */
+  redisFailed(error: unknown): void;
   /** Key prefix of everything this service stores in Redis. */
   readonly prefix: string;
   /** Records that a decision was taken without Redis: counted, and a warning the first time in an outage. */
-  fellBack(what: LimitName | 'quota', error: unknown): void;
+  fellBack(what: LimitName | 'quota', error?: unknown): void;
   emit(event: LimitEvent): void;
   onLimitEvent(listener: (event: LimitEvent) => void): () => void;
   counters(): LimitCounters;
+  /** Stops the breaker's probe (before the connection closes). */
+  close(): void;
 }
 
 export interface LimitsOptions {
@@ -53,27 +69,34 @@ export interface LimitsOptions {
   log: Logger;
   /** Wait for the cluster primary's answer at most this long. */
   timeoutMs: number;
-  /** Redis did not answer at start (already logged): the next fallbacks are not news. */
+  /** Redis did not answer at start (already logged): the breaker starts open, and its first fallbacks are not news. */
   redisDownAtStart?: boolean;
 }
 
-/** rate-limiter-flexible's in-memory limiter, used as insurance: every decision it takes is reported. */
-class InsuranceLimiter extends RateLimiterMemory {
-  constructor(
-    options: { points: number; duration: number; keyPrefix: string },
-    private readonly used: (error: unknown) => void,
-  ) {
-    super(options);
-  }
+/** Keys a limit remembers for raising in Redis after an outage; past it a new key is decided by the larger count only. */
+const MAX_REMEMBERED_KEYS = 10_000;
 
-  override consume(key: string | number, points?: number, options?: { [key: string]: unknown }): Promise<RateLimiterRes> {
-    this.used(new Error('redis did not answer'));
-    return super.consume(key, points, options);
+/** The limiter's answer either way: rate-limiter-flexible rejects with a RateLimiterRes when the points are used up. */
+async function outcome(call: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+  try {
+    return await call;
+  } catch (caught) {
+    if (caught instanceof RateLimiterRes) return caught;
+    throw caught;
   }
 }
 
+/** The count that decides: the larger one (and, of equal ones, the one that frees later). */
+function larger(a: RateLimiterRes | null, b: RateLimiterRes | null | undefined): RateLimiterRes | null {
+  if (!a || !b) return a ?? b ?? null;
+  if (a.consumedPoints !== b.consumedPoints) return a.consumedPoints > b.consumedPoints ? a : b;
+  return a.msBeforeNext >= b.msBeforeNext ? a : b;
+}
+
 export function createLimits(options: LimitsOptions): Limits {
-  const { redis, prefix, log } = options;
+  const { prefix, log } = options;
+  const connection = options.redis;
+  const breaker: RedisBreaker | null = connection ? createRedisBreaker(connection, { open: options.redisDownAtStart === true }) : null;
   const listeners = new Set<(event: LimitEvent) => void>();
   const counts: LimitCounters = {
     rateLimited: { verify: 0, ip: 0, intelligence: 0, fingerprint: 0, failed_auth: 0 },
@@ -89,60 +112,106 @@ export function createLimits(options: LimitsOptions): Limits {
     for (const listener of listeners) listener(event);
   };
 
-  const fellBack = (what: LimitName | 'quota', error: unknown) => {
-    if (!outage) {
-      outage = true;
-      const shared = redis ? 'Redis' : 'the cluster primary';
-      log.warn(
-        { limit: what, reason: error instanceof Error ? error.message : String(error) },
-        `${shared} does not answer: rate limits and quota are counted by this process alone until it does`,
-      );
-    }
-    emit({ type: 'fallback', limit: what });
+  const announce = (reason: string, what?: LimitName | 'quota') => {
+    if (outage) return;
+    outage = true;
+    const shared = connection ? 'Redis' : 'the cluster primary';
+    log.warn({ ...(what ? { limit: what } : {}), reason }, `${shared} does not answer: rate limits and quota are counted by this process alone until it does`);
   };
-  redis?.on('ready', () => {
+  /** Each limiter's catch-up of Redis, run when the breaker closes. */
+  const catchUps: Array<() => Promise<void>> = [];
+  breaker?.onChange((change) => {
+    if (change.open) return announce(change.reason);
+    for (const catchUp of catchUps) void catchUp();
     if (!outage) return;
     outage = false;
     log.info('Redis answers again: rate limits and quota are shared again');
   });
 
-  const clusterWorker = !redis && cluster.isWorker;
+  const fellBack = (what: LimitName | 'quota', error?: unknown) => {
+    if (error !== undefined) announce(error instanceof Error ? error.message : String(error), what);
+    emit({ type: 'fallback', limit: what });
+  };
+
+  const clusterWorker = !connection && cluster.isWorker;
   const made = new Map<LimitName, Limiter>();
 
   function build(name: LimitName, points: number, duration: number): Limiter {
     const keyPrefix = `${prefix}limit:${name}`;
-    const local = new InsuranceLimiter({ points, duration, keyPrefix }, (error) => fellBack(name, error));
-    const shared = redis
-      ? new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, rejectIfRedisNotReady: true, insuranceLimiter: local })
-      : clusterWorker
-        ? new RateLimiterCluster({ points, duration, keyPrefix, timeoutMs: options.timeoutMs })
-        : new RateLimiterMemory({ points, duration, keyPrefix });
-    // RateLimiterRedis hands its own failures to the insurance limiter; the cluster limiter's are handled here.
-    const guarded = async <T>(call: (limiter: RateLimiterRedis | RateLimiterCluster | RateLimiterMemory) => Promise<T>): Promise<T> => {
+    const local = new RateLimiterMemory({ points, duration, keyPrefix });
+    const redisLimiter = connection ? new RateLimiterRedis({ storeClient: connection, points, duration, keyPrefix, rejectIfRedisNotReady: true }) : null;
+    const shared = redisLimiter ?? (clusterWorker ? new RateLimiterCluster({ points, duration, keyPrefix, timeoutMs: options.timeoutMs }) : null);
+    /**
+     * The keys this process counted and when their memory windows end, for a window longer than the breaker's
+     * probe interval (failed authentications): what Redis may have lost or missed while it was away, raised there
+     * when it answers again. A shorter window has ended by then.
+     */
+    const remembered = redisLimiter && duration * 1000 > PROBE_INTERVAL_MS ? new Map<string, number>() : null;
+    const remember = (key: string, res: RateLimiterRes) => {
+      if (!remembered) return;
+      const now = Date.now();
+      // Oldest first (a key counted again moves to the end): the ended windows are at the front.
+      for (const [k, until] of remembered) {
+        if (until > now) break;
+        remembered.delete(k);
+      }
+      remembered.delete(key);
+      if (remembered.size < MAX_REMEMBERED_KEYS) remembered.set(key, now + res.msBeforeNext);
+    };
+
+    /** The shared limiter's answer; undefined when it was not asked (breaker open) or did not answer: memory decides. */
+    const ask = async (call: (limiter: RateLimiterRedis | RateLimiterCluster) => Promise<RateLimiterRes | null>) => {
+      if (!shared) return undefined;
+      if (redisLimiter && !breaker?.redis()) {
+        fellBack(name);
+        return undefined;
+      }
       try {
         return await call(shared);
       } catch (caught) {
-        if (caught instanceof RateLimiterRes || shared instanceof RateLimiterRedis) throw caught;
-        return call(local);
+        if (caught instanceof RateLimiterRes) return caught;
+        if (redisLimiter) breaker?.failed(caught);
+        fellBack(name, caught);
+        return undefined;
       }
     };
+
+    if (remembered && redisLimiter) {
+      catchUps.push(async () => {
+        for (const [key, until] of [...remembered]) {
+          if (until <= Date.now()) {
+            remembered.delete(key);
+            continue;
+          }
+          const mine = await local.get(key);
+          if (!mine || !breaker?.redis()) continue;
+          try {
+            const theirs = await redisLimiter.get(key);
+            const behind = mine.consumedPoints - (theirs?.consumedPoints ?? 0);
+            if (behind > 0) await redisLimiter.penalty(key, behind);
+          } catch (error) {
+            breaker?.failed(error); // the rest at the next recovery; meanwhile the larger count decides here
+            return;
+          }
+        }
+      });
+    }
+
     return {
       async take(key) {
-        try {
-          await guarded((limiter) => limiter.consume(key));
-          return null;
-        } catch (caught) {
-          if (!(caught instanceof RateLimiterRes)) throw caught;
-          emit({ type: 'rate_limited', limit: name });
-          return caught.msBeforeNext;
-        }
+        const [mine, theirs] = await Promise.all([outcome(local.consume(key)), ask((limiter) => outcome(limiter.consume(key)))]);
+        remember(key, mine);
+        const decisive = larger(mine, theirs);
+        if (!decisive || decisive.consumedPoints <= points) return null;
+        emit({ type: 'rate_limited', limit: name });
+        return decisive.msBeforeNext;
       },
     };
   }
 
   return {
-    redis,
     prefix,
+    hasRedis: connection !== null,
     limiter(name, points, duration) {
       let limiter = made.get(name);
       if (!limiter) {
@@ -151,6 +220,8 @@ export function createLimits(options: LimitsOptions): Limits {
       }
       return limiter;
     },
+    redis: () => breaker?.redis() ?? null,
+    redisFailed: (error) => breaker?.failed(error),
     fellBack,
     emit,
     onLimitEvent(listener) {
@@ -158,5 +229,6 @@ export function createLimits(options: LimitsOptions): Limits {
       return () => listeners.delete(listener);
     },
     counters: () => structuredClone(counts),
+    close: () => breaker?.stop(),
   };
 }

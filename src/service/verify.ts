@@ -132,6 +132,7 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
     policyRevision: policy.revision,
     recordedFacts: request.soft_check === true ? withoutDomainFacts(policy, recorded) : recorded,
     createdAt: ctx.now(),
+    countsTowardQuota: !project.sandbox,
   };
   return { response, event };
 }

@@ -56,8 +56,8 @@ const ACCEPTED_FORMS =
 // survives a process crash; the last ones may be lost on power loss). A 32 MB page cache (default 2 MB)
 // keeps the event and counter indexes in memory while history grows: writes stay fast at millions of rows.
 // No automatic checkpoint (wal_autocheckpoint=0): this connection runs on the event loop, and with the log
-// always past SQLite's 1,000 pages under load, each of its write commits (a key's last use, the usage
-// counts) copied up to a second's worth of log into the database and fsynced it, the event loop waiting
+// always past SQLite's 1,000 pages under load, each of its write commits (a key's last use, then the
+// usage counts) copied up to a second's worth of log into the database and fsynced it, the event loop waiting
 // 47-88 ms (issue 12). The checkpoint thread (sqlite-checkpoints.ts) does it; a process that writes through
 // this connection alone (a CLI command) checkpoints when it closes the database.
 const SQLITE_PRAGMAS =
@@ -243,7 +243,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     fingerprintKeys: createFingerprintKeys(knex),
     events,
     domainFacts: createDomainFacts(knex, thread),
-    usage: createUsage(knex, thread),
+    usage: createUsage(knex),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },

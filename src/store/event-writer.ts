@@ -1,6 +1,7 @@
 // Group commit for events: rows written together commit in one transaction, and each caller's promise
 // settles with the commit that holds its row, so a response is sent only after its event is durable; the
-// velocity counters (velocity-counters.ts) are upserted in the same transaction. Through knex a turn's rows are
+// velocity counters (velocity-counters.ts) and the quota's usage counts (usage.ts) are upserted in the same
+// transaction. Through knex a turn's rows are
 // one transaction. On an embedded SQLite file the commits go to the store thread (sqlite-thread.ts), a turn's
 // rows in groups of ROWS_SENT_AT_ONCE as they are written and the rest at the turn's end, and each of its
 // commits takes every group waiting on it. Rows arrive type-checked (events.ts), but the database may still
@@ -11,6 +12,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
 import { isUnavailable } from './unavailable.js';
+import { writeUsage } from './usage.js';
 import { valuesList, writeCounters } from './velocity-counters.js';
 
 /** Rows per commit; later arrivals wait for the next one. */
@@ -60,9 +62,11 @@ export interface EventRow {
   /** JSON of the network and history facts the decision read (fact → value), for replay. */
   recorded_facts: string | null;
   created_at: number;
+  /** A served call of a non-sandbox project: it counts toward the project's monthly usage (not a column of events). */
+  counted?: boolean;
 }
 
-/** A commit path other than knex's: the rows and their velocity counters in one transaction, or nothing. */
+/** A commit path other than knex's: the rows, their velocity counters and their usage in one transaction, or nothing. */
 export interface EventCommits {
   insert(rows: readonly EventRow[]): Promise<void>;
   /** Told after velocity history changed through knex (retention): what it remembers of it may be out of date. */
@@ -101,7 +105,7 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
     }
   }
 
-  // The event rows and the velocity counters they add to commit together, or not at all.
+  // The event rows, the velocity counters and the usage counts they add commit together, or not at all.
   async function insertRows(rows: EventRow[]): Promise<void> {
     if (sqlite) return sqlite.insert(rows);
     await knex.transaction(async (trx) => {
@@ -113,6 +117,7 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
         await trx.raw(`insert into events (${COLUMNS.join(', ')}) values ${valuesList(chunk.length, COLUMNS.length)}`, bindings as Knex.RawBinding[]);
       }
       await writeCounters(trx, rows);
+      await writeUsage(trx, rows);
     });
   }
 

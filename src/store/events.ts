@@ -45,6 +45,8 @@ export interface NewEvent {
   recordedFacts?: Readonly<Record<string, unknown>> | null;
   /** Milliseconds since the epoch; defaults to the time of record(). */
   createdAt?: number;
+  /** A call of a non-sandbox project, served once this event commits: counted toward its monthly quota (usage.ts). */
+  countsTowardQuota?: boolean;
 }
 
 export interface EmailOccurrence {
@@ -140,6 +142,7 @@ function toRow(event: NewEvent): EventRow {
     policy_revision: optionalText(event, 'policyRevision'),
     recorded_facts: recordedFactsOf(event.recordedFacts),
     created_at: createdAt,
+    counted: event.countsTowardQuota === true,
   };
 }
 

@@ -14,6 +14,7 @@ import { type RestartFlag, restartWanted } from './sqlite-checkpoints.js';
 import type { Answer, StoreReply, StoreRequest, ThreadError } from './sqlite-thread.js';
 import { BUSY_TIMEOUT_MS, EVENT_COLUMNS, PRAGMAS, prepareEventCommit, type RanStatement, rowsOfFlat } from './sqlite-writes.js';
 import { addedToWire, type RowsWire, rowsToWire, type VelocityWire, velocityToWire } from './thread-wire.js';
+import { usageOfBindings } from './usage.js';
 import { createVelocityCache, type HeldSubject, type VelocityCache } from './velocity-cache.js';
 import { type Reads, subjectVelocity } from './velocity-queries.js';
 
@@ -50,8 +51,8 @@ function open(): void {
     return stmt;
   };
   const prepare = prepareEventCommit(db);
-  commit = (rows, ran) => {
-    const added = prepare(rows, ran);
+  commit = (rows, usage, ran) => {
+    const added = prepare(rows, usage, ran);
     held.apply(added.counts, added.addresses); // committed: the cache follows
     return added;
   };
@@ -89,6 +90,7 @@ function commitInserts(group: readonly InsertRequest[]): StoreReply[] {
   const merged: InsertRequest = {
     ...first,
     values: group.flatMap((r) => r.values),
+    usage: group.flatMap((r) => r.usage),
     observe: group.some((r) => r.observe),
     replica: group.some((r) => r.replica),
   };
@@ -114,7 +116,7 @@ function insert(request: InsertRequest): StoreReply {
     }
     const ran: RanStatement[] | undefined = request.observe ? [] : undefined;
     const rows = rowsOfFlat(request.values);
-    const added = commit?.(rows, ran ? (s) => ran.push(s) : undefined);
+    const added = commit?.(rows, usageOfBindings(request.usage), ran ? (s) => ran.push(s) : undefined);
     // Read after the commit, not before it as for a read: no other connection commits while this one holds the
     // write lock, and one that committed before it shows in this version. The replica is as fresh as the commit's
     // end (a commit waiting for a core or for the lock took its age past REPLICA_FRESH_MS before its answer came).

@@ -22,11 +22,12 @@ import type { EventRow } from './event-writer.js';
 import { type Checkpoints, restartFlag, startCheckpoints } from './sqlite-checkpoints.js';
 import { flatRows, type RanStatement } from './sqlite-writes.js';
 import { type AddedWire, addedFromWire, type Rows, type RowsWire, rowsFromWire, type VelocityWire, velocityFromWire } from './thread-wire.js';
+import { usageBindings, usageOf } from './usage.js';
 import { createVelocityCache, type HeldSubject } from './velocity-cache.js';
 import { cachedVelocity, type Statement, type SubjectQuery } from './velocity-queries.js';
 
 export type StoreRequest =
-  | { id: number; op: 'insert'; values: readonly unknown[]; observe: boolean; replica: boolean }
+  | { id: number; op: 'insert'; values: readonly unknown[]; usage: readonly unknown[]; observe: boolean; replica: boolean }
   | { id: number; op: 'velocity'; queries: SubjectQuery[]; replica: boolean }
   | { id: number; op: 'reads'; statements: Statement[] }
   | { id: number; op: 'write'; statements: Statement[] }
@@ -74,7 +75,7 @@ function decoded<W, T>(answers: ReadonlyArray<Answer<W>> | undefined, decode: (w
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 export interface SqliteThread {
-  /** Commits the rows and their velocity counters in one transaction, or nothing. */
+  /** Commits the rows, their velocity counters and their usage counts in one transaction, or nothing. */
   insert(rows: readonly EventRow[]): Promise<void>;
   /** One subject's velocity (velocity-queries.ts): from the replica at once, or from the thread's exact cache or its statements. */
   velocity(query: SubjectQuery): Velocity | Promise<Velocity>;
@@ -82,7 +83,7 @@ export interface SqliteThread {
   all(statement: Statement): Promise<Rows>;
   /**
    * The statements in one transaction on the thread's connection, each one's rows (RETURNING) in order; all or
-   * nothing. For this process's small writes beside the events (a project's usage every second): through knex's
+   * nothing. For this process's small writes beside the events (a key's last use, a domain's facts): through knex's
    * connection each would change the thread's data_version and empty both velocity caches.
    */
   write(statements: readonly Statement[]): Promise<Rows[]>;
@@ -313,7 +314,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   return {
     async insert(rows) {
       const observe = knex.listenerCount('query') > 0;
-      const reply = await call({ op: 'insert', values: flatRows(rows), observe, replica: replica !== null });
+      const reply = await call({ op: 'insert', values: flatRows(rows), usage: usageBindings(usageOf(rows)), observe, replica: replica !== null });
       // Counted once per transaction, by the insert whose reply it is (not by those it settled).
       if (reply.rows !== undefined) eventBatchSize.observe(reply.rows);
       if (reply.caughtUp) logCatchUps.inc();

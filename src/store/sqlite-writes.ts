@@ -1,10 +1,12 @@
-// The event writer's commit on an embedded SQLite file (issue 12): prepared statements run synchronously
+// The event writer's commit on an embedded SQLite file (issue 12): the rows, their velocity counters and their
+// usage counts (usage.ts); prepared statements run synchronously
 // inside one BEGIN IMMEDIATE transaction per group commit, on a better-sqlite3 connection of the store
 // thread (sqlite-thread.ts), never on the event loop. Through knex and node-sqlite3 the same commit cost
 // about 80 µs of CPU per event (a promise, a thread-pool hop and a statement parse per query); here each
 // statement is prepared once. PostgreSQL keeps knex.
 import type Database from 'better-sqlite3';
 import type { EventRow } from './event-writer.js';
+import { mergedUsage, type UsageRow, usageBindings, usageSql } from './usage.js';
 import { type AddressRow, aggregate, type CountRow, TOTAL_BUCKET, valuesList } from './velocity-counters.js';
 
 /**
@@ -132,19 +134,23 @@ export interface Committed {
   addresses: AddressRow[];
 }
 
+/** A commit of a group of events: the rows, their usage counts (usage.ts, usageOf) and who hears each statement. */
+export type EventCommit = (rows: readonly EventRow[], usage: readonly UsageRow[], ran?: (s: RanStatement) => void) => Committed;
+
 /**
- * The commit of a group of events on `conn`: the rows and their velocity counters in one transaction, or
- * nothing. `ran` hears each statement when given.
+ * The commit of a group of events on `conn`: the rows, their velocity counters and their usage counts in one
+ * transaction, or nothing. `ran` hears each statement when given.
  */
-export function prepareEventCommit(conn: Database.Database): (rows: readonly EventRow[], ran?: (s: RanStatement) => void) => Committed {
+export function prepareEventCommit(conn: Database.Database): EventCommit {
   /** Statements by kind and row count (commits repeat a few sizes); past MAX_PREPARED_INSERTS of a kind the oldest goes. */
   const prepared = {
     events: new Map<number, Database.Statement>(),
     added: new Map<number, Database.Statement>(),
     seen: new Map<number, Database.Statement>(),
     counts: new Map<number, Database.Statement>(),
+    usage: new Map<number, Database.Statement>(),
   };
-  const sqlOf = { events: eventsSql, added: addressesNewSql, seen: addressesSeenSql, counts: countsSql };
+  const sqlOf = { events: eventsSql, added: addressesNewSql, seen: addressesSeenSql, counts: countsSql, usage: usageSql };
   const statement = (kind: keyof typeof prepared, n: number) => {
     const held = prepared[kind];
     let stmt = held.get(n);
@@ -157,7 +163,7 @@ export function prepareEventCommit(conn: Database.Database): (rows: readonly Eve
   };
   const keyOf = (a: { project_id: string; kind: string; subject: string }) => `${a.project_id}\u0000${a.kind}\u0000${a.subject}`;
 
-  const write = (rows: readonly EventRow[], ran?: (s: RanStatement) => void): Committed => {
+  const write = (rows: readonly EventRow[], usage: readonly UsageRow[], ran?: (s: RanStatement) => void): Committed => {
     for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
       const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
       const bindings: unknown[] = [];
@@ -201,8 +207,16 @@ export function prepareEventCommit(conn: Database.Database): (rows: readonly Eve
       upsert.run(bindings);
       ran?.({ sql: upsert.source, bindings });
     }
+    const calls = mergedUsage(usage);
+    for (let i = 0; i < calls.length; i += ROWS_PER_COUNTER_STATEMENT) {
+      const chunk = calls.slice(i, i + ROWS_PER_COUNTER_STATEMENT);
+      const bindings = usageBindings(chunk);
+      const upsert = statement('usage', chunk.length);
+      upsert.run(bindings);
+      ran?.({ sql: upsert.source, bindings });
+    }
     return { counts, addresses };
   };
   const transaction = conn.transaction(write);
-  return (rows, ran) => transaction.immediate(rows, ran);
+  return (rows, usage, ran) => transaction.immediate(rows, usage, ran);
 }

@@ -1,15 +1,23 @@
-// usage: calls per project per calendar month (UTC), for quotas. Sandbox calls are simply not counted
-// by the caller.
+// usage: calls per project per calendar month (UTC), for quotas: the quota's source of truth (service/quota.ts).
+// A served call's count is added in the transaction that commits its event (event-writer.ts, and on an
+// embedded file the store thread's commit, sqlite-writes.ts), so the table always agrees with the events: a
+// call whose event did not commit is not counted, and a kill -9 loses no count. Sandbox calls are not counted
+// (their events say so: EventRow.counted).
 import type { Knex } from 'knex';
-import { backgroundWrites, nativeStatement } from './background-writes.js';
+import type { EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
-import type { SqliteThread } from './sqlite-thread.js';
+import { valuesList } from './velocity-counters.js';
 
 export interface Usage {
-  /** Adds `by` to the project's count for the month holding `at` (ms); returns the new count. */
-  increment(projectId: string, at?: number, by?: number): Promise<number>;
   /** The project's count for `month` ('YYYY-MM'); 0 when nothing was counted. */
   get(projectId: string, month: string): Promise<number>;
+}
+
+/** What a commit adds to the usage table. */
+export interface UsageRow {
+  project_id: string;
+  month: string;
+  count: number;
 }
 
 /** 'YYYY-MM' of a time, in UTC. */
@@ -17,32 +25,55 @@ export function monthOf(at: number): string {
   return new Date(at).toISOString().slice(0, 7);
 }
 
-/**
- * `thread`: an embedded file's store thread. The quota's flush (service/quota.ts) writes every second under load;
- * through knex's connection each write changed the thread's data_version, which empties both velocity caches
- * (velocity-cache.ts, the event loop's replica): with a non-sandbox project under load most velocity reads then
- * went to the thread (7,885 of 12,837 in 8 s on a slow machine, against 25 of 11,045 for a sandbox project, whose
- * calls are not counted). On the thread's own connection the caches stay.
- */
-export function createUsage(knex: Knex, thread: Pick<SqliteThread, 'write'> | null = null): Usage {
-  // Elsewhere beside the store thread's commits: without holding the event loop while the write lock is taken
-  // (background-writes.ts).
-  const write = backgroundWrites(knex);
-  const upsert = (q: Knex | Knex.Transaction, projectId: string, at: number, by: number) =>
-    q('usage')
-      .insert({ project_id: projectId, month: monthOf(at), count: by })
-      .onConflict(['project_id', 'month'])
-      .merge({ count: q.raw('?? + ?', ['usage.count', by]) })
-      .returning('count');
-  return {
-    async increment(projectId, at = Date.now(), by = 1) {
-      let rows: Array<{ count?: unknown }>;
-      if (thread) {
-        rows = (await thread.write([nativeStatement(upsert(knex, projectId, at, by))]))[0] ?? [];
-      } else rows = (await write((trx) => upsert(trx, projectId, at, by))) as Array<{ count: unknown }>;
-      return toNumber(rows[0]?.count);
-    },
+/** The counted rows' calls per project and month, in key order (two commits lock their rows in the same order). */
+export function usageOf(rows: readonly EventRow[]): UsageRow[] {
+  const counts = new Map<string, UsageRow>();
+  for (const row of rows) {
+    if (!row.counted) continue;
+    const month = monthOf(row.created_at);
+    const key = `${row.project_id}\u0000${month}`;
+    const held = counts.get(key);
+    if (held) held.count += 1;
+    else counts.set(key, { project_id: row.project_id, month, count: 1 });
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
 
+/** Sums the rows of one project and month (commits merged on the store thread), in key order. */
+export function mergedUsage(rows: readonly UsageRow[]): UsageRow[] {
+  const counts = new Map<string, UsageRow>();
+  for (const row of rows) {
+    const key = `${row.project_id}\u0000${row.month}`;
+    const held = counts.get(key);
+    if (held) held.count += row.count;
+    else counts.set(key, { ...row });
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** The upsert of `n` usage rows (PostgreSQL and SQLite alike). */
+export const usageSql = (n: number) =>
+  `insert into usage (project_id, month, count) values ${valuesList(n, 3)}
+  on conflict (project_id, month) do update set count = usage.count + excluded.count`;
+
+/** The rows as one flat list of values (project_id, month, count, …): the statement's bindings, and how they travel to the store thread. */
+export const usageBindings = (rows: readonly UsageRow[]): unknown[] => rows.flatMap((r) => [r.project_id, r.month, r.count]);
+
+/** The rows of usageBindings() again. */
+export function usageOfBindings(values: readonly unknown[]): UsageRow[] {
+  const rows: UsageRow[] = [];
+  for (let i = 0; i + 2 < values.length; i += 3) rows.push({ project_id: String(values[i]), month: String(values[i + 1]), count: Number(values[i + 2]) });
+  return rows;
+}
+
+/** Adds the counted rows' calls inside the caller's transaction (the one committing their events). */
+export async function writeUsage(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
+  const usage = usageOf(rows);
+  if (usage.length > 0) await trx.raw(usageSql(usage.length), usageBindings(usage) as Knex.RawBinding[]);
+}
+
+export function createUsage(knex: Knex): Usage {
+  return {
     async get(projectId, month) {
       const row = (await knex('usage').select('count').where({ project_id: projectId, month }).first()) as { count: unknown } | undefined;
       return row ? toNumber(row.count) : 0;

@@ -1,6 +1,6 @@
-// Writes beside the store thread's commits (a key's last use and a domain's facts through knex, the usage
-// counts on the store thread's connection) on an embedded SQLite file: while another connection holds the
-// write lock, the event loop keeps running, and the write lands once the lock is free.
+// Writes beside the store thread's commits (a key's last use and a domain's facts, through knex or on the store
+// thread's connection) on an embedded SQLite file: while another connection holds the write lock, the event
+// loop keeps running, and the write lands once the lock is free.
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundWrites } from '../../src/store/background-writes.js';
@@ -36,7 +36,7 @@ describe('background writes on an embedded SQLite file', () => {
     await store.close();
   });
 
-  it('wait for the write lock with the event loop free, then write (the usage counts)', async () => {
+  it("wait for the write lock with the event loop free, then write (a domain's facts)", async () => {
     other.exec('BEGIN IMMEDIATE'); // holds the write lock for 300 ms
     const released = new Promise<number>((resolve) =>
       setTimeout(() => {
@@ -45,17 +45,16 @@ describe('background writes on an embedded SQLite file', () => {
       }, 300),
     );
     const { result, stallMs } = await longestStall(async () => {
-      const count = await store.usage.increment('prj_bg', Date.UTC(2026, 10, 28));
-      return { count, at: performance.now() };
+      await store.domainFacts.put('bg.example', 'mx', { hosts: ['mx.bg.example'] }, 60_000);
+      return performance.now();
     });
     expect(result.status).toBe('fulfilled');
-    const { count, at } = (result as PromiseFulfilledResult<{ count: number; at: number }>).value;
-    expect(count).toBe(1);
+    const at = (result as PromiseFulfilledResult<number>).value;
     expect(at).toBeGreaterThanOrEqual(await released); // not before the lock was free
     // SQLite's busy handler would have slept the event loop until the lock was free (and the timer that frees it
     // could not have run): 300 ms and more.
     expect(stallMs).toBeLessThan(150);
-    expect(await store.usage.get('prj_bg', '2026-11')).toBe(1);
+    expect(await store.domainFacts.get('bg.example', 'mx')).toMatchObject({ value: { hosts: ['mx.bg.example'] } });
   });
 
   it('give up after their timeout as the database being unavailable (SQLITE_BUSY), the event loop free meanwhile', async () => {

@@ -176,7 +176,7 @@ describe('the velocity replica on the event loop', () => {
     expect((await replicaAnswers()) - before).toBe(1);
   });
 
-  it("keeps answering after this process's own small writes (usage, a key's last use, a domain's facts), made on the thread's connection", async () => {
+  it("keeps answering after this process's own small writes (a key's last use, a domain's facts), made on the thread's connection", async () => {
     // The store's own thread and replica. Through knex's connection each of these writes changed the thread's
     // data_version, and the commit after it emptied the replica.
     const ip = IPS[0] as string;
@@ -201,7 +201,6 @@ describe('the velocity replica on the event loop', () => {
     await read(); // the thread's answer: the replica holds the IP from now on
 
     const writes: Array<[string, () => Promise<unknown>]> = [
-      ['usage', async () => expect(await store.usage.increment(PROJECT)).toBe(1)],
       ["a key's last use", () => store.keys.markUsed(new Map([[keyId, Date.now()]]))],
       ["a domain's facts", () => store.domainFacts.put('x.io', 'mx', { hosts: ['mx.x.io'] }, 60_000)],
     ];

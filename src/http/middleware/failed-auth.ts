@@ -8,6 +8,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'koa';
 import type { Limits } from '../../service/limits.js';
+import { setRefusalHeaders } from './rate-limit.js';
 
 const WINDOW_SECONDS = 60;
 const IPV6_PREFIX_HEXTETS = 4;
@@ -30,7 +31,7 @@ export function failedAuthLimit(limits: Limits, perMinute: number): FailedAuthLi
   if (perMinute <= 0) return { countFailure: async () => {} };
   const limiter = limits.limiter('failed_auth', perMinute, WINDOW_SECONDS);
   const refuse = (ctx: Context, msBeforeNext: number): never => {
-    ctx.set('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+    setRefusalHeaders(ctx, { policy: 'failed_auth', quota: perMinute, windowSeconds: WINDOW_SECONDS, resetSeconds: msBeforeNext / 1000 });
     ctx.throw(429, `too many failed authentications from this client: at most ${perMinute} per minute; retry later with a valid key`);
   };
   return {

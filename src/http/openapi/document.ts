@@ -47,7 +47,10 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
   });
   const refusals = (shape: Shape, statuses: readonly number[]): JsonObject =>
     Object.fromEntries(
-      statuses.map((status) => [String(status), error(shape, REFUSALS[status] ?? '', status === 429 || status === 503 ? RETRY_AFTER : undefined)]),
+      statuses.map((status) => [
+        String(status),
+        error(shape, REFUSALS[status] ?? '', status === 429 ? { ...RETRY_AFTER, ...RATE_LIMIT_FIELDS } : status === 503 ? RETRY_AFTER : undefined),
+      ]),
     );
   const ok = (description: string, schema: JsonObject) => ({ description, headers: REQUEST_ID, content: { [JSON_TYPE]: { schema } } });
 
@@ -286,6 +289,21 @@ const READINESS: JsonObject = {
 
 const RETRY_AFTER: JsonObject = {
   'Retry-After': { description: 'Seconds to wait before retrying (at least 1).', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+};
+
+/** The IETF fields of every 429 (draft-ietf-httpapi-ratelimit-headers-09, src/http/middleware/rate-limit.ts). */
+const RATE_LIMIT_FIELDS: JsonObject = {
+  'RateLimit-Policy': {
+    description:
+      'The limit that refused, as a structured field: its name (`verify`, `ip`, `intelligence`, `fingerprint`, `failed_auth` or `quota`), `q` its quota of requests and `w` its window in seconds (a calendar month for `quota`), e.g. `"verify";q=10;w=1`.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[a-z_]+";q=[0-9]+;w=[0-9]+$' },
+  },
+  RateLimit: {
+    description: 'What is left of that limit: `r` the requests remaining (0) and `t` the seconds until it frees (as Retry-After), e.g. `"verify";r=0;t=1`.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[a-z_]+";r=0;t=[0-9]+$' },
+  },
 };
 
 function perSecond(limit: number, per: string): string {
