@@ -110,7 +110,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
     })
     .inform('policies', () => policies.activeRevisions())
     .inform('network', () => networkSummary);
-  if (redis) readiness.add('redis', () => redis.ping());
+  if (redis) readiness.add('redis', () => redis.ping(), { required: false });
   const access = createAccess(store.keys, { now, log });
   const inFlight = new InFlightRequests();
   const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription, inFlight });

@@ -1,9 +1,12 @@
 // Readiness: whether this instance should be given traffic. A list of named probes (the database,
 // the policies, Redis when configured …), each run with a bounded wait; the instance is ready when
-// every probe passes and it is not stopping. A probe says what failed in words that hold no query,
+// every required probe passes and it is not stopping. A part the service works without (Redis: the limits
+// fall back to memory) is an optional probe: its failure is reported as `degraded`, and the instance stays
+// ready, so a Redis outage never takes every instance out of the load balancer. A probe says what failed in words that hold no query,
 // value or credential (store/unavailable.ts's outageReason for errors).
 //
-//   readiness.add('redis', (signal) => redis.ping());   // one line per part that must be reachable
+//   readiness.add('database', (signal) => store.ping(signal));   // one line per part that must be reachable
+//   readiness.add('redis', () => redis.ping(), { required: false });   // reported, never makes it unready
 //   readiness.inform('policies', () => book.activeRevisions());   // a field the report carries as it is
 import { outageReason } from '../store/unavailable.js';
 
@@ -23,8 +26,10 @@ export interface ReadinessReport {
   ready: boolean;
   /** Each probe by name, plus `shutdown` while the instance is stopping. */
   checks: Record<string, ProbeResult>;
-  /** The names of the failing parts, in probe order. */
+  /** The names of the failing required parts, in probe order. */
   failing: string[];
+  /** The names of the failing optional parts: the instance serves without them. */
+  degraded: string[];
   /** What the informers say (e.g. `policies`: the active revision of each policy). */
   info: Record<string, unknown>;
 }
@@ -35,15 +40,15 @@ export class ProbeFailure extends Error {
 }
 
 export class Readiness {
-  private readonly probes = new Map<string, Probe>();
+  private readonly probes = new Map<string, { probe: Probe; required: boolean }>();
   private readonly informers = new Map<string, () => unknown>();
   private stopping = false;
 
   constructor(private readonly timeoutMs = PROBE_TIMEOUT_MS) {}
 
-  /** Adds (or replaces) a named probe. */
-  add(name: string, probe: Probe): this {
-    this.probes.set(name, probe);
+  /** Adds (or replaces) a named probe; an optional one (`required: false`) only reports. */
+  add(name: string, probe: Probe, options: { required?: boolean } = {}): this {
+    this.probes.set(name, { probe, required: options.required !== false });
     return this;
   }
 
@@ -69,20 +74,21 @@ export class Readiness {
   /** Runs every probe at once, each bounded by the timeout. */
   async check(): Promise<ReadinessReport> {
     const entries = [...this.probes];
-    const results = await Promise.all(entries.map(([, probe]) => this.run(probe)));
+    const results = await Promise.all(entries.map(([, { probe }]) => this.run(probe)));
     const checks: Record<string, ProbeResult> = {};
     const failing: string[] = [];
-    entries.forEach(([name], i) => {
+    const degraded: string[] = [];
+    entries.forEach(([name, { required }], i) => {
       const result = results[i] as ProbeResult;
       checks[name] = result;
-      if (!result.ok) failing.push(name);
+      if (!result.ok) (required ? failing : degraded).push(name);
     });
     if (this.stopping) {
       checks.shutdown = { ok: false, reason: 'the instance is shutting down' };
       failing.unshift('shutdown');
     }
     const info = Object.fromEntries([...this.informers].map(([name, informer]) => [name, informer()]));
-    return { ready: failing.length === 0, checks, failing, info };
+    return { ready: failing.length === 0, checks, failing, degraded, info };
   }
 
   private async run(probe: Probe): Promise<ProbeResult> {

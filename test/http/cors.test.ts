@@ -137,13 +137,14 @@ describe('CORS on a refused /v1/fingerprint (RATE_LIMIT_FINGERPRINT=1)', () => {
   });
   afterAll(() => server.close());
 
-  it('lets an allowed page read the 429 and its Retry-After', async () => {
+  it('lets an allowed page read the 429, its Retry-After and its RateLimit headers', async () => {
     const replies = await Promise.all([1, 2].map(() => fingerprint(server, shop.keys.public_key, SHOP)));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 429]);
     const refused = replies.find((r) => r.status === 429) as Reply;
     expectPlainError(refused, 429);
     expect(allowOrigin(refused)).toBe(SHOP);
-    expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After');
+    expect(refused.headers.get('access-control-expose-headers')).toBe('Retry-After, RateLimit-Policy, RateLimit');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit-policy')).toMatch(/^"fingerprint";q=1;w=1/);
   });
 });

@@ -70,6 +70,23 @@ describe('on SQLite, everything up', () => {
     server.service.readiness.add('redis', () => undefined);
     expect((await get(server, '/readyz')).status).toBe(200);
   });
+
+  it('stays 200 when an optional probe fails, naming it in `degraded`', async () => {
+    server.service.readiness.add(
+      'redis',
+      () => {
+        throw new ProbeFailure('Redis did not answer PING');
+      },
+      { required: false },
+    );
+    const degraded = await get(server, '/readyz');
+    expect(degraded.status).toBe(200);
+    expect(degraded.body).toMatchObject({ status: 'ready', degraded: ['redis'], checks: { redis: { ok: false, reason: 'Redis did not answer PING' } } });
+    server.service.readiness.add('redis', () => undefined, { required: false });
+    const passed = await get(server, '/readyz');
+    expect(passed.body.degraded).toBeUndefined();
+    expect(passed.body.checks.redis).toEqual({ ok: true });
+  });
 });
 
 describe('with network checks on', () => {

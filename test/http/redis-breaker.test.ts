@@ -84,9 +84,17 @@ describe('Redis frozen, killed, and back', () => {
     const statuses = await Promise.all(Array.from({ length: CALLS }, (_, n) => verify(200 + n)));
     expect(statuses.map((r) => r.status)).toEqual(Array(CALLS).fill(200));
     expect(captured.above('info').filter((line) => /Redis does not answer/.test(String(line.msg)))).toHaveLength(1);
+    // Still ready: the instance serves without Redis, so a load balancer must not take it (and every other) out.
+    const ready = await fetch(`${server.url}/readyz`);
+    const report = (await ready.json()) as { status: string; degraded?: string[]; checks: Record<string, { ok: boolean }> };
+    expect(ready.status).toBe(200);
+    expect(report).toMatchObject({ status: 'ready', degraded: ['redis'], checks: { database: { ok: true }, redis: { ok: false } } });
 
     await redis.restart();
     await expect.poll(answersAgain, { timeout: 10_000, interval: 50 }).toBe(1);
+    const back = (await (await fetch(`${server.url}/readyz`)).json()) as { degraded?: string[]; checks: Record<string, { ok: boolean }> };
+    expect(back.degraded).toBeUndefined();
+    expect(back.checks.redis).toEqual({ ok: true });
     await redis.resetStats();
     const fallbacks = server.service.limits.counters().fallbacks;
     expect((await verify(4)).status).toBe(200);

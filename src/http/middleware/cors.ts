@@ -34,7 +34,7 @@ export function fingerprintCors(origins: BrowserOrigins): Middleware {
     } finally {
       const project = ctx.state.project as Project | undefined;
       const allowed = project ? projectAllowsOrigin(project, origin) : await origins.anyAllowsOrigin(origin);
-      if (allowed) ctx.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After' });
+      if (allowed) ctx.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': 'Retry-After, RateLimit-Policy, RateLimit' });
     }
   };
 }

@@ -254,6 +254,11 @@ const READINESS: JsonObject = {
     checks: { type: 'object', additionalProperties: { type: 'object' } },
     error: { type: 'string' },
     failing: { type: 'array', items: { type: 'string' } },
+    degraded: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Optional parts that fail (Redis): the instance serves without them and stays ready.',
+    },
     policies: {
       type: 'object',
       description: 'The revision in use of each named policy (and the folder it came from), and of each project with a stored policy.',
