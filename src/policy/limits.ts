@@ -13,7 +13,10 @@ export const POLICY_LIMITS = {
   depth: 64,
   /** YAML nodes, as estimated from the text (textOverLimit). */
   nodes: 10_000,
-  /** YAML aliases (`*name`) resolved. */
+  /**
+   * One YAML anchor (`&name`) and its uses (`*name`), yaml's maxAliasCount: the anchor counts once, each use once,
+   * and an anchor holding aliases counts as many times more (so aliases cannot multiply).
+   */
   aliases: 50,
   /** Entries of `checks`. */
   checks: 200,
@@ -25,8 +28,6 @@ export const POLICY_LIMITS = {
   conditions: 1_000,
   /** Rules of the `intelligence:` section (`parent_rules`). */
   parentRules: 100,
-  /** Entries of `tests`. */
-  tests: 1_000,
   /** Problems reported for one text (the first ones, sorted). */
   problems: 100,
 } as const;
@@ -235,7 +236,7 @@ function isBlankAt(text: string, i: number): boolean {
 }
 
 /**
- * The first limit a parsed policy passes (depth, checks, rules, conditions, parent rules, tests); null when
+ * The first limit a parsed policy passes (depth, checks, rules, conditions, parent rules); null when
  * within them. Read before the schema: the document may be any shape. Its depth is measured again, since
  * aliases (`*name`) nest what their anchor holds where the text does not show it.
  */
@@ -257,7 +258,6 @@ export function documentOverLimit(document: unknown): Omit<OverLimit, 'line' | '
   }
   const parents = isRecord(document.intelligence) ? document.intelligence.parent_rules : undefined;
   if (count(parents) > POLICY_LIMITS.parentRules) return over(['intelligence', 'parent_rules'], POLICY_LIMITS.parentRules, 'parent rules');
-  if (count(document.tests) > POLICY_LIMITS.tests) return over(['tests'], POLICY_LIMITS.tests, 'tests');
   return null;
 }
 

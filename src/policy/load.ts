@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { Composer, type CST, type Document, isMap, isNode, isScalar, isSeq, LineCounter, Parser, YAMLParseError } from 'yaml';
+import { Composer, type CST, type Document, isMap, isNode, isSeq, LineCounter, Parser, YAMLParseError } from 'yaml';
 import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
 import { describeSchemaErrors, pointer, schemaValidator } from '../schemas.js';
@@ -16,7 +16,7 @@ import { didYouMean } from './did-you-mean.js';
 import { PolicyError, PolicyLimitError, type PolicyProblem, sortProblems } from './errors.js';
 import { documentOverLimit, POLICY_LIMITS, textOverLimit, tokensOverLimit } from './limits.js';
 import { policyProblems } from './problems.js';
-import { duplicateKeyProblems, syntaxProblems } from './syntax.js';
+import { duplicateKeyProblems, keyName, syntaxProblems } from './syntax.js';
 import type { PolicyDocument } from './types.js';
 
 const CONDITION_FORMS = 'a condition must be {all: [...]}, {any: [...]}, {not: {...}} or {fact, operator, value}';
@@ -100,7 +100,12 @@ function parsePolicy(file: string, text: string): LoadedPolicy {
   try {
     value = doc.toJS({ maxAliasCount: POLICY_LIMITS.aliases });
   } catch (error) {
-    throw new PolicyError([problem([], (error as Error).message)]);
+    const message = (error as Error).message;
+    // yaml's words for its maxAliasCount: the limit, in ours.
+    if (/Excessive alias count/.test(message)) {
+      throw new PolicyLimitError(problem([], `an anchor (&name) with its uses (*name) counted more than ${POLICY_LIMITS.aliases} times`));
+    }
+    throw new PolicyError([problem([], message)]);
   }
   const overDocument = documentOverLimit(value);
   if (overDocument) throw new PolicyLimitError(problem(overDocument.path, overDocument.message));
@@ -182,7 +187,7 @@ function nodeOffsets(doc: Document): Map<string, number> {
     if (node.range && !offsets.has(at)) offsets.set(at, node.range[0]);
     if (isMap(node)) {
       for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const key = keyName(pair.key);
         const where = [...path, key];
         const start = isNode(pair.value) && pair.value.range ? pair.value.range[0] : isNode(pair.key) ? pair.key.range?.[0] : undefined;
         if (start !== undefined && !offsets.has(pointer(where))) offsets.set(pointer(where), start);

@@ -170,7 +170,7 @@ function pathAt(doc: Document, offset: number): (string | number)[] {
           )
         ];
       if (!pair) break;
-      path.push(isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
+      path.push(keyName(pair.key));
       if (!holds(pair.value)) break;
       node = pair.value;
     } else if (isSeq(node)) {
@@ -199,6 +199,14 @@ function itemAt<T>(items: readonly T[], offset: number, holding: (item: T) => bo
   }
   if (low > 0 && holding(items[low - 1] as T)) return low - 1;
   return items.findIndex(holding);
+}
+
+/**
+ * A map key as a path names it: a scalar's value; a map or list used as a key is not written out (yaml's
+ * writer doubles such a key's text at each level of keys inside it: 27 levels made a 268 MB string).
+ */
+export function keyName(key: unknown): string {
+  return isScalar(key) ? String(key.value) : '(a map or list as key)';
 }
 
 function startOf(node: unknown): number | undefined {
