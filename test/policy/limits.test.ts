@@ -1,6 +1,7 @@
 // The limits of src/policy/limits.ts, each at its number and one past it, through loadPolicy (every way a
 // policy text arrives) and the policy book's custom_policy; a reload and a stored text refused as a file is;
 // and whatever a text is made of, none within the limits builds a document deeper than the depth limit.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMap, isPair, isSeq, parseDocument } from 'yaml';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
-import { policiesDir } from '../../src/paths.js';
+import { packageRoot, policiesDir } from '../../src/paths.js';
 import { CustomPolicyError, PolicyBook } from '../../src/policy/book.js';
 import { PolicyError, PolicyLimitError } from '../../src/policy/errors.js';
 import { CUSTOM_POLICY_LIMITS, POLICY_LIMITS } from '../../src/policy/limits.js';
@@ -275,5 +276,32 @@ describe('no text within the limits builds a document deeper than the depth limi
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the limits are written once', () => {
+  const json = (file: string) => JSON.parse(readFileSync(join(packageRoot, file), 'utf8'));
+  it('the JSON Schemas give the same numbers', () => {
+    const policy = json('schemas/policy.schema.json');
+    expect(policy.properties.checks.maxProperties).toBe(POLICY_LIMITS.checks);
+    expect(policy.properties.rules.maxItems).toBe(POLICY_LIMITS.rules);
+    expect(policy.properties.intelligence.properties.parent_rules.maxItems).toBe(POLICY_LIMITS.parentRules);
+    const playground = json('schemas/playground-evaluate-request.schema.json');
+    expect(playground.properties.policy.maxUtf8Bytes).toBe(POLICY_LIMITS.bytes);
+    const intelligence = json('schemas/intelligence-request.schema.json');
+    expect(intelligence.properties.custom_policy.properties.parent_rules.maxItems).toBe(CUSTOM_POLICY_LIMITS.parentRules);
+  });
+
+  it('docs/policy-limits.md lists each of them with its number', () => {
+    const [text, custom] = readFileSync(join(packageRoot, 'docs/policy-limits.md'), 'utf8').split('## A request');
+    const listed = (section: string | undefined, limits: Record<string, number>) =>
+      Object.fromEntries(
+        Object.keys(limits).map((key) => {
+          const row = new RegExp(`^\\|[^|]*\\(\`${key}\`\\)\\s*\\|\\s*([0-9,]+)`, 'm').exec(section ?? '');
+          return [key, row ? Number(row[1]?.replaceAll(',', '')) : null];
+        }),
+      );
+    expect(listed(text, POLICY_LIMITS)).toEqual(POLICY_LIMITS);
+    expect(listed(custom, CUSTOM_POLICY_LIMITS)).toEqual(CUSTOM_POLICY_LIMITS);
   });
 });
