@@ -17,6 +17,7 @@ import { interleave } from './interleaved.js';
 import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
 import { type OpenLoopFigures, openLoop } from './open-loop.js';
+import { policyBodiesBench } from './policy-bodies.js';
 import { summariseProfile } from './profile-summary.js';
 import { redisOutageBench } from './redis-outage.js';
 import { replayBench } from './replay.js';
@@ -495,6 +496,21 @@ async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   }
 }
 
+/** BENCH_ONLY=policy-bodies [BENCH_BASELINE=DIR]: a bystander's verify while policy texts are posted (bench/policy-bodies.ts), merged into bench/results.json. */
+async function policyBodiesOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  try {
+    const figures = await policyBodiesBench({ startService, stop, seconds: SECONDS }, dir);
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const key = process.env.BENCH_BASELINE ? 'policy_bodies_baseline' : 'policy_bodies';
+    writeFileSync(file, `${JSON.stringify({ ...results, [key]: { date: new Date().toISOString(), ...figures } }, null, 2)}\n`);
+    console.log(`policy body figures written to bench/results.json (${key})`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ONLY=replay: `policy replay` over 1,000,000 stored events (bench/replay.ts), merged into bench/results.json. */
 async function replayOnly(): Promise<void> {
   const figures = await replayBench();
@@ -522,6 +538,7 @@ async function redisOutageOnly(): Promise<void> {
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'replay') return replayOnly();
   if (process.env.BENCH_ONLY === 'redis-outage') return redisOutageOnly();
+  if (process.env.BENCH_ONLY === 'policy-bodies') return policyBodiesOnly();
   if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();

@@ -115,7 +115,19 @@ export function describeSchemaErrors(errors: readonly ErrorObject[], oneOfHint =
     byPath.set(path, list);
   }
   const paths = [...byPath.keys()];
-  const isDeepest = (p: string) => !paths.some((q) => q !== p && q.startsWith(`${p}/`));
+  // Whether a place has one inside it, by halving over the places sorted (a policy's can number thousands).
+  const sorted = [...paths].sort();
+  const isDeepest = (p: string) => {
+    const inside = `${p}/`;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((sorted[middle] as string) < inside) low = middle + 1;
+      else high = middle;
+    }
+    return !(sorted[low] ?? '').startsWith(inside);
+  };
   const branchNoise = (p: string) => (byPath.get(p) ?? []).some((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
   const deepest = paths.filter(isDeepest);
   const above = paths.filter((p) => !isDeepest(p) && !branchNoise(p));

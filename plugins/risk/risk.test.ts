@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import type { VelocityReader } from '../../src/engine/plugin.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
 import { checksPolicy, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
@@ -274,7 +273,7 @@ describe('risk in a policy', () => {
         { name: 'high', conditions: { all: [{ fact: 'risk_level', operator: 'equal', value: 'high' }] }, action: 'block' },
       ],
     });
-    const policy = compilePolicy('risk-rules', parsePolicy('risk-rules.json', text), new FactCatalog(registry));
+    const policy = loadPolicy({ name: 'risk-rules', file: 'risk-rules.json', text }, new FactCatalog(registry));
     expect((await evaluateFor(policy, { email: 'jane@mailinator.com' })).decision.action).toBe('challenge');
     expect((await evaluateFor(policy, { email: 'jane@example.com' })).decision.action).toBe('allow');
     expect((await evaluateFor(policy, { email: 'x7kq2m9vz3p8@mailinator.com' })).decision.action).toBe('block');

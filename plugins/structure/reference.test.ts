@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { unicodeDomain } from '../../src/host-name.js';
 import { policiesDir } from '../../src/paths.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 import { evaluateFor } from '../../test/support/plugin-tester.js';
 import { registry } from '../index.js';
 
@@ -23,7 +22,7 @@ interface ReferenceCase {
 }
 
 const suite = JSON.parse(readFileSync(fileURLToPath(new URL('reference/python-email-validator.json', import.meta.url)), 'utf8')) as { cases: ReferenceCase[] };
-const policy = compilePolicy('default', parsePolicy('default.yaml', readFileSync(join(policiesDir, 'default.yaml'), 'utf8')), new FactCatalog(registry));
+const policy = loadPolicy({ name: 'default', file: join(policiesDir, 'default.yaml') }, new FactCatalog(registry));
 
 /** Checks of the default policy that judge the address's form, as python-email-validator's syntax errors do. */
 const FORM_CHECKS = new Set([

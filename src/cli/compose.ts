@@ -1,5 +1,7 @@
 // The composition root: builds the config, opens the store, takes the plugin registry and hands
 // them down. Nothing below src/cli knows where its parts come from.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { registry } from '../../plugins/index.js';
@@ -11,7 +13,9 @@ import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork } from '../network/index.js';
 import { summarizeNetwork } from '../network/summary.js';
+import { packageRoot } from '../paths.js';
 import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
+import { createPolicyChecks } from '../policy/check-thread.js';
 import { formatProblem } from '../policy/errors.js';
 import { createAccess } from '../service/access.js';
 import type { ServiceContext } from '../service/context.js';
@@ -83,7 +87,8 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const reload = startPolicyReload({ book: policies, store, log });
   const now = options.now ?? Date.now;
   const network = createNetwork(config.network, store.domainFacts, log);
-  const ctx: ServiceContext = { store, policies, catalog, network, log, config, now };
+  const policyChecks = createPolicyChecks({ workerFile: builtModule('policy-check-worker.js') });
+  const ctx: ServiceContext = { store, policies, policyChecks, catalog, network, log, config, now };
   const operations = createOperations(ctx, {
     sealer: new FingerprintSealer(keys, config.fingerprintTtlSeconds),
   });
@@ -116,6 +121,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription, inFlight });
   const close = async () => {
     reload.close();
+    await policyChecks.close();
     await network.close();
     limits.close();
     if (redis) await closeRedis(redis);
@@ -130,6 +136,12 @@ function unresolvedMessage(u: UnresolvedPolicy): string {
   if (u.problems.length === 0) return `cannot start: ${u.reason}`;
   const problems = u.problems.map(formatProblem).join('; ');
   return `cannot start: project "${u.project}": its stored policy "${u.policy}" does not compile: ${problems}; store a fixed one with \`email-trust project update ${u.project} --policy FILE\``;
+}
+
+/** A module beside this one in the built package (under the test runner, which runs the TypeScript, the one in dist/). */
+function builtModule(name: string): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.endsWith('.ts') ? join(packageRoot, 'dist/src/cli', name) : join(dirname(here), name);
 }
 
 /** A Redis URL without its password, for logs. */

@@ -3,14 +3,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../engine/catalog.js';
-import { compilePolicy } from '../policy/compile.js';
-import { readPolicyFile } from '../policy/load.js';
+import { loadPolicy } from '../policy/load.js';
 import { batchDecider } from '../service/policy-replay.js';
 import type { ReplayEvent } from '../store/replay-events.js';
 import type { WorkerSetup } from './replay-pool.js';
 
 const setup = workerData as WorkerSetup;
-const policy = compilePolicy(setup.name, readPolicyFile(setup.file), new FactCatalog(registry));
+const policy = loadPolicy({ name: setup.name, file: setup.file }, new FactCatalog(registry));
 const lists = new Map(Object.entries(setup.lists).map(([list, entries]) => [list, new Set(entries)]));
 const EMPTY: ReadonlySet<string> = new Set();
 const decide = batchDecider(policy, setup.projectId, { entries: async (list) => lists.get(list) ?? EMPTY });

@@ -7,9 +7,11 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
+import createError from 'http-errors';
 import type { Middleware } from 'koa';
 import { publicDir } from '../paths.js';
-import { POLICY_MAX_BYTES } from '../policy/load.js';
+import { PolicyCheckUnavailable } from '../policy/check-thread.js';
+import { POLICY_LIMITS } from '../policy/limits.js';
 import type { Operations } from '../service/operations.js';
 import type { PlaygroundRequest } from '../service/playground.js';
 import { ASSET_MAX_AGE_SECONDS, PAGE_POLICY, staticFile } from './api-docs.js';
@@ -18,7 +20,7 @@ import { validBody } from './middleware/validate.js';
 export const PLAYGROUND_EVALUATE_PATH = '/v1/playground/evaluate';
 
 /** A whole policy travels in the body: a policy file's limit, with room for its JSON escaping. */
-export const PLAYGROUND_BODY_LIMIT_BYTES = 2 * POLICY_MAX_BYTES;
+export const PLAYGROUND_BODY_LIMIT_BYTES = 2 * POLICY_LIMITS.bytes;
 
 /** The images ace.css and the textmate theme refer to. */
 const ACE_IMAGE = /^(main|textmate)-\d+\.(png|svg)$/;
@@ -55,7 +57,13 @@ export function addPlaygroundRoutes(router: Router, operations: Operations, acce
   });
   router.post(PLAYGROUND_EVALUATE_PATH, ...access, async (ctx) => {
     const request = validBody<PlaygroundRequest>(ctx, 'playground-evaluate-request');
-    ctx.body = await operations.playgroundEvaluate(ctx.state.project, request);
+    try {
+      ctx.body = await operations.playgroundEvaluate(ctx.state.project, request);
+    } catch (error) {
+      if (!(error instanceof PolicyCheckUnavailable)) throw error;
+      ctx.set('Retry-After', String(error.retryAfterSeconds));
+      throw createError(503, `service unavailable: ${error.message}`, { expose: true });
+    }
   });
 }
 

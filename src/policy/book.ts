@@ -5,10 +5,11 @@
 // and a policy that fails to compile never replaces the last good one.
 import { LRUCache } from 'lru-cache';
 import type { FactCatalog } from '../engine/catalog.js';
-import { type CompiledPolicy, compilePolicy } from './compile.js';
+import type { CompiledPolicy } from './compile.js';
 import { type CompiledVerdict, compileVerdict, verdictProblems } from './compile-verdict.js';
 import { PolicyError, type PolicyProblem } from './errors.js';
-import { parsePolicy } from './load.js';
+import { customPolicyOverLimit } from './limits.js';
+import { loadPolicy } from './load.js';
 import { NamedPolicies, type NamedRevisions, type ReloadOutcome } from './named-policies.js';
 import type { IntelligencePolicy } from './types.js';
 
@@ -112,7 +113,7 @@ export class PolicyBook {
       throw failed;
     }
     try {
-      const policy = compilePolicy(ref.policy, parsePolicy(ref.policy, ref.policySource), this.catalog);
+      const policy = loadPolicy({ name: ref.policy, file: ref.policy, text: ref.policySource }, this.catalog);
       this.bySource.set(key, policy);
       // A project's first policy in this instance is a load, not a reload: nothing to report.
       if (ref.id && kept && kept.revision !== policy.revision) this.tell([this.storedOutcome(ref, 'loaded', policy.revision, kept, [])]);
@@ -162,9 +163,11 @@ export class PolicyBook {
 
   /**
    * Compiles a request's custom_policy (schema-checked by the caller), reusing the compiled form for the
-   * same content; throws CustomPolicyError naming the first problem.
+   * same content; throws CustomPolicyError naming the limit it passes (limits.ts) or its first problem.
    */
   customVerdict(custom: IntelligencePolicy): CompiledVerdict {
+    const over = customPolicyOverLimit(custom);
+    if (over) throw new CustomPolicyError(`custom_policy${over.path.map((p) => `.${p}`).join('')}: ${over.message}`);
     const key = JSON.stringify(custom);
     let verdict = this.verdicts.get(key);
     if (!verdict) {

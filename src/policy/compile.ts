@@ -9,9 +9,8 @@ import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugi
 import { factPriority, PolicyRunner } from '../engine/run.js';
 import type { Action, Mode, OnUnknown } from '../vocabulary.js';
 import { type CompiledVerdict, compileVerdict } from './compile-verdict.js';
-import { PolicyError } from './errors.js';
-import type { LoadedPolicy } from './load.js';
-import { checkOptions, policyProblems } from './problems.js';
+import type { CheckedPolicy } from './load.js';
+import { checkOptions } from './problems.js';
 import { ruleId } from './rule-id.js';
 import { anyOfRule } from './rules.js';
 import type { CheckConfig, PolicyTest } from './types.js';
@@ -96,21 +95,19 @@ class PolicyConditions {
   }
 }
 
-/** Compiles a loaded policy; throws a PolicyError listing every problem (schema and semantic) at once. */
-export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactCatalog): CompiledPolicy {
-  const problems = policyProblems(loaded, catalog);
-  if (problems.length > 0) throw new PolicyError(problems);
-  const doc = loaded.document;
-  const checks = compileChecks(loaded, catalog);
+/** Builds the rules of a checked policy (load.ts's checkPolicy: within every limit, without problems). */
+export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): CompiledPolicy {
+  const doc = checked.document;
+  const checks = compileChecks(checked, catalog);
   const rules = new PolicyConditions();
   addCheckRules(rules, checks, catalog);
-  addFreeRules(rules, loaded, checks.length);
+  addFreeRules(rules, checked, checks.length);
   const engineRules = rules.conditions.length > 0 ? [anyOfRule(POLICY_RULE, rules.conditions, (fact) => factPriority(catalog, fact))] : [];
   const intelligence = doc.intelligence ?? {};
   return {
-    name,
-    file: loaded.file,
-    revision: loaded.revision,
+    name: checked.name,
+    file: checked.file,
+    revision: checked.revision,
     description: doc.description ?? '',
     defaultAction: doc.default_action ?? 'allow',
     checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),
@@ -128,9 +125,9 @@ export function compilePolicy(name: string, loaded: LoadedPolicy, catalog: FactC
 }
 
 /** The enabled checks in policy order, with their options and conditions (the policy has no problems). */
-function compileChecks(loaded: LoadedPolicy, catalog: FactCatalog): CompiledCheck[] {
+function compileChecks(checked: CheckedPolicy, catalog: FactCatalog): CompiledCheck[] {
   const checks: CompiledCheck[] = [];
-  for (const [checkName, config] of Object.entries(loaded.document.checks ?? {})) {
+  for (const [checkName, config] of Object.entries(checked.document.checks ?? {})) {
     const plugin = catalog.checkOwner.get(checkName) as Plugin;
     const spec = plugin.checks[checkName] as CheckSpec;
     if (config.enabled === false) continue;
@@ -175,8 +172,8 @@ function checkVerdict(check: CompiledCheck): Verdict {
 }
 
 /** The policy's free rules, after its checks in order. */
-function addFreeRules(rules: PolicyConditions, loaded: LoadedPolicy, checkCount: number): void {
-  for (const [i, rule] of (loaded.document.rules ?? []).entries()) {
+function addFreeRules(rules: PolicyConditions, checked: CheckedPolicy, checkCount: number): void {
+  for (const [i, rule] of (checked.document.rules ?? []).entries()) {
     // A rule that names no code still names itself, so an action it changes is never unexplained.
     const code = rule.error ?? rule.warning ?? ruleId(rule.name);
     rules.add(rule.conditions, {

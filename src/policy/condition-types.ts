@@ -14,7 +14,8 @@ const ARRAY_OPERATORS = new Set(['contains', 'doesNotContain']);
 
 export interface ConditionProblem {
   path: (string | number)[];
-  message: string;
+  /** Written when the problem is reported: a did-you-mean looks at every fact. */
+  message(): string;
 }
 
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORS);
@@ -29,14 +30,15 @@ export function conditionProblems(condition: unknown, catalog: FactCatalog, path
   if (typeof c.fact !== 'string') return [];
   const owner = catalog.owner.get(c.fact);
   if (!owner) {
-    const hint = didYouMean(c.fact, catalog.owner.keys()) || ' (`email-trust facts` lists every fact)';
-    return [{ path: [...path, 'fact'], message: `unknown fact "${echoInput(c.fact)}"${hint}` }];
+    const fact = c.fact;
+    const message = () => `unknown fact "${echoInput(fact)}"${didYouMean(fact, catalog.owner.keys()) || ' (`email-trust facts` lists every fact)'}`;
+    return [{ path: [...path, 'fact'], message }];
   }
   // An unknown operator is the schema's to report (with its own did-you-mean).
   if (typeof c.operator !== 'string' || !KNOWN_OPERATORS.has(c.operator)) return [];
   const spec = owner.facts[c.fact] as FactSpec;
   const misfit = operatorMisfit(c.operator, spec, c.value);
-  return misfit ? [{ path: [...path, misfit.at], message: `${misfit.message} (fact ${c.fact} is ${describeType(spec)})` }] : [];
+  return misfit ? [{ path: [...path, misfit.at], message: () => `${misfit.message} (fact ${c.fact} is ${describeType(spec)})` }] : [];
 }
 
 function operatorMisfit(operator: string, spec: FactSpec, value: unknown): { at: 'operator' | 'value'; message: string } | null {

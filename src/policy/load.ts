@@ -1,87 +1,150 @@
-// Reads a policy (YAML, or JSON which is YAML) and validates it against schemas/policy.schema.json,
-// keeping every node's position so problems name file, line and column. A syntax error stops here; schema
-// problems are kept on the loaded policy, so that the compiler reports them with its own in one pass.
+// The one way a policy text becomes a compiled policy, however it arrives (a file, a project's stored text,
+// a reload, the playground): loadPolicy. Its text is held to limits.ts before it is parsed; then it is read
+// as YAML (or JSON, which is YAML) keeping every node's position, so problems name file, line and column;
+// its document is held to the limits again and validated against schemas/policy.schema.json; the compiler's
+// problems are added, and all of them reported in one pass. checkPolicy is that check alone (the
+// playground runs it on a thread of its own) and compile.ts builds the rules from what it returns.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject } from 'ajv';
-import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
+import { Composer, type CST, type Document, isMap, isNode, isSeq, LineCounter, Parser, YAMLParseError } from 'yaml';
 import { echoInput } from '../echoed-input.js';
+import type { FactCatalog } from '../engine/catalog.js';
 import { describeSchemaErrors, pointer, schemaValidator } from '../schemas.js';
+import { type CompiledPolicy, compilePolicy } from './compile.js';
 import { didYouMean } from './did-you-mean.js';
-import { PolicyError, type PolicyProblem, sortProblems } from './errors.js';
-import { syntaxProblems } from './syntax.js';
+import { PolicyError, PolicyLimitError, type PolicyProblem, sortProblems } from './errors.js';
+import { documentOverLimit, POLICY_LIMITS, textOverLimit, tokensOverLimit } from './limits.js';
+import { policyProblems } from './problems.js';
+import { duplicateKeyProblems, keyName, syntaxProblems } from './syntax.js';
 import type { PolicyDocument } from './types.js';
-
-/** Largest policy accepted, in bytes. */
-export const POLICY_MAX_BYTES = 256 * 1024;
-const MAX_ALIASES = 50;
 
 const CONDITION_FORMS = 'a condition must be {all: [...]}, {any: [...]}, {not: {...}} or {fact, operator, value}';
 
-export interface LoadedPolicy {
-  /** Where it came from (a file path or a label such as "custom_policy"). */
+export interface PolicySource {
+  /** The name its answers give: a policies-folder name, a project's policy label, `playground`. */
+  name: string;
+  /** Where it came from, for problems: a file path, or a label. */
   file: string;
-  text: string;
+  /** The text; read from `file` when absent. */
+  text?: string;
+}
+
+/** A policy within every limit and without problems: what compile.ts builds rules from. */
+export interface CheckedPolicy {
+  name: string;
+  file: string;
   /** Content hash: names this policy's revision in every decision. */
   revision: string;
+  document: PolicyDocument;
+}
+
+/** A parsed policy with the schema's problems and the positions of its nodes (problems.ts adds its own). */
+export interface LoadedPolicy {
   /** The document; a PolicyDocument only when `problems` is empty. */
   document: PolicyDocument;
-  /** What the schema refused, each with its position; the compiler adds its own and reports them all. */
+  /** What the schema refused, each with its position. */
   problems: PolicyProblem[];
-  /** Position of the node at a path (or of its nearest existing ancestor). */
-  locate(path: readonly (string | number)[]): { line: number; column: number };
   problem(path: readonly (string | number)[], message: string): PolicyProblem;
 }
 
-export function readPolicyFile(file: string): LoadedPolicy {
-  let text: string;
+/** The policy compiled; throws a PolicyError listing its problems (a PolicyLimitError for a limit passed). */
+export function loadPolicy(source: PolicySource, catalog: FactCatalog): CompiledPolicy {
+  return compilePolicy(checkPolicy(source, catalog), catalog);
+}
+
+/** Every limit and problem of the policy, without compiling its rules; throws as loadPolicy does. */
+export function checkPolicy(source: PolicySource, catalog: FactCatalog): CheckedPolicy {
+  const text = source.text ?? readPolicyText(source.file);
+  const loaded = parsePolicy(source.file, text);
+  const problems = policyProblems(loaded, catalog);
+  if (problems.length > 0) throw new PolicyError(problems);
+  return { name: source.name, file: source.file, revision: policyRevision(text), document: loaded.document };
+}
+
+/** The revision of a policy text: the first 16 hex digits of its SHA-256. */
+export function policyRevision(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** A policy file's text; a PolicyError when it cannot be read. */
+export function readPolicyText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     throw new PolicyError([{ file, line: 0, column: 0, path: '', message: `cannot read the policy: ${(error as Error).message}` }]);
   }
-  return parsePolicy(file, text);
 }
 
-export function parsePolicy(file: string, text: string): LoadedPolicy {
-  if (Buffer.byteLength(text, 'utf8') > POLICY_MAX_BYTES) {
-    throw new PolicyError([{ file, line: 0, column: 0, path: '', message: `the policy is larger than ${POLICY_MAX_BYTES} bytes` }]);
-  }
+function parsePolicy(file: string, text: string): LoadedPolicy {
+  const over = textOverLimit(text);
+  if (over) throw new PolicyLimitError({ file, line: over.line, column: over.column, path: '', message: over.message });
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  const at = (offset: number) => {
-    const pos = lineCounter.linePos(offset);
-    return { line: pos.line, column: pos.col };
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tokensOverLimit(tokens);
+  if (deep) {
+    const { line, col } = lineCounter.linePos(deep.offset);
+    throw new PolicyLimitError({ file, line, column: col, path: '', message: deep.message });
+  }
+  const doc = firstDocument(tokens, text.length);
+  const syntax = [...(doc.errors.length > 0 ? syntaxProblems(file, text, tokens, doc, lineCounter) : []), ...duplicateKeyProblems(file, doc, lineCounter)];
+  if (syntax.length > 0) throw new PolicyError(sortProblems(syntax).slice(0, POLICY_LIMITS.problems));
+
+  let offsets: Map<string, number> | undefined;
+  const problem = (path: readonly (string | number)[], message: string): PolicyProblem => {
+    offsets ??= nodeOffsets(doc);
+    const { line, col } = lineCounter.linePos(offsetOf(offsets, path));
+    return { file, line, column: col, path: pointer(path), message };
   };
-  if (doc.errors.length > 0) throw new PolicyError(sortProblems(syntaxProblems(file, text, doc, lineCounter)));
-
-  const locate = (path: readonly (string | number)[]) => at(offsetOf(doc, path));
-  const problem = (path: readonly (string | number)[], message: string): PolicyProblem => ({
-    file,
-    ...locate(path),
-    path: pointer(path),
-    message,
-  });
-
   let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+    value = doc.toJS({ maxAliasCount: POLICY_LIMITS.aliases });
   } catch (error) {
-    throw new PolicyError([problem([], (error as Error).message)]);
+    const message = (error as Error).message;
+    // yaml's words for its maxAliasCount: the limit, in ours.
+    if (/Excessive alias count/.test(message)) {
+      throw new PolicyLimitError(problem([], `an anchor (&name) with its uses (*name) counted more than ${POLICY_LIMITS.aliases} times`));
+    }
+    throw new PolicyError([problem([], message)]);
   }
+  const overDocument = documentOverLimit(value);
+  if (overDocument) throw new PolicyLimitError(problem(overDocument.path, overDocument.message));
   const validate = schemaValidator<PolicyDocument>('policy');
   const problems = validate(value) ? [] : schemaProblems(validate.errors ?? [], value).map((p) => problem(p.path, p.message));
-  const revision = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  return { file, text, revision, document: value as PolicyDocument, problems: sortProblems(problems), locate, problem };
+  return { document: value as PolicyDocument, problems: sortProblems(problems).slice(0, POLICY_LIMITS.problems), problem };
+}
+
+/**
+ * The first YAML document of the tokens, as yaml's parseDocument composes it (which parses and composes in one
+ * go, leaving no room to measure the tokens in between); a second document is an error.
+ */
+function firstDocument(tokens: readonly CST.Token[], length: number): Document.Parsed {
+  // Not yaml's uniqueKeys, which compares each key with every key before it: duplicateKeyProblems is linear.
+  const composer = new Composer({ uniqueKeys: false });
+  let first: Document.Parsed | undefined;
+  for (const doc of composer.compose(tokens, true, length)) {
+    if (!first) first = doc;
+    else {
+      first.errors.push(
+        new YAMLParseError([doc.range[0], doc.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'),
+      );
+      break;
+    }
+  }
+  return first as Document.Parsed;
 }
 
 /** The schema's complaints, a value that is not one of a list getting the closest allowed one (`lesThan`). */
 function schemaProblems(errors: readonly ErrorObject[], value: unknown): { path: (string | number)[]; message: string }[] {
   const suggestions = new Map<string, string>();
+  let looked = 0;
   for (const error of errors) {
-    const given = valueAt(value, error.instancePath);
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-    if (error.keyword !== 'enum' || typeof given !== 'string' || !allowed) continue;
+    if (error.keyword !== 'enum' || !allowed) continue;
+    const given = valueAt(value, error.instancePath);
+    if (typeof given !== 'string') continue;
+    // Only so many problems are reported: the rest need no hint.
+    if (++looked > POLICY_LIMITS.problems) break;
     const hint = didYouMean(given, allowed.map(String));
     if (hint) suggestions.set(error.instancePath, `got "${echoInput(given)}"${hint}`);
   }
@@ -102,10 +165,37 @@ function valueAt(value: unknown, instancePath: string): unknown {
 }
 
 /** Offset of the deepest existing node on the path (the value; for a missing key, its parent). */
-function offsetOf(doc: Document, path: readonly (string | number)[]): number {
+function offsetOf(offsets: ReadonlyMap<string, number>, path: readonly (string | number)[]): number {
   for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) return node.range[0];
+    const offset = offsets.get(pointer(path.slice(0, n)));
+    if (offset !== undefined) return offset;
   }
   return 0;
+}
+
+/**
+ * Where each node of the document starts, by JSON pointer (a value's; a key's when its value has none), in
+ * one walk: located one by one, each problem of 5,000 in one map searched it from its first key.
+ */
+function nodeOffsets(doc: Document): Map<string, number> {
+  const offsets = new Map<string, number>();
+  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: doc.contents, path: [] }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { node, path } = next;
+    if (!isNode(node)) continue;
+    const at = pointer(path);
+    if (node.range && !offsets.has(at)) offsets.set(at, node.range[0]);
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = keyName(pair.key);
+        const where = [...path, key];
+        const start = isNode(pair.value) && pair.value.range ? pair.value.range[0] : isNode(pair.key) ? pair.key.range?.[0] : undefined;
+        if (start !== undefined && !offsets.has(pointer(where))) offsets.set(pointer(where), start);
+        stack.push({ node: pair.value, path: where });
+      }
+    } else if (isSeq(node)) {
+      for (const [i, item] of node.items.entries()) stack.push({ node: item, path: [...path, i] });
+    }
+  }
+  return offsets;
 }

@@ -5,9 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FactCatalog } from '../engine/catalog.js';
 import { policiesDir as shippedPoliciesDir } from '../paths.js';
-import { type CompiledPolicy, compilePolicy } from './compile.js';
+import type { CompiledPolicy } from './compile.js';
 import { PolicyError, type PolicyProblem } from './errors.js';
-import { parsePolicy, readPolicyFile } from './load.js';
+import { loadPolicy, readPolicyText } from './load.js';
 
 /** A policy file's name: the policy's name and this ending. */
 export const POLICY_FILE = /\.ya?ml$/;
@@ -60,8 +60,8 @@ export class NamedPolicies {
     const problems: PolicyProblem[] = [];
     for (const [name, file] of named.files()) {
       try {
-        const loaded = readPolicyFile(file);
-        named.entries.set(name, { policy: compilePolicy(name, loaded, catalog), text: loaded.text });
+        const text = readPolicyText(file);
+        named.entries.set(name, { policy: loadPolicy({ name, file, text }, catalog), text });
       } catch (error) {
         if (!(error instanceof PolicyError)) throw error;
         problems.push(...error.problems);
@@ -108,7 +108,7 @@ export class NamedPolicies {
       if (this.failedTexts.get(name) === text) continue;
       const previous = current?.policy.revision ?? null;
       try {
-        const policy = compilePolicy(name, parsePolicy(file, text), this.catalog);
+        const policy = loadPolicy({ name, file, text }, this.catalog);
         next.set(name, { policy, text });
         this.failedTexts.delete(name);
         outcomes.push({ source: 'file', policy: name, result: 'loaded', revision: policy.revision, previous, problems: [] });

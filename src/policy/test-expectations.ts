@@ -6,7 +6,8 @@ import { echoInput } from '../echoed-input.js';
 import { exposedAs, type FactCatalog } from '../engine/catalog.js';
 import { didYouMean } from './did-you-mean.js';
 
-type Report = (path: (string | number)[], message: string) => void;
+/** Adds a problem; the message is written only when the problem is reported (a place the schema named is not). */
+export type Report = (path: (string | number)[], message: () => string) => void;
 
 /** Top-level answer fields a test may expect, besides the flags: each a fact of the same name. */
 export const EXPECTED_FIELDS = ['corrected_email', 'risk_level', 'risk_score'] as const;
@@ -16,7 +17,8 @@ export function isFlagKey(key: string): boolean {
   return /^(is|has)_/.test(key);
 }
 
-export function testExpectationProblems(doc: Record<string, unknown>, catalog: FactCatalog, report: Report): void {
+/** Problems of the tests' expectations, until `full` says the report has no room for more. */
+export function testExpectationProblems(doc: Record<string, unknown>, catalog: FactCatalog, report: Report, full: () => boolean): void {
   if (!Array.isArray(doc.tests)) return;
   const enabled = enabledChecks(doc, catalog);
   const enabledPlugins = new Set([...enabled.keys()].map((name) => catalog.checkOwner.get(name)?.id));
@@ -25,35 +27,41 @@ export function testExpectationProblems(doc: Record<string, unknown>, catalog: F
     ...[...enabled].filter(([, onUnknown]) => onUnknown !== 'ignore').map(([name]) => `on_unknown:${name}`),
     ...(Array.isArray(doc.rules) ? doc.rules.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : [])) : []),
   ];
+  const fired = new Set(firedNames);
   const flags = [...catalog.owner].flatMap(([fact, plugin]) => {
     const spec = plugin.facts[fact];
     return spec && exposedAs(spec, 'flag') ? [fact] : [];
   });
-  doc.tests.forEach((test, i) => {
-    if (!isRecord(test) || !isRecord(test.expected)) return;
+  const isFlag = new Set(flags);
+  for (const [i, test] of doc.tests.entries()) {
+    if (!isRecord(test) || !isRecord(test.expected)) continue;
     const here = ['tests', i, 'expected'];
     const expected = test.expected;
     if (Array.isArray(expected.fired)) {
-      expected.fired.forEach((name, j) => {
-        if (typeof name !== 'string' || firedNames.includes(name)) return;
-        const hint = didYouMean(name, firedNames) || ` (it enables ${firedNames.join(', ') || 'nothing'})`;
-        report([...here, 'fired', j], `"${echoInput(name)}" is not an enabled check, a free rule or an on_unknown of this policy${hint}`);
-      });
+      for (const [j, name] of expected.fired.entries()) {
+        if (full()) return;
+        if (typeof name !== 'string' || fired.has(name)) continue;
+        report([...here, 'fired', j], () => {
+          const hint = didYouMean(name, firedNames) || ` (it enables ${firedNames.join(', ') || 'nothing'})`;
+          return `"${echoInput(name)}" is not an enabled check, a free rule or an on_unknown of this policy${hint}`;
+        });
+      }
     }
     for (const key of Object.keys(expected)) {
+      if (full()) return;
       const isField = (EXPECTED_FIELDS as readonly string[]).includes(key);
       if (!isField && !isFlagKey(key)) continue;
-      if (!isField && !flags.includes(key)) {
-        report([...here, key], `unknown flag "${echoInput(key)}"${didYouMean(key, flags) || `; flags: ${flags.join(', ')}`}`);
+      if (!isField && !isFlag.has(key)) {
+        report([...here, key], () => `unknown flag "${echoInput(key)}"${didYouMean(key, flags) || `; flags: ${flags.join(', ')}`}`);
         continue;
       }
       const plugin = catalog.owner.get(key);
       if (plugin && !enabledPlugins.has(plugin.id)) {
         const checks = Object.keys(plugin.checks).join(', ');
-        report([...here, key], `the policy enables no check of plugin ${plugin.id} (${checks}), so its answers never carry ${key}`);
+        report([...here, key], () => `the policy enables no check of plugin ${plugin.id} (${checks}), so its answers never carry ${key}`);
       }
     }
-  });
+  }
 }
 
 /** Enabled checks known to the registry → their on_unknown. */

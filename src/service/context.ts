@@ -6,6 +6,7 @@ import type { RunServices } from '../engine/run.js';
 import { throttled } from '../log-throttle.js';
 import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
+import type { PolicyChecks } from '../policy/check-thread.js';
 import type { Store } from '../store/database.js';
 import type { Project } from '../store/projects.js';
 import { isUnavailable, outageReason } from '../store/unavailable.js';
@@ -13,6 +14,8 @@ import { isUnavailable, outageReason } from '../store/unavailable.js';
 export interface ServiceContext {
   store: Store;
   policies: PolicyBook;
+  /** Policy texts a request brings (the playground's), checked off the event loop. */
+  policyChecks: PolicyChecks;
   /** The plugin registry indexed: what a policy text given at run time (the playground's) compiles against. */
   catalog: FactCatalog;
   network: Network;

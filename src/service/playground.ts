@@ -2,12 +2,11 @@
 // policy text compiled aside: never stored, never cached, no event recorded. The address runs through the
 // verify pipeline with the project's history, lists and network settings, as a verify call would, but
 // the network answers are not stored (as with soft_check).
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import createError from 'http-errors';
 import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
-import { PolicyError, type PolicyProblem } from '../policy/errors.js';
-import { parsePolicy } from '../policy/load.js';
+import { PolicyError, PolicyLimitError, type PolicyProblem } from '../policy/errors.js';
+import { policyRevision } from '../policy/load.js';
 import type { Project } from '../store/projects.js';
 import { runServices, type ServiceContext } from './context.js';
 import { type VerifyResponse, verifyWith } from './verify.js';
@@ -56,18 +55,20 @@ export function playgroundPolicy(ctx: ServiceContext, project: Project): Playgro
     if (!(error instanceof PolicyError) || project.policySource === null) throw error;
   }
   const source = project.policySource ?? readFileSync((inUse as CompiledPolicy).file, 'utf8');
-  // The same hash as load.ts's: a file edited since it was loaded shows a revision other than in_use.
-  const revision = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  // A file edited since it was loaded shows a revision other than in_use.
+  const revision = policyRevision(source);
   return { project: project.name, policy: inUse?.name ?? project.policy, source, revision, in_use: inUse?.revision ?? null };
 }
 
-/** One address through `request.policy`, compiled aside. */
+/** One address through `request.policy`, checked on the policy check thread and compiled aside. */
 export async function playgroundEvaluate(ctx: ServiceContext, project: Project, request: PlaygroundRequest): Promise<PlaygroundAnswer> {
   assertPlayground(project);
   let compiled: CompiledPolicy;
   try {
-    compiled = compilePolicy('playground', parsePolicy('playground', request.policy), ctx.catalog);
+    compiled = compilePolicy(await ctx.policyChecks.check({ name: 'playground', file: 'playground', text: request.policy }), ctx.catalog);
   } catch (error) {
+    // A text past a limit is refused as a request, not shown as problems of a policy being written.
+    if (error instanceof PolicyLimitError) throw createError(400, error.describe());
     if (!(error instanceof PolicyError)) throw error;
     return { compiled: false, problems: error.problems.map(({ file: _file, ...where }) => where) };
   }

@@ -8,9 +8,8 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import { DIRECT_EVALUATE, directEvaluate, upstreamEvaluate } from '../../src/engine/condition-evaluation.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import '../../src/engine/run.js';
-import { compilePolicy } from '../../src/policy/compile.js';
 import { evaluate } from '../../src/policy/evaluate.js';
-import { readPolicyFile } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 
 type Leaf = { fact: string; operator: string; value: unknown; result?: boolean; factResult?: unknown; valueResult?: unknown };
 
@@ -68,7 +67,7 @@ describe('condition evaluation without Promise.all', () => {
 describe("a pooled engine's conditions, each with one record of its own", () => {
   it('give every run its own results, however many run at once', async () => {
     const catalog = new FactCatalog(registry);
-    const policy = compilePolicy('default', readPolicyFile(new URL('../../policies/default.yaml', import.meta.url).pathname), catalog);
+    const policy = loadPolicy({ name: 'default', file: new URL('../../policies/default.yaml', import.meta.url).pathname }, catalog);
     const addresses = Array.from({ length: 60 }, (_, i) =>
       i % 3 === 0 ? `jane${i}@mailinator.com` : i % 3 === 1 ? `12345${i}@example.com` : `jane.doe${i}@example.com`,
     );

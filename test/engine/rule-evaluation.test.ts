@@ -14,10 +14,9 @@ import type { Velocity, VelocityReader } from '../../src/engine/plugin.js';
 import { NOT_YET, type NowAlmanac, type RulesOutcome, runRules, upstreamRuleEvaluate, WALKED_EVALUATE } from '../../src/engine/rule-evaluation.js';
 import '../../src/engine/run.js';
 import { packageRoot } from '../../src/paths.js';
-import { compilePolicy } from '../../src/policy/compile.js';
 import { haltsAfter } from '../../src/policy/compile-verdict.js';
 import { evaluate } from '../../src/policy/evaluate.js';
-import { parsePolicy, readPolicyFile } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 
 const catalog = new FactCatalog(registry);
 const ruleClass = Object.getPrototypeOf(
@@ -68,7 +67,7 @@ const ADDRESSES = [
 ];
 
 async function outcome(policyName: string, email: string, ipv4: string | null) {
-  const policy = compilePolicy(policyName, readPolicyFile(join(packageRoot, 'policies', `${policyName}.yaml`)), catalog);
+  const policy = loadPolicy({ name: policyName, file: join(packageRoot, 'policies', `${policyName}.yaml`) }, catalog);
   const evaluation = await evaluate(
     policy,
     { email, ipv4, ipv6: null, softCheck: false, projectId: 'p', device: null },
@@ -107,7 +106,7 @@ describe('rule evaluation by a synchronous walk', () => {
   });
 
   it('takes the walk on the engines of the runner: an evaluation makes under half the promises the upstream method makes', async () => {
-    const policy = compilePolicy('default', readPolicyFile(join(packageRoot, 'policies', 'default.yaml')), catalog);
+    const policy = loadPolicy({ name: 'default', file: join(packageRoot, 'policies', 'default.yaml') }, catalog);
     const promisesOf = async () => {
       let made = 0;
       const hook = createHook({
@@ -135,7 +134,7 @@ describe('rule evaluation by a synchronous walk', () => {
 
   it('has every plugin of the registry answer at once with network checks off and no IP (none waits without I/O)', async () => {
     // No rules: no plugin runs before factsNow asks, so each one must answer then, not after a wait.
-    const policy = compilePolicy('none', parsePolicy('none.yaml', 'version: "1.0"\nchecks: {}\n'), catalog);
+    const policy = loadPolicy({ name: 'none', file: 'none.yaml', text: 'version: "1.0"\nchecks: {}\n' }, catalog);
     const every = registry.flatMap((plugin) => Object.keys(plugin.facts));
     for (const email of ADDRESSES) {
       const evaluation = await evaluate(
@@ -150,11 +149,11 @@ describe('rule evaluation by a synchronous walk', () => {
   });
 
   it('waits for a fact not yet at hand and reads no fact the upstream method would not', async () => {
-    const policy = compilePolicy(
-      'walk',
-      parsePolicy(
-        'walk.yaml',
-        `version: "1.0"
+    const policy = loadPolicy(
+      {
+        name: 'walk',
+        file: 'walk.yaml',
+        text: `version: "1.0"
 checks:
   local_numeric: { mode: soft, action: challenge }
 rules:
@@ -166,7 +165,7 @@ rules:
     conditions: { any: [{ fact: local_is_numeric, operator: equal, value: true }, { not: { fact: total_email_in_ip, operator: lessThan, value: 10 } }] }
     action: challenge
 `,
-      ),
+      },
       catalog,
     );
     const run = (email: string) =>
@@ -233,7 +232,7 @@ describe('runRules, in place of Engine#run', () => {
     results.map((r) => ({ name: r.name, result: r.result, conditions: JSON.parse(JSON.stringify(r.conditions)) }));
 
   it.each(policies)('settles the rules and sets that Engine#run settles, in its order, for the checks and the verdict of policy %s', async (name) => {
-    const policy = compilePolicy(name, readPolicyFile(join(packageRoot, 'policies', `${name}.yaml`)), catalog);
+    const policy = loadPolicy({ name, file: join(packageRoot, 'policies', `${name}.yaml`) }, catalog);
     const every = registry.flatMap((plugin) => Object.keys(plugin.facts));
     // Velocity and the network answer after a wait, as in a service.
     const slow = new Set(registry.filter((plugin) => plugin.io).flatMap((plugin) => Object.keys(plugin.facts)));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { PLAYGROUND_CSP } from '../../src/http/playground.js';
 import { policiesDir } from '../../src/paths.js';
-import { POLICY_MAX_BYTES } from '../../src/policy/load.js';
+import { POLICY_LIMITS } from '../../src/policy/limits.js';
 import { bearer, post, send, startService, type TestServer } from '../support/server.js';
 
 const STORED = `version: "1.0"
@@ -128,7 +128,11 @@ describe('POST /v1/playground/evaluate', () => {
     ['a policy that is not text', { policy: 3 }, 'policy: must be of type string'],
     ['an unknown field', { policy: STORED, show_results: true }, 'show_results'],
     ['a bad ipv4_address', { policy: STORED, email_address: 'jane@example.com', ipv4_address: '999.1.1.1' }, 'ipv4_address'],
-    ['a policy past 256 KiB', { policy: `# ${'x'.repeat(POLICY_MAX_BYTES)}\n${STORED}` }, `policy: must NOT have more than ${POLICY_MAX_BYTES} characters`],
+    [
+      'a policy past 256 KiB',
+      { policy: `# ${'x'.repeat(POLICY_LIMITS.bytes)}\n${STORED}` },
+      `policy: must NOT have more than ${POLICY_LIMITS.bytes} characters`,
+    ],
   ])('refuses %s with a 400 naming the field', async (_what, body, message) => {
     const res = await evaluate(lab, body);
     expect(res.status).toBe(400);
@@ -139,9 +143,9 @@ describe('POST /v1/playground/evaluate', () => {
     const strict = `${readFileSync(join(policiesDir, 'strict-signup.yaml'), 'utf8')}# ${'notes '.repeat(400)}\n`;
     expect(JSON.stringify({ policy: strict }).length).toBeGreaterThan(16 * 1024);
     expect((await evaluate(lab, { policy: strict, email_address: 'jane@example.com' })).body.compiled).toBe(true);
-    const huge = await evaluate(lab, { policy: 'x'.repeat(2 * POLICY_MAX_BYTES) });
+    const huge = await evaluate(lab, { policy: 'x'.repeat(2 * POLICY_LIMITS.bytes) });
     expect(huge.status).toBe(413);
-    expect(huge.body.error).toBe(`request body is larger than ${2 * POLICY_MAX_BYTES} bytes`);
+    expect(huge.body.error).toBe(`request body is larger than ${2 * POLICY_LIMITS.bytes} bytes`);
   });
 
   it("shares the access token's verify rate limit", async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/cli/logger.js';
 import { main } from '../../src/cli/main.js';
 import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { policyRevision } from '../../src/policy/load.js';
 import type { ReloadOutcome } from '../../src/policy/named-policies.js';
 import { openDatabase } from '../../src/store/database.js';
 import { bearer, post, send, startService, type TestServer } from '../support/server.js';
@@ -21,7 +21,7 @@ import { fixturePolicy } from './contract.js';
 const SOFT = fixturePolicy('plus-soft'); // plus addressing: allow with a warning
 const HARD = fixturePolicy('plus-hard'); // plus addressing: block
 const INVALID = fixturePolicy('invalid-mode'); // line 6, column 23: a mode that does not exist
-const revisionOf = (text: string) => parsePolicy('x', text).revision;
+const revisionOf = policyRevision;
 const WAIT_MS = 5_000;
 
 let dir: string;

@@ -8,21 +8,21 @@ import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { checkPolicy } from '../../src/policy/load.js';
 import type { DomainAnswers, HistoryEntry } from '../../src/policy/types.js';
 
 const catalog = new FactCatalog(registry);
 
 /** The shipped policy, its known-abuse and spam-trap checks given a domain each (the shipped lists are empty). */
 function withListedDomains(file: string): CompiledPolicy {
-  const loaded = parsePolicy(file, readFileSync(join(policiesDir, file), 'utf8'));
-  const checks = loaded.document.checks ?? {};
+  const checked = checkPolicy({ name: file.replace(/\.yaml$/, ''), file, text: readFileSync(join(policiesDir, file), 'utf8') }, catalog);
+  const checks = checked.document.checks ?? {};
   const additions: Record<string, string> = { known_abuse_domain: 'abuse.example', spam_trap_domain: 'trap.example' };
   for (const [check, domain] of Object.entries(additions)) {
     const entry = checks[check];
     if (entry) checks[check] = { ...entry, options: { ...entry.options, add: [domain] } };
   }
-  return compilePolicy(file.replace(/\.yaml$/, ''), loaded, catalog);
+  return compilePolicy(checked, catalog);
 }
 
 /** Every policy in policies/, by name. */

@@ -9,14 +9,14 @@ import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { policiesDir } from '../../src/paths.js';
 import { PolicyBook } from '../../src/policy/book.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { policyRevision } from '../../src/policy/load.js';
 import type { ReloadOutcome } from '../../src/policy/named-policies.js';
 import { fixturePolicy } from '../http/contract.js';
 
 const catalog = new FactCatalog(registry);
 const SOFT = fixturePolicy('plus-soft');
 const HARD = fixturePolicy('plus-hard');
-const revisionOf = (text: string) => parsePolicy('x', text).revision;
+const revisionOf = policyRevision;
 
 let dir: string;
 let book: PolicyBook;

@@ -5,16 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import { compilePolicy } from '../../src/policy/compile.js';
 import { evaluate } from '../../src/policy/evaluate.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 
 const catalog = new FactCatalog(registry);
-const policy = compilePolicy(
-  'short-circuit',
-  parsePolicy(
-    'short-circuit.yaml',
-    `version: "1.0"
+const policy = loadPolicy(
+  {
+    name: 'short-circuit',
+    file: 'short-circuit.yaml',
+    text: `version: "1.0"
 checks:
   local_numeric: { mode: soft, action: challenge }
   disposable_domain: { mode: hard }
@@ -24,7 +23,7 @@ rules:
     conditions: { all: [{ fact: distinct_emails_in_ip, operator: greaterThan, value: 1 }, { fact: local_is_numeric, operator: equal, value: true }] }
     action: block
 `,
-  ),
+  },
   catalog,
 );
 

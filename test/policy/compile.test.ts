@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
-import { compilePolicy } from '../../src/policy/compile.js';
 import { PolicyError } from '../../src/policy/errors.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 import { evaluateFor } from '../support/plugin-tester.js';
 
 const catalog = new FactCatalog(registry);
 const _noHistory = { byIp: async ({ since }: { since: number[] }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) }) };
 
 function compile(yaml: string) {
-  return compilePolicy('t', parsePolicy('t.yaml', yaml), catalog);
+  return loadPolicy({ name: 't', file: 't.yaml', text: yaml }, catalog);
 }
 
 function problemsOf(yaml: string) {

@@ -5,19 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import { compilePolicy } from '../../src/policy/compile.js';
 import { evaluate } from '../../src/policy/evaluate.js';
-import { parsePolicy, readPolicyFile } from '../../src/policy/load.js';
+import { checkPolicy, loadPolicy } from '../../src/policy/load.js';
 
 const catalog = new FactCatalog(registry);
-const shipped = compilePolicy('default', readPolicyFile(new URL('../../policies/default.yaml', import.meta.url).pathname), catalog);
+const shipped = loadPolicy({ name: 'default', file: new URL('../../policies/default.yaml', import.meta.url).pathname }, catalog);
 
 // Checks of different plugins interleaved, so the engine's plugin grouping differs from policy order.
-const INTERLEAVED = compilePolicy(
-  'interleaved',
-  parsePolicy(
-    'interleaved.yaml',
-    `version: "1.0"
+const INTERLEAVED = loadPolicy(
+  {
+    name: 'interleaved',
+    file: 'interleaved.yaml',
+    text: `version: "1.0"
 checks:
   local_plus: { mode: soft, action: warn }
   disposable_domain: { mode: hard }
@@ -27,11 +26,13 @@ rules:
     conditions: { all: [{ fact: has_plus_addressing, operator: equal, value: true }, { fact: domain, operator: equal, value: gmail.com }] }
     action: challenge
 `,
-  ),
+  },
   catalog,
 );
 
-const DEFAULT_RULES = (readPolicyFile(new URL('../../policies/default.yaml', import.meta.url).pathname).document.rules ?? []).map((r) => r.name);
+const DEFAULT_RULES = (
+  checkPolicy({ name: 'default', file: new URL('../../policies/default.yaml', import.meta.url).pathname }, catalog).document.rules ?? []
+).map((r) => r.name);
 
 const explain = async (policy: typeof shipped, email: string) => {
   const evaluation = await evaluate(

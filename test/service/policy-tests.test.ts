@@ -5,13 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
-import { compilePolicy } from '../../src/policy/compile.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 import { runPolicyTests } from '../../src/service/policy-tests.js';
 import { fixturePolicy } from '../http/contract.js';
 
 const catalog = new FactCatalog(registry);
-const compile = (text: string) => compilePolicy('with-fixtures', parsePolicy('with-fixtures.yaml', text), catalog);
+const compile = (text: string) => loadPolicy({ name: 'with-fixtures', file: 'with-fixtures.yaml', text }, catalog);
 
 describe('policy tests with fixtures', () => {
   it('pass when the decisions match what the history and network answers give', async () => {
@@ -21,7 +20,7 @@ describe('policy tests with fixtures', () => {
   });
 
   it('give a device to the input and to history entries: the device rule of the default policy, switched on', async () => {
-    const policy = compilePolicy('device-velocity', parsePolicy('device-velocity.yaml', fixturePolicy('device-velocity')), catalog);
+    const policy = loadPolicy({ name: 'device-velocity', file: 'device-velocity.yaml', text: fixturePolicy('device-velocity') }, catalog);
     const results = await runPolicyTests(policy);
     expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
     expect(results).toHaveLength(5);

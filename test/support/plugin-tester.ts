@@ -7,11 +7,11 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import type { RunServices } from '../../src/engine/run.js';
-import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
+import type { CompiledPolicy } from '../../src/policy/compile.js';
 import type { VerdictDecision } from '../../src/policy/compile-verdict.js';
 import type { Decision } from '../../src/policy/decide.js';
 import { type Evaluation, evaluate, evaluateVerdict } from '../../src/policy/evaluate.js';
-import { parsePolicy } from '../../src/policy/load.js';
+import { loadPolicy } from '../../src/policy/load.js';
 import type { DomainAnswers } from '../../src/policy/types.js';
 import { validatorFor } from '../../src/schemas.js';
 import { networkFromAnswers } from '../../src/service/policy-test-fixtures.js';
@@ -58,7 +58,7 @@ const realCatalog = new FactCatalog(registry);
 /** A policy of `checks` (a policy's `checks:` section), through the real loader and compiler; default_action allow. */
 export function checksPolicy(checks: Record<string, unknown>, catalog: FactCatalog = realCatalog): CompiledPolicy {
   const text = JSON.stringify({ version: '1', default_action: 'allow', checks });
-  return compilePolicy('test-checks', parsePolicy('test-checks.json', text), catalog);
+  return loadPolicy({ name: 'test-checks', file: 'test-checks.json', text }, catalog);
 }
 
 /** Runs a compiled policy on one input as the services do; a plugin error fails the run. */

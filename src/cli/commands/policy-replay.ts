@@ -6,8 +6,7 @@ import type { Command } from 'commander';
 import { registry } from '../../../plugins/index.js';
 import { loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
-import { compilePolicy } from '../../policy/compile.js';
-import { readPolicyFile } from '../../policy/load.js';
+import { loadPolicy } from '../../policy/load.js';
 import { batchDecider, replayPolicy } from '../../service/policy-replay.js';
 import type { Store } from '../../store/database.js';
 import type { Project } from '../../store/projects.js';
@@ -64,7 +63,7 @@ async function replay(opts: ReplayOptions): Promise<void> {
   const wanted = parseSince(opts.since);
   const asked = parseWorkers(opts.workers);
   const workers = poolAvailable() ? asked : 0;
-  const candidate = compilePolicy(basename(opts.policy), readPolicyFile(opts.policy), new FactCatalog(registry));
+  const candidate = loadPolicy({ name: basename(opts.policy), file: opts.policy }, new FactCatalog(registry));
   const retention = config.velocityRetentionDays * UNIT_MS.d;
   const started = Date.now();
   const since = started - Math.min(wanted, retention);

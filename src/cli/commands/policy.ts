@@ -7,10 +7,10 @@ import { registry } from '../../../plugins/index.js';
 import { loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
-import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
+import type { CompiledPolicy } from '../../policy/compile.js';
 import { PolicyError } from '../../policy/errors.js';
 import { renderExplanation, renderFired } from '../../policy/explain.js';
-import { parsePolicy, readPolicyFile } from '../../policy/load.js';
+import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
@@ -43,7 +43,7 @@ export function addPolicyCommands(program: Command): void {
 }
 
 async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {
-  const compiled = compilePolicy(basename(opts.policy), readPolicyFile(opts.policy), new FactCatalog(registry));
+  const compiled = loadPolicy({ name: basename(opts.policy), file: opts.policy }, new FactCatalog(registry));
   let fixtures: Fixtures = {};
   if (opts.fixtures) {
     try {
@@ -68,7 +68,7 @@ function checkPolicies(files: string[]): void {
   }
   const problems = files.flatMap((file) => {
     try {
-      const compiled = compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog);
+      const compiled = loadPolicy({ name: basename(file), file, text: readFileSync(file, 'utf8') }, catalog);
       console.log(`ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})`);
       return [];
     } catch (error) {
@@ -86,7 +86,7 @@ async function testPolicies(files: string[]): Promise<void> {
     const book = PolicyBook.load(loadConfig().policiesDir, catalog);
     policies = book.names().map((name) => book.byName(name) as CompiledPolicy);
   } else {
-    policies = files.map((file) => compilePolicy(basename(file), parsePolicy(file, readFileSync(file, 'utf8')), catalog));
+    policies = files.map((file) => loadPolicy({ name: basename(file), file, text: readFileSync(file, 'utf8') }, catalog));
   }
   let failed = 0;
   let total = 0;

@@ -8,8 +8,7 @@ import { registry } from '../../../plugins/index.js';
 import { loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
-import { compilePolicy } from '../../policy/compile.js';
-import { parsePolicy } from '../../policy/load.js';
+import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { MAX_ORIGINS_PER_PROJECT, OriginError, parseOrigin } from '../../service/browser-origins.js';
 import { type Project, ProjectNameTakenError } from '../../store/projects.js';
@@ -69,7 +68,7 @@ function resolvePolicy(nameOrFile: string): { policy: string; policySource: stri
     throw new UsageError(`--policy: "${nameOrFile}" is neither a policy in ${policyFolders(policiesDir)} (${book.names().join(', ')}) nor a file`);
   }
   const text = readFileSync(file, 'utf8');
-  compilePolicy(basename(file), parsePolicy(file, text), catalog);
+  loadPolicy({ name: basename(file), file, text }, catalog);
   return { policy: basename(file).replace(/\.ya?ml$/, ''), policySource: text };
 }
 

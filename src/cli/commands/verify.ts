@@ -10,8 +10,8 @@ import { DEFAULT_DATABASE_URL, loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
 import { createNetwork } from '../../network/index.js';
 import { PolicyBook } from '../../policy/book.js';
-import { type CompiledPolicy, compilePolicy } from '../../policy/compile.js';
-import { readPolicyFile } from '../../policy/load.js';
+import type { CompiledPolicy } from '../../policy/compile.js';
+import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk-verify.js';
 import { responseFieldsOf } from '../../service/verify.js';
@@ -112,7 +112,7 @@ function announceCache(databaseUrl: string): void {
 function resolvePolicy(given: string | undefined, project: Project | null, policiesDir: string, catalog: FactCatalog): CompiledPolicy {
   if (given && (/\.ya?ml$/i.test(given) || given.includes('/'))) {
     if (!existsSync(given)) throw new UsageError(`${given}: no such policy file`);
-    return compilePolicy(basename(given).replace(/\.ya?ml$/i, ''), readPolicyFile(given), catalog);
+    return loadPolicy({ name: basename(given).replace(/\.ya?ml$/i, ''), file: given }, catalog);
   }
   const book = PolicyBook.load(policiesDir, catalog);
   if (given) {
