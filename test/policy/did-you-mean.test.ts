@@ -1,9 +1,9 @@
 // Suggestions for a mistyped name: the closest known one, and the known names a message lists (all of
 // them when they fit, else the nearest few; never a list cut short).
 import { describe, expect, it } from 'vitest';
-import { closestName, KNOWN_NAMES_MAX_CHARS, knownNames, unknownNameHint } from '../../src/policy/did-you-mean.js';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
+import { closestName, KNOWN_NAMES_MAX_CHARS, knownNames, unknownNameHint } from '../../src/policy/did-you-mean.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import { checkPolicy } from '../../src/policy/load.js';
 
