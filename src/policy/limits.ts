@@ -11,8 +11,11 @@ export const POLICY_LIMITS = {
   bytes: 256 * 1024,
   /** Maps and lists inside one another, as estimated from the text (textOverLimit). */
   depth: 64,
-  /** YAML nodes, as estimated from the text (textOverLimit). */
-  nodes: 10_000,
+  /**
+   * YAML nodes, as estimated from the text (textOverLimit): room for the 10,000 entries a check's list option
+   * may hold, written one a line (`- a.example`: two marks each), with the rest of a policy beside it.
+   */
+  nodes: 50_000,
   /**
    * One YAML anchor (`&name`) and its uses (`*name`), yaml's maxAliasCount: the anchor counts once, each use once,
    * and an anchor holding aliases counts as many times more (so aliases cannot multiply).
