@@ -1,6 +1,7 @@
 // The README and the docs link the project's own files: every relative link of a Markdown file in the
 // repository resolves to a file or folder inside it (never ../ out of it, never an absolute path), and a
-// link to a heading (`page.md#heading`, `#heading`) names a heading that page has, as GitHub spells it.
+// link to a heading (`page.md#heading`, `#heading`) names a heading that page has, as GitHub spells it;
+// docs/decisions/README.md links every record of its folder.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +70,14 @@ describe('links in the Markdown files', () => {
         'docs/policies.md',
       ]),
     );
+  });
+
+  it('indexes every decision record in docs/decisions/README.md', () => {
+    const folder = join(packageRoot, 'docs/decisions');
+    const records = readdirSync(folder).filter((name) => /^\d{4}-.+\.md$/.test(name));
+    const linked = new Set(linksOf(readFileSync(join(folder, 'README.md'), 'utf8')));
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.filter((name) => !linked.has(name))).toEqual([]);
   });
 
   it('spells anchors as GitHub does', () => {
