@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # email-trust in a container. `docker build -t email-trust .` builds it; compose.yaml runs two instances
-# on PostgreSQL and Redis (README, "Running it in containers").
+# on PostgreSQL and Redis (docs/operations.md, "The container image"; docs/instances.md).
 ARG NODE_IMAGE=node:20-bookworm-slim
 
 # 1. Build: every dependency (TypeScript included), then src/ and plugins/ compiled to dist/ (bench/ is not shipped).
@@ -45,7 +45,7 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# --v8-pool-size=1: as `npm start` and bin/email-trust.js's shebang give it (src/cli/serve-flags.ts, README "Node's flags");
+# --v8-pool-size=1: as `npm start` and bin/email-trust.js's shebang give it (src/cli/serve-flags.ts, docs/operations.md);
 # every command gets it. node is named rather than the file run, so the flag does not depend on the image's env(1).
 ENTRYPOINT ["node", "--v8-pool-size=1", "bin/email-trust.js"]
 CMD ["serve"]

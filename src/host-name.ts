@@ -123,7 +123,7 @@ function asciiLabel(label: string): string | null {
 
 /**
  * Names (domains or labels) whose IDNA forms are remembered: most traffic repeats a few thousand domains,
- * and UTS #46 processing was most of a plugin run. Both forms are pure functions of the name.
+ * and UTS #46 processing is dear (docs/decisions/0049). Both forms are pure functions of the name.
  */
 const MEMO_NAMES = 10_000;
 /** Stands for null in the memo (an LRU cache holds no null). */

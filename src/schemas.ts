@@ -70,7 +70,7 @@ function storableTextKeywords(): FuncKeywordDefinition[] {
   ];
 }
 
-/** Validators by schema name: asked for on every request body, so looked up in ajv once (its lookup cost 1-2 µs). */
+/** Validators by schema name: asked for on every request body, so looked up in ajv once (docs/decisions/0050). */
 const byName = new Map<string, ValidateFunction>();
 
 /** The compiled validator of schemas/<name>.schema.json. */

@@ -1,11 +1,11 @@
 // The environment variables the configuration reads, found by running loadConfig over an environment that
 // notes each name it is asked for: `serve --help` lists them from the code that reads them, so the list
-// cannot miss one. Their meanings and defaults are README.md's "Configuration" table (test/cli/help.test.ts
+// cannot miss one. Their meanings and defaults are docs/configuration.md's table (test/cli/help.test.ts
 // checks that it names every one).
 import { loadConfig } from '../config.js';
 
 /** Where each variable's meaning and default are written. */
-export const CONFIGURATION_TABLE = 'README.md, section "Configuration"';
+export const CONFIGURATION_TABLE = 'docs/configuration.md';
 
 /** Every variable loadConfig reads, in the order it reads them. */
 export function configVariables(): string[] {

@@ -35,8 +35,8 @@ const STATEMENT_FIELDS = new Set(['sql', 'bindings', 'parameters', 'query', 'det
 const STATEMENT_START = /^\s*(insert|select|update|delete|with|create|alter|drop|pragma|begin|commit|rollback|savepoint|release|set|show|values)\s/i;
 
 // Lines go to stderr asynchronously (sonic-boom): a line written while the last is still on its way joins
-// it in one write, instead of a write(2) per line on the event loop (an access log line per request cost
-// verify ~5 % of its time). pino flushes what is left synchronously when the process exits.
+// it in one write, instead of a write(2) per line on the event loop (docs/decisions/0045). pino flushes what
+// is left synchronously when the process exits.
 export function createLogger(config: Pick<Config, 'logLevel'>, destination: DestinationStream = pino.destination({ dest: 2, sync: false })): Logger {
   return pino(
     {

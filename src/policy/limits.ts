@@ -1,5 +1,5 @@
 // The limits every policy is held to, however it arrives (a file, `project create|update`, a reload, the
-// playground, a request's custom_policy), each written once here and listed in docs/policies.md. The text's
+// playground, a request's custom_policy), each written once here and listed in docs/policy-limits.md. The text's
 // are checked before the YAML is parsed, by one linear scan, then the parser's tokens before they are composed
 // and the document before the schema reads it, so that nothing after them meets a deep or huge input and each
 // step's time grows with the text's size, never faster.

@@ -6,7 +6,7 @@
 // Every limit also counts in this process's memory (RateLimiterMemory), always, and the larger of the two
 // counts decides: when Redis goes away the memory count goes on from where it was, and when Redis comes back
 // empty or behind (restarted, flushed, or counted nothing while it was away) the memory count still holds, so
-// an outage or a recovery gives a client no extra tries (issue 46: "60 guesses in 23 s"). For a window longer
+// an outage or a recovery gives a client no extra tries (docs/decisions/0004). For a window longer
 // than a second (failed authentications), Redis is raised to the memory counts once it answers again, so that
 // the other instances see what it lost or missed too.
 //

@@ -15,7 +15,7 @@
 // not answer, a process decides from the database's count, read at most REFRESH_MS before, plus its own calls
 // served since and in flight.
 //
-// The bound (README, docs/operations.md "Redis"): at most the quota plus a slack is ever admitted in a month.
+// The bound (docs/instances.md, "Redis"): at most the quota plus a slack is ever admitted in a month.
 // - Redis answering: exactly the quota, except that the calls in flight (admitted, not yet committed) of the
 //   other instances when Redis restarts, is flushed, or is set again after an outage may be admitted once more.
 // - Redis not answering, or no Redis with several processes (WORKERS): each process may also admit what the

@@ -1,7 +1,7 @@
 // What the command says of itself, run as a user runs it (bin/email-trust.js): `--version` and `-V` print
 // package.json's version; `serve --help` lists every environment variable the configuration reads and says
-// where each is described; that table (README.md, "Configuration") names every one of them. The variables
-// are read from config.ts's source here, apart from the code that lists them.
+// where each is described; that table (docs/configuration.md, "Environment variables") names every one of
+// them. The variables are read from config.ts's source here, apart from the code that lists them.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,9 +56,11 @@ describe('serve --help', () => {
   });
 
   it('points to a table that names every one of them', () => {
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Configuration\n'));
-    const table = section.slice(0, section.search(/\n#{2,3} (?!Configuration)/));
+    const page = readFileSync(join(packageRoot, CONFIGURATION_TABLE), 'utf8');
+    const start = page.indexOf('\n## Environment variables\n');
+    expect(start).toBeGreaterThan(0);
+    const section = page.slice(start + 1);
+    const table = section.slice(0, section.indexOf('\n#'));
     const named = new Set([...table.matchAll(/^\| (.*?) \|/gm)].flatMap((row) => [...(row[1] as string).matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1])));
     expect(variables.filter((name) => !named.has(name))).toEqual([]);
   });

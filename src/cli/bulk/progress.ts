@@ -74,7 +74,7 @@ export class Progress {
 
 /**
  * A number with thousands separators, as en-US writes it (12,345). Integers without Intl: the first
- * toLocaleString of a process loads ICU's data, about 20 ms, which `serve` paid at start for one help text.
+ * toLocaleString of a process loads ICU's data, which `serve` paid at start for one help text (docs/decisions/0048).
  */
 export function fmt(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');

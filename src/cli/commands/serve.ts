@@ -89,7 +89,7 @@ function sayListening(service: Service, base: string): void {
   if (missing.length > 0 && (!cluster.isWorker || cluster.worker?.id === 1)) {
     service.log.info(
       { missing_node_flags: missing },
-      `node was started without ${missing.join(' ')}: \`npm start\`, \`npx email-trust serve\` and the container image start the service with it (README, "Node's flags", says what it changes)`,
+      `node was started without ${missing.join(' ')}: \`npm start\`, \`npx email-trust serve\` and the container image start the service with it (docs/operations.md, "V8's background threads", says what it changes)`,
     );
   }
 }
