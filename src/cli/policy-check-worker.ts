@@ -1,11 +1,19 @@
 // The policy check thread (src/policy/check-thread.ts): the plugin registry indexed once, then each text it is
 // sent checked by load.ts's checkPolicy, as the main thread would, and the outcome sent back.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../engine/catalog.js';
 import type { CheckAnswer } from '../policy/check-thread.js';
 import { PolicyError, PolicyLimitError } from '../policy/errors.js';
 import { checkPolicy, type PolicySource } from '../policy/load.js';
+
+// The lowest CPU priority for this thread only (Linux: a thread's id is a pid to setpriority): a check can wait, a
+// request cannot; on two cores a busy check thread at the process's priority raised a bystander's p99 (6.6 → 11.9 ms).
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 19);
+} catch {}
 
 // yaml makes an Error of every syntax problem; without their stack traces a text full of them is checked in half the time.
 Error.stackTraceLimit = 0;
