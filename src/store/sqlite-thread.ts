@@ -184,6 +184,8 @@ export interface ThreadOptions {
   replica?: boolean;
   /** REPLICA_FRESH_MS unless set (a test's). */
   replicaFreshMs?: number;
+  /** The clock the replica's freshness is read on: Date.now (the thread's clock) unless a test moves it on. */
+  now?: () => number;
   /** How far the log grows before it starts again (WAL_SIZE_LIMIT_BYTES unless set: a test's). */
   walLimitBytes?: number;
 }
@@ -200,6 +202,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
   // answers only while the thread has read data_version within REPLICA_FRESH_MS, and not since forget().
   const replica = (options.replica ?? !cluster.isWorker) ? createVelocityCache(() => known.version) : null;
   const freshMs = options.replicaFreshMs ?? REPLICA_FRESH_MS;
+  const now = options.now ?? Date.now;
   const known = { version: Number.NaN, at: Number.NEGATIVE_INFINITY, forgotAt: Number.NEGATIVE_INFINITY };
   const follow = (reply: StoreReply & { ok: true }, request: WithoutId<StoreRequest>) => {
     if (!replica || reply.version === undefined || reply.at === undefined) return;
@@ -299,7 +302,7 @@ export function openSqliteThread(filename: string, knex: Knex, options: ThreadOp
     decoded((await call({ op: 'velocity', queries, replica: replica !== null })).velocities, velocityFromWire),
   );
   const velocity = (query: SubjectQuery): Velocity | Promise<Velocity> => {
-    if (replica && Date.now() - known.at <= freshMs) {
+    if (replica && now() - known.at <= freshMs) {
       const held = cachedVelocity(replica, query);
       if (held) {
         answeredByReplica.inc();

@@ -105,6 +105,7 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
   let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
   const running: Running[] = [];
   let token = '';
+  let velocityToken = '';
 
   beforeAll(async () => {
     schema = await createPostgresSchema();
@@ -115,6 +116,8 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
     const store = await openDatabase(schema.url);
     try {
       token = (await createProjectWithKeys(store, { name: 'shop', policy: 'default' })).keys.access_token;
+      // A token of its own, so the burst above leaves its rate limit untouched.
+      velocityToken = (await createProjectWithKeys(store, { name: 'velocity', policy: 'default' })).keys.access_token;
     } finally {
       await store.close();
     }
@@ -146,19 +149,13 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
 
   it('see each other’s velocity: addresses validated through one count in the other’s answer', async () => {
     const [a, b] = running as [Running, Running];
-    const ask = async (base: string, email: string) => {
-      // Within the rate limit whatever the previous test left: wait out refusals.
-      for (;;) {
-        const answer = await postOnce(
-          base,
-          '/v1/public/verify',
-          { email_address: email, ipv4_address: '198.51.100.77', show_results: true },
-          { authorization: `Bearer ${token}` },
-        );
-        if (answer.status !== 429) return answer;
-        await new Promise((r) => setTimeout(r, 1000 * Number(answer.retryAfter ?? 1)));
-      }
-    };
+    const ask = (base: string, email: string) =>
+      postOnce(
+        base,
+        '/v1/public/verify',
+        { email_address: email, ipv4_address: '198.51.100.77', show_results: true },
+        { authorization: `Bearer ${velocityToken}` },
+      );
     for (const email of ['one@example.com', 'two@example.com', 'three@example.com']) expect((await ask(a.base, email)).status).toBe(200);
     const seen = await ask(b.base, 'four@example.com');
     expect(seen.status).toBe(200);

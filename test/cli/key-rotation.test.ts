@@ -42,13 +42,9 @@ const verify = (token: string) => post(server.url, '/v1/public/verify', { email_
 
 /** Waits (at most 5 s) until the service has written a last use of `keyId` at or after `since`. */
 async function lastUseStored(keyId: string, since: number): Promise<number> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const key = (await server.service.store.keys.list(project.project.id)).find((k) => k.id === keyId);
-    if (key?.lastUsedAt != null && key.lastUsedAt >= since) return key.lastUsedAt;
-    if (Date.now() > deadline) throw new Error(`no last use of ${keyId} stored within 5 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const lastUse = async () => (await server.service.store.keys.list(project.project.id)).find((k) => k.id === keyId)?.lastUsedAt ?? 0;
+  await expect.poll(lastUse, { timeout: 5_000 }).toBeGreaterThanOrEqual(since);
+  return lastUse();
 }
 
 describe('key rotate', () => {

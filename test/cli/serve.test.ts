@@ -152,7 +152,6 @@ it('exits non-zero within seconds on a port that is taken, naming it, with no de
   const { port } = blocker.address() as AddressInfo;
   const databaseUrl = `sqlite:${join(dir, 'taken.sqlite')}`;
   try {
-    const started = Date.now();
     const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
       cwd: root,
       env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off' },
@@ -162,11 +161,10 @@ it('exits non-zero within seconds on a port that is taken, naming it, with no de
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timeout = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    const timeout = setTimeout(() => proc.kill('SIGKILL'), 10_000); // "within seconds": past 10 s, the signal says so
     const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null];
     clearTimeout(timeout);
     expect({ code, signal }).toEqual({ code: 2, signal: null });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(stderr).toContain(`configuration error: PORT: 127.0.0.1:${port} is already in use`);
     expect(stderr).toMatch(/another PORT/);
     expect(stdout).not.toMatch(/etv_/);

@@ -1,5 +1,5 @@
 // Hot reload of policies on the real service: POLICIES_DIR looked up first and the shipped policies second;
-// a policy file changed (saved by rename, as editors do) while 8 clients verify for about a second: no
+// a policy file changed (saved by rename, as editors do) while 8 clients verify (40 answers before the change, 40 sent after it): no
 // request fails and every answer comes from the old or the new revision, the new one once it is loaded;
 // an invalid edit keeps the previous revision, is logged with file:line:col and counted in /metrics, and
 // fixing the file loads it; a project's stored policy re-read from the database on demand (what SIGHUP
@@ -40,7 +40,10 @@ beforeAll(async () => {
     },
   });
   server = await startService({ env: { POLICIES_DIR: dir, ACCESS_LOG: 'off' }, compose: { log: createLogger({ logLevel: 'info' }, stream) } });
-  server.service.policies.onReload((outcome) => outcomes.push(outcome));
+  server.service.policies.onReload((outcome) => {
+    outcomes.push(outcome);
+    tellWaiters(outcome);
+  });
   shop = await createProjectWithKeys(server.service.store, { name: 'shop', policy: 'signup' });
 });
 afterAll(async () => {
@@ -54,15 +57,27 @@ async function save(text: string): Promise<void> {
   await rename(join(dir, '.signup.yaml.swp'), join(dir, 'signup.yaml'));
 }
 
+const waiters: { matches: (o: ReloadOutcome) => boolean; found: (o: ReloadOutcome) => void }[] = [];
+
 /** Resolves with the first reload outcome (from now on) that matches; rejects after WAIT_MS. */
-async function nextOutcome(matches: (o: ReloadOutcome) => boolean): Promise<ReloadOutcome> {
+function nextOutcome(matches: (o: ReloadOutcome) => boolean): Promise<ReloadOutcome> {
   const from = outcomes.length;
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const found = outcomes.slice(from).find(matches);
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no matching policy reload within ${WAIT_MS} ms (saw ${JSON.stringify(outcomes.slice(from))})`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no matching policy reload within ${WAIT_MS} ms (saw ${JSON.stringify(outcomes.slice(from))})`)), WAIT_MS);
+    const found = (o: ReloadOutcome) => {
+      clearTimeout(timer);
+      resolve(o);
+    };
+    waiters.push({ matches, found });
+  });
+}
+
+function tellWaiters(outcome: ReloadOutcome): void {
+  for (const [i, waiter] of waiters.entries()) {
+    if (!waiter.matches(outcome)) continue;
+    waiters.splice(i, 1);
+    waiter.found(outcome);
+    return;
   }
 }
 
@@ -89,23 +104,25 @@ describe('named policies in POLICIES_DIR', () => {
   it('a change under load: no request fails, every answer comes from the old or the new revision, the new one once loaded', async () => {
     const [before, after] = [revisionOf(SOFT), revisionOf(HARD)];
     const answers: { email: string; status: number; action: string; afterReload: boolean }[] = [];
-    let reloadedAt = Number.POSITIVE_INFINITY;
+    let reloaded = false;
     let stop = false;
     const client = async (c: number) => {
       for (let i = 0; !stop; i += 1) {
         const email = `jane+c${c}n${i}@example.com`;
-        const afterReload = performance.now() > reloadedAt;
+        const afterReload = reloaded;
         const res = await verify(shop.keys.access_token, email);
         answers.push({ email, status: res.status, action: res.body?.action, afterReload });
       }
     };
     const clients = Array.from({ length: 8 }, (_, c) => client(c));
-    const loaded = nextOutcome((o) => o.policy === 'signup' && o.result === 'loaded');
-    setTimeout(() => void save(HARD), 300);
     try {
+      // Some answers by the old revision, the change, then some requests sent once the new one is loaded.
+      await expect.poll(() => answers.length, { timeout: WAIT_MS }).toBeGreaterThanOrEqual(40);
+      const loaded = nextOutcome((o) => o.policy === 'signup' && o.result === 'loaded');
+      await save(HARD);
       expect(await loaded).toMatchObject({ source: 'file', previous: before, revision: after });
-      reloadedAt = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      reloaded = true;
+      await expect.poll(() => answers.filter((a) => a.afterReload).length, { timeout: WAIT_MS }).toBeGreaterThanOrEqual(40);
     } finally {
       stop = true;
       await Promise.all(clients);

@@ -104,7 +104,7 @@ describe('MAX_CONNECTIONS', () => {
 
     for (const h of held) h.socket.destroy();
     await Promise.all(held.map((h) => h.closed));
-    while ((await openConnections()) > 0) await new Promise((done) => setTimeout(done, 20));
+    await expect.poll(openConnections).toBe(0);
     const res = await post(server.url, '/v1/public/ip');
     expect(res.status).toBe(200);
   }, 30_000);

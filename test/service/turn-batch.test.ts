@@ -8,6 +8,7 @@ describe('createTurnBatch', () => {
     const first = turnEnd().then(() => order.push('first'));
     const second = turnEnd().then(() => order.push('second'));
     queueMicrotask(() => order.push('microtask'));
+    // A 0 ms timer marks the next turn of the loop: what the order is checked against, not a wait.
     const nextTurn = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => order.push('timer'));
     await Promise.all([first, second, nextTurn]);
     expect(order).toEqual(['microtask', 'first', 'second', 'timer']);

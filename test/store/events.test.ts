@@ -14,6 +14,7 @@ import { startCheckpoints } from '../../src/store/sqlite-checkpoints.js';
 import { WAL_SIZE_LIMIT_BYTES } from '../../src/store/sqlite-writes.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
+import { within } from '../support/within.js';
 
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;
@@ -817,7 +818,8 @@ describe('event commits on an embedded SQLite file while another connection hold
       during = store.events.record(event({ projectId: 'prj_lock', email: 'during@x.io', ipv4: '192.0.2.77' })).then(() => {
         recorded = true;
       });
-      for (let i = 0; i < 5; i += 1) await new Promise((r) => setTimeout(r, 10)); // timers fire: the loop is free
+      // The loop is free while the writer waits: this connection's statements go on, the event stays uncommitted.
+      for (let i = 0; i < 5; i += 1) await trx.raw('select 1');
       expect(recorded).toBe(false);
       await trx('usage').insert({ project_id: 'prj_lock', month: '2026-02', count: 1 }); // still ours: the writer never took it
     });
@@ -886,8 +888,7 @@ describe('WAL checkpoints of an embedded SQLite file', () => {
       const checkpoints = startCheckpoints(join(dir, 'store.sqlite'));
       await checkpoints.stop(); // the thread closes its connection and exits
       // Gone now: it sends neither 'closed' nor 'exit' again. Waiting for either hung the service's stop for ever.
-      const second = await Promise.race([checkpoints.stop().then(() => 'stopped'), new Promise((r) => setTimeout(() => r('still waiting after 2 s'), 2_000))]);
-      expect(second).toBe('stopped');
+      await within(checkpoints.stop(), 2_000, 'a second stop of a thread already gone');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -903,12 +904,7 @@ describe('WAL checkpoints of an embedded SQLite file', () => {
       await Promise.all(
         Array.from({ length: 3_000 }, (_, i) => store.events.record(event({ projectId: 'prj_wal', email: `w${i}@x.io`, ipv4: `192.0.2.${i % 200}` }))),
       );
-      let size = (await stat(file)).size;
-      for (let i = 0; i < 100 && size <= before; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        size = (await stat(file)).size;
-      }
-      expect(size).toBeGreaterThan(before);
+      await expect.poll(async () => (await stat(file)).size, { timeout: 10_000 }).toBeGreaterThan(before);
     } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });

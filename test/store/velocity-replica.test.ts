@@ -1,7 +1,7 @@
 // The event loop's replica of the store thread's velocity cache (src/store/sqlite-thread.ts): velocity reads
 // answered without a message to the thread must be the answers the thread gives, after every commit of this
 // process; another connection's commit must be seen once the thread has answered since (at most
-// REPLICA_FRESH_MS later), and retention through knex at once. A commit's answer counts from its end.
+// REPLICA_FRESH_MS later, on a clock the test moves), and retention through knex at once. A commit's answer counts from its end.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +96,8 @@ describe('the velocity replica on the event loop', () => {
   });
 
   it('sees a commit of another connection once the thread has answered since, at most REPLICA_FRESH_MS later', async () => {
-    const thread = open();
+    let ahead = 0;
+    const thread = open({ now: () => Date.now() + ahead });
     const other = open({ replica: false });
     const q: SubjectQuery = { projectId: PROJECT, kind: 'ipv4', subject: IPS[0] as string, since: [NOW - MINUTE], limit: 10 };
     await thread.insert([row('a@x.io', IPS[0] as string, NOW)]);
@@ -104,8 +105,11 @@ describe('the velocity replica on the event loop', () => {
     expect((await thread.velocity(q)).total).toBe(1);
 
     await other.insert([row('b@x.io', IPS[0] as string, NOW + 1)]);
-    await new Promise((resolve) => setTimeout(resolve, REPLICA_FRESH_MS + 5));
+    ahead = -MINUTE; // the clock held back: the replica is still fresh, and has not seen the other commit
+    expect((await thread.velocity(q)).total).toBe(1);
+    ahead = REPLICA_FRESH_MS + 1;
     const after = await thread.velocity(q);
+    ahead = 0;
     expect(after.total).toBe(2);
     expect(after.emails.map((e) => e.email)).toEqual(['b@x.io', 'a@x.io']);
 
@@ -153,21 +157,23 @@ describe('the velocity replica on the event loop', () => {
     await thread.insert([row('a@x.io', IPS[2] as string, NOW)]);
     await thread.velocity(q); // the thread's answer: the replica holds the subject from now on
 
-    // Another connection holds the write lock for 200 ms and writes nothing (its data_version stays): the
-    // thread's commit waits for it, so the commit ends 200 ms after it began.
+    // Another connection holds the write lock for 200 ms (the subject: longer than the replica's 50 ms) and
+    // writes nothing (its data_version stays): the thread's commit waits for it, and ends after the release.
     const locker = new Database(file);
     locker.exec('begin immediate');
+    const order: string[] = [];
     const released = new Promise<void>((resolve) =>
       setTimeout(() => {
         locker.exec('rollback');
         locker.close();
+        order.push('lock released');
         resolve();
       }, 200),
     );
-    const started = performance.now();
     await thread.insert([row('b@x.io', IPS[2] as string, NOW + 1)]);
+    order.push('committed');
     await released;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    expect(order).toEqual(['lock released', 'committed']);
 
     // Its answer read data_version after the commit: the replica answers at once, and with the new event.
     const before = await replicaAnswers();
