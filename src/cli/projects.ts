@@ -57,7 +57,7 @@ export function printCreated(created: CreatedProject, baseUrl?: string): void {
   const lines = [
     `Created ${project.sandbox ? 'sandbox ' : ''}project "${project.name}" (${project.id}, policy: ${project.policy}).`,
     'Its keys are shown this once; keep them somewhere safe:',
-    `  access_token  ${keys.access_token}   (Authorization: Bearer …, for POST /v1/public/verify)`,
+    `  access_token  ${keys.access_token}   (Authorization: Bearer …, server side only, for POST /v1/public/verify)`,
     `  private_key   ${keys.private_key}   (x-api-key, server side only, for POST /v1/intelligence)`,
     `  public_key    ${keys.public_key}   (x-api-key, safe in browsers, for POST /v1/fingerprint)`,
   ];
