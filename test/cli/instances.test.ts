@@ -4,63 +4,21 @@
 //   Retry-After; velocity written through one is seen by the other;
 // - WORKERS=2 without Redis: two worker processes on one port, and a limit stays global (the cluster
 //   primary counts for both); SIGTERM stops them all.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/store/database.js';
 import { createPostgresSchema } from '../support/databases.js';
+import { type RunningServe, spawnServe, startServe } from '../support/serve-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 10;
 
-interface Running {
-  proc: ChildProcess;
-  base: string;
-  stderr: () => string;
-}
-
-const children: ChildProcess[] = [];
-
-beforeAll(() => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
-});
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `serve` and resolves once it has logged `listening` lines (one per process: workers and their primary). */
-function serve(env: Record<string, string>, listening = 1): Promise<Running> {
-  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(proc);
-  let text = '';
-  return new Promise((resolve, reject) => {
-    proc.stderr?.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const lines = text.split('\n').filter((line) => line.includes('"email-trust is listening"'));
-      if (lines.length >= listening) {
-        const base = (JSON.parse(lines.at(-1) as string) as { base: string }).base;
-        resolve({ proc, base, stderr: () => text });
-      }
-    });
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early:\n${text}`)));
-  });
-}
-
-async function stop(running: Running): Promise<number | null> {
+async function stop(running: RunningServe): Promise<number | null> {
   if (running.proc.exitCode !== null) return running.proc.exitCode;
   const exited = new Promise<number | null>((resolve) => running.proc.once('exit', (code) => resolve(code)));
   running.proc.kill('SIGTERM');
@@ -103,7 +61,7 @@ it.each(['0', 'many', '-1', '257'])('refuses WORKERS=%s, naming it', (WORKERS) =
 
 describe('two serve processes on one PostgreSQL and one Redis', () => {
   let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
-  const running: Running[] = [];
+  const running: RunningServe[] = [];
   let token = '';
   let velocityToken = '';
 
@@ -111,8 +69,8 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
     schema = await createPostgresSchema();
     const env = { DATABASE_URL: schema.url, REDIS_URL, REDIS_PREFIX: `email-trust-test:${randomUUID()}:`, RATE_LIMIT_VERIFY: String(LIMIT) };
     // One after the other: the first brings the schema up to date.
-    running.push(await serve(env));
-    running.push(await serve(env));
+    running.push(await startServe(env));
+    running.push(await startServe(env));
     const store = await openDatabase(schema.url);
     try {
       token = (await createProjectWithKeys(store, { name: 'shop', policy: 'default' })).keys.access_token;
@@ -128,7 +86,7 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
   });
 
   it(`admit at most ${LIMIT} of 40 verifies of one token together; the rest 429 with Retry-After`, async () => {
-    const [a, b] = running as [Running, Running];
+    const [a, b] = running as [RunningServe, RunningServe];
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, n) =>
         postOnce(n % 2 === 0 ? a.base : b.base, '/v1/public/verify', { email_address: `user${n}@example.com` }, { authorization: `Bearer ${token}` }),
@@ -148,7 +106,7 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
   });
 
   it('see each other’s velocity: addresses validated through one count in the other’s answer', async () => {
-    const [a, b] = running as [Running, Running];
+    const [a, b] = running as [RunningServe, RunningServe];
     const ask = (base: string, email: string) =>
       postOnce(
         base,
@@ -166,10 +124,10 @@ describe('two serve processes on one PostgreSQL and one Redis', () => {
 
 describe('WORKERS=2 without Redis', () => {
   let schema: Awaited<ReturnType<typeof createPostgresSchema>>;
-  let running: Running;
+  let running: RunningServe;
   beforeAll(async () => {
     schema = await createPostgresSchema();
-    running = await serve({ DATABASE_URL: schema.url, WORKERS: '2', TRUST_PROXY: '1', RATE_LIMIT_FAILED_AUTH: '6' }, 3);
+    running = await startServe({ DATABASE_URL: schema.url, WORKERS: '2', TRUST_PROXY: '1', RATE_LIMIT_FAILED_AUTH: '6' }, 3);
   }, 60_000);
   afterAll(async () => {
     if (running) await stop(running);
@@ -210,12 +168,7 @@ it('WORKERS=2 on a port already taken: exits 2 naming the address, workers and a
   await new Promise((resolve) => holder.once('listening', resolve));
   const { port } = holder.address() as AddressInfo;
   try {
-    const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
-      cwd: root,
-      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', WORKERS: '2', DATABASE_URL: 'sqlite::memory:' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(proc);
+    const proc = spawnServe({ PORT: String(port), LOG_LEVEL: 'silent', WORKERS: '2', DATABASE_URL: 'sqlite::memory:' });
     let stderr = '';
     proc.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');

@@ -2,51 +2,26 @@
 // usage table once the process is gone, as many as its stored events, on an embedded SQLite file (the store
 // thread's commits) and on PostgreSQL (knex's). Counts gathered in memory and flushed every second lost up to a
 // second of calls.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
 import { monthOf } from '../../src/store/usage.js';
 import { createPostgresSchema } from '../support/databases.js';
+import { startServe } from '../support/serve-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const CALLS = 40;
-const children: ChildProcess[] = [];
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
   dir = await mkdtemp(join(tmpdir(), 'email-trust-quota-kill-'));
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Starts `serve` on DATABASE_URL and resolves with its base URL once it listens. */
-function serve(databaseUrl: string): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off', RATE_LIMIT_VERIFY: '0', DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(proc);
-  let text = '';
-  return new Promise((resolve, reject) => {
-    proc.stderr?.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const line = text.split('\n').find((l) => l.includes('"email-trust is listening"'));
-      if (line) resolve({ proc, base: (JSON.parse(line) as { base: string }).base });
-    });
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early:\n${text}`)));
-  });
-}
 
 const databases = [
   { name: 'an embedded SQLite file', url: async () => ({ url: `sqlite:${join(dir, 'kill.sqlite')}`, drop: async () => {} }) },
@@ -73,7 +48,7 @@ describe.each(databases)('serve on $name, killed with SIGKILL right after its la
   afterAll(() => database?.drop());
 
   it(`keeps the count of every call it answered: ${CALLS} answered, ${CALLS} in the usage table`, async () => {
-    const { proc, base } = await serve(database.url);
+    const { proc, base } = await startServe({ RATE_LIMIT_VERIFY: '0', DATABASE_URL: database.url });
     const statuses = await Promise.all(
       Array.from({ length: CALLS }, (_, n) =>
         fetch(`${base}/v1/public/verify`, {
