@@ -88,11 +88,25 @@ export const WORLDS: ReadonlyArray<{ name: string; facts?: Record<string, unknow
   { name: 'unknown', facts: {} },
   {
     name: 'no-mail',
-    facts: { mx_record_status: 'invalid', mx_record_count: 0, a_record_fallback: 'invalid', has_null_mx: false, domain_age_signal: 'new_domain', domain_age_days: 3 },
+    facts: {
+      mx_record_status: 'invalid',
+      mx_record_count: 0,
+      a_record_fallback: 'invalid',
+      has_null_mx: false,
+      domain_age_signal: 'new_domain',
+      domain_age_days: 3,
+    },
   },
   {
     name: 'healthy',
-    facts: { mx_record_status: 'valid', mx_record_count: 2, a_record_fallback: 'not_needed', domain_age_signal: 'established', domain_age_days: 4000, has_website: true },
+    facts: {
+      mx_record_status: 'valid',
+      mx_record_count: 2,
+      a_record_fallback: 'not_needed',
+      domain_age_signal: 'established',
+      domain_age_days: 4000,
+      has_website: true,
+    },
   },
   { name: 'busy-ip', facts: { distinct_emails_in_ip: 6, distinct_emails_in_ip_last_10_minutes: 6, has_multiple_emails_in_ip: true } },
 ];
@@ -140,7 +154,8 @@ export function cases(): Case[] {
   for (const policy of book.names())
     for (const world of WORLDS) for (const email of ADDRESSES) for (let ip = 0; ip < IPS.length; ip++) all.push({ policy, email, ip, world: world.name });
   for (let verdict = 0; verdict < VERDICTS.length; verdict++)
-    for (const world of WORLDS) for (const email of ADDRESSES) for (let ip = 0; ip < 2; ip++) all.push({ policy: 'default', verdict, email, ip, world: world.name });
+    for (const world of WORLDS)
+      for (const email of ADDRESSES) for (let ip = 0; ip < 2; ip++) all.push({ policy: 'default', verdict, email, ip, world: world.name });
   return all;
 }
 
@@ -191,7 +206,10 @@ function digest(value: unknown): string {
   const sorted = JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
   );
-  return createHash('sha256').update(sorted ?? 'undefined').digest('base64').slice(0, 16);
+  return createHash('sha256')
+    .update(sorted ?? 'undefined')
+    .digest('base64')
+    .slice(0, 16);
 }
 
 export const caseKey = (c: Case) => `${c.policy}${c.verdict === undefined ? '' : `#verdict${c.verdict}`}|${c.world}|ip${c.ip}|${c.email}`;
