@@ -1,11 +1,13 @@
 // Every shipped policy and custom verdict over the generated inputs of equivalence-cases.ts gives what the
-// engine gave before it ran as published (test/fixtures/policy-equivalence.json, recorded from that code
+// engine gave before it ran as published (test/fixtures/policy-equivalence/, recorded from that code
 // with EQUIVALENCE_WRITE=1): actions, codes, fired checks, steps, checked types, explanations and facts.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { caseKey, cases, runCase } from './equivalence-cases.js';
 
-const FIXTURE = new URL('../fixtures/policy-equivalence.json', import.meta.url);
+/** One file per policy (and per custom verdict), each small enough for the linter. */
+const FIXTURES = new URL('../fixtures/policy-equivalence/', import.meta.url);
+const fileOf = (key: string) => new URL(`${key.slice(0, key.indexOf('|')).replace('#', '-')}.json`, FIXTURES);
 /** Lists many cases share, held once in the fixture's `lists` and named by their index. */
 const SHARED = ['steps', 'checkedTypes', 'applied'];
 
@@ -15,6 +17,18 @@ interface Fixture {
 }
 
 function write(answers: Record<string, Record<string, unknown>>): void {
+  const byFile = new Map<string, Record<string, Record<string, unknown>>>();
+  for (const [key, answer] of Object.entries(answers)) {
+    const file = fileOf(key).href;
+    const some = byFile.get(file) ?? {};
+    some[key] = answer;
+    byFile.set(file, some);
+  }
+  mkdirSync(FIXTURES, { recursive: true });
+  for (const [file, some] of byFile) writeFixture(new URL(file), some);
+}
+
+function writeFixture(file: URL, answers: Record<string, Record<string, unknown>>): void {
   const lists: string[] = [];
   const index = new Map<string, number>();
   const lines = Object.entries(answers).map(([key, answer]) => {
@@ -31,16 +45,18 @@ function write(answers: Record<string, Record<string, unknown>>): void {
     }
     return `${JSON.stringify(key)}: ${JSON.stringify(shown)}`;
   });
-  writeFileSync(FIXTURE, `{"lists": [\n${lists.join(',\n')}\n],\n"cases": {\n${lines.join(',\n')}\n}}\n`);
+  writeFileSync(file, `{"lists": [\n${lists.join(',\n')}\n],\n"cases": {\n${lines.join(',\n')}\n}}\n`);
 }
 
 function read(): Record<string, unknown> {
-  const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Fixture;
   const answers: Record<string, unknown> = {};
-  for (const [key, shown] of Object.entries(fixture.cases)) {
-    const answer = { ...shown };
-    for (const field of SHARED) if (field in answer) answer[field] = fixture.lists[answer[field] as number];
-    answers[key] = answer;
+  for (const name of readdirSync(FIXTURES).sort()) {
+    const fixture = JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as Fixture;
+    for (const [key, shown] of Object.entries(fixture.cases)) {
+      const answer = { ...shown };
+      for (const field of SHARED) if (field in answer) answer[field] = fixture.lists[answer[field] as number];
+      answers[key] = answer;
+    }
   }
   return answers;
 }
@@ -55,6 +71,19 @@ describe('policy equivalence', () => {
     }
     const recorded = read();
     expect(Object.keys(answers).sort()).toEqual(Object.keys(recorded).sort());
+    if (process.env.EQUIVALENCE_SUMMARY === '1') {
+      const differ: Record<string, number> = {};
+      for (const key of Object.keys(recorded)) {
+        const want = recorded[key] as Record<string, unknown>;
+        const got = answers[key] ?? {};
+        for (const field of new Set([...Object.keys(want), ...Object.keys(got)]))
+          if (JSON.stringify(want[field]) !== JSON.stringify(got[field])) {
+            differ[field] = (differ[field] ?? 0) + 1;
+            if (differ[field] <= 3) console.log(key, field, JSON.stringify(want[field]), JSON.stringify(got[field]));
+          }
+      }
+      console.log('fields that differ, by cases:', differ);
+    }
     // One case at a time, so a difference names its case.
     for (const key of Object.keys(recorded)) expect({ key, answer: answers[key] }).toEqual({ key, answer: recorded[key] });
   }, 300_000);
