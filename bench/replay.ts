@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { registry } from '../plugins/index.js';
 import { FactCatalog } from '../src/engine/catalog.js';
 import { noHistory } from '../src/engine/no-history.js';
-import { OFFLINE } from '../src/engine/run.js';
+import { OFFLINE } from '../src/network/offline.js';
 import { policiesDir } from '../src/paths.js';
 import { PolicyBook } from '../src/policy/book.js';
 import type { CompiledPolicy } from '../src/policy/compile.js';

@@ -6,7 +6,7 @@
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
 import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
-import { andThen, asciiDomainOf, isThenable } from './plugin-data.js';
+import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -53,21 +53,16 @@ function projectLists(options: CheckOptions): ProjectLists {
   return lists;
 }
 
-const VALID = ['valid_address_format'] as const;
-const REGISTRABLE = ['registrable_domain'] as const;
-
 /**
  * The names the address's domain is looked up under: its ASCII form, then each parent up to the
  * registrable domain. Null when there is nothing to look up (invalid address, literal, no ASCII form).
  */
-function lookupNames(ctx: PluginContext): string[] | null | Promise<string[] | null> {
-  return ctx.withFacts(VALID, ([valid]) => {
-    if (valid !== true) return null;
-    return andThen(asciiDomainOf(ctx), (ascii) => {
-      if (ascii === null) return null;
-      return ctx.withFacts(REGISTRABLE, ([registrable]) => domainAndParents(ascii, typeof registrable === 'string' ? registrable : null));
-    });
-  });
+async function lookupNames(ctx: PluginContext): Promise<string[] | null> {
+  if ((await ctx.fact('valid_address_format')) !== true) return null;
+  const ascii = await asciiDomainOf(ctx);
+  if (ascii === null) return null;
+  const registrable = await ctx.fact('registrable_domain');
+  return domainAndParents(ascii, typeof registrable === 'string' ? registrable : null);
 }
 
 /** The project's own entries: from the policy's options and from its lists in the database alike. */
@@ -148,23 +143,16 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       },
     },
     needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
-    pure: true,
     projectLists: [spec.id, exemptList],
     data: spec.data,
-    run(ctx) {
-      return andThen(lookupNames(ctx), (names) => {
-        if (names === null) return {};
-        const options = projectLists(ctx.options(spec.check));
-        const facts = (added: ReadonlySet<string>, exempt: ReadonlySet<string>): FactValues => {
-          const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
-          const matched = matchListed(names, own, spec.listed, spec.never);
-          return { [spec.flag]: matched !== null, [spec.match]: matched };
-        };
-        const added = ctx.projectList(spec.id);
-        const exempt = ctx.projectList(exemptList);
-        if (isThenable(added) || isThenable(exempt)) return Promise.all([added, exempt]).then(([a, e]) => facts(a, e));
-        return facts(added, exempt);
-      });
+    async run(ctx): Promise<FactValues> {
+      const names = await lookupNames(ctx);
+      if (names === null) return {};
+      const options = projectLists(ctx.options(spec.check));
+      const [added, exempt] = await Promise.all([ctx.projectList(spec.id), ctx.projectList(exemptList)]);
+      const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
+      const matched = matchListed(names, own, spec.listed, spec.never);
+      return { [spec.flag]: matched !== null, [spec.match]: matched };
     },
   };
 }

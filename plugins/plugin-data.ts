@@ -3,7 +3,7 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DataList, isThenable, type PluginContext } from '../src/engine/plugin.js';
+import type { DataList, PluginContext } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
@@ -90,16 +90,6 @@ export function dataLists(pluginId: string, loaded: readonly { file: string; ent
   });
 }
 
-export { isThenable };
-
-/**
- * `then` of a value at hand at once, or of a promise's value once it settles: a plugin's run() built of these
- * (and of ctx.withFacts) answers without a wait whenever its facts are at hand (see PluginContext.withFacts).
- */
-export function andThen<T, R>(value: T | PromiseLike<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
-  return isThenable(value) ? Promise.resolve(value).then(then) : then(value);
-}
-
 /**
  * The address's domain as an ASCII host name (its punycode form for an IDN), lower-cased, without a root
  * dot: the one way a plugin gets the name to look up in a list or ask the network about. Null when there
@@ -107,13 +97,13 @@ export function andThen<T, R>(value: T | PromiseLike<T>, then: (value: T) => R |
  * empty labels; `dns` for a name the resolver can be asked about); trailing spaces are not part of it.
  * Reads structure's and idn's facts (a plugin calling it declares them in `needs`).
  */
-const ASCII_DOMAIN_FACTS = ['domain', 'domain_literal', 'punycode_value'] as const;
-
-export function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): string | null | Promise<string | null> {
-  return ctx.withFacts(ASCII_DOMAIN_FACTS, ([domain, literal, punycode]) => {
-    if (typeof domain !== 'string' || literal !== null) return null;
-    // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
-    // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
-    return hostName((typeof punycode === 'string' ? punycode : domain).trimEnd(), rule);
-  });
+export async function asciiDomainOf(ctx: PluginContext, rule: LabelRule = 'any'): Promise<string | null> {
+  // All three read, whatever the first ones say: the plugins behind them run for every caller alike.
+  const domain = await ctx.fact('domain');
+  const literal = await ctx.fact('domain_literal');
+  const punycode = await ctx.fact('punycode_value');
+  if (typeof domain !== 'string' || literal !== null) return null;
+  // An address wrapped in spaces (a form that did not trim) is invalid, but its domain is still the one meant:
+  // the classifications describe it, so that the typo check's guard knows a real provider behind the spaces.
+  return hostName((typeof punycode === 'string' ? punycode : domain).trimEnd(), rule);
 }

@@ -1,6 +1,6 @@
 // Allowed domains: is the address's domain on the project's own list of permitted domains (check options)?
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { andThen, asciiDomainOf } from '../plugin-data.js';
+import { asciiDomainOf } from '../plugin-data.js';
 
 interface AllowList {
   domains: ReadonlySet<string>;
@@ -72,14 +72,13 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  pure: true,
-  run(ctx) {
-    return ctx.withFacts(['domain'], ([domain]) => {
-      const list = allowList(ctx.options('specific_domains'));
-      if (typeof domain !== 'string' || domain === '' || list === null) return {};
-      // A domain that is no host name (an address literal, an empty label) is on no list of permitted domains.
-      return andThen(asciiDomainOf(ctx), (name): FactValues => ({ in_specific_domains: name !== null && isAllowed(name, list) }));
-    });
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact('domain');
+    const list = allowList(ctx.options('specific_domains'));
+    if (typeof domain !== 'string' || domain === '' || list === null) return {};
+    // A domain that is no host name (an address literal, an empty label) is on no list of permitted domains.
+    const name = await asciiDomainOf(ctx);
+    return { in_specific_domains: name !== null && isAllowed(name, list) };
   },
 };
 

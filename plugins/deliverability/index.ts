@@ -1,7 +1,6 @@
 // Deliverability: can mail reach the domain, and how much evidence says the address is worth mailing?
 // A 0–100 score from MX, A/AAAA, domain age and subdomain facts, with the policy's weights. No I/O.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { andThen } from '../plugin-data.js';
 import { DEFAULT_WEIGHTS, type Evidence, PARTS, score, type Weights } from './score.js';
 
 const DEFAULT_MIN_SCORE = 40;
@@ -38,8 +37,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
 
-function evidence(ctx: PluginContext): Evidence | Promise<Evidence> {
-  return ctx.withFacts(EVIDENCE_FACTS, evidenceOf);
+async function evidence(ctx: PluginContext): Promise<Evidence> {
+  return evidenceOf(await Promise.all(EVIDENCE_FACTS.map((name) => ctx.fact(name))));
 }
 
 function evidenceOf([
@@ -125,25 +124,22 @@ const plugin: Plugin = {
     },
   },
   needs: ['dns', 'domain-age', 'subdomain'],
-  pure: true,
-  run(ctx) {
+  async run(ctx): Promise<FactValues> {
     const options = ctx.options('deliverability_score');
-    return andThen(evidence(ctx), (found): FactValues => {
-      const result = score(found, weights(options));
-      let deliverability: (typeof DELIVERABILITY_VALUES)[number];
-      if (result.route === 'no') deliverability = 'undeliverable';
-      else if (result.score === null) deliverability = 'unknown';
-      else deliverability = result.score >= minScore(options) ? 'deliverable' : 'undeliverable';
-      return {
-        deliverability_score: result.score,
-        deliverability_mx_score: result.contributions.mx,
-        deliverability_a_score: result.contributions.a,
-        deliverability_age_score: result.contributions.age,
-        deliverability_subdomain_score: result.contributions.subdomain,
-        deliverability,
-        email_deliverable: deliverability === 'unknown' ? null : deliverability === 'deliverable',
-      };
-    });
+    const result = score(await evidence(ctx), weights(options));
+    let deliverability: (typeof DELIVERABILITY_VALUES)[number];
+    if (result.route === 'no') deliverability = 'undeliverable';
+    else if (result.score === null) deliverability = 'unknown';
+    else deliverability = result.score >= minScore(options) ? 'deliverable' : 'undeliverable';
+    return {
+      deliverability_score: result.score,
+      deliverability_mx_score: result.contributions.mx,
+      deliverability_a_score: result.contributions.a,
+      deliverability_age_score: result.contributions.age,
+      deliverability_subdomain_score: result.contributions.subdomain,
+      deliverability,
+      email_deliverable: deliverability === 'unknown' ? null : deliverability === 'deliverable',
+    };
   },
 };
 

@@ -2,7 +2,7 @@
 // at the mail hosts it already runs. An MX host under a known disposable service's domain (the disposable
 // plugin's list) gives the new domain away before any list has it. One MX lookup, only with network checks on.
 import type { FactValues, MxRecord, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { andThen, asciiDomainOf, readList } from '../plugin-data.js';
+import { asciiDomainOf, readList } from '../plugin-data.js';
 
 // The disposable plugin's list, shared (plugin-data reads a file once): its domains are the services whose hosts count.
 const disposableServices = readList('disposable', 'domains.txt');
@@ -50,14 +50,11 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'idn', 'tld'],
-  run(ctx) {
-    return ctx.withFacts(['valid_address_format'], ([valid]) => {
-      if (valid !== true) return {};
-      return andThen(asciiDomainOf(ctx, 'dns'), (domain): FactValues | Promise<FactValues> => {
-        if (domain === null || !ctx.network.enabled) return {};
-        return sharedHostFacts(ctx, domain);
-      });
-    });
+  async run(ctx): Promise<FactValues> {
+    if ((await ctx.fact('valid_address_format')) !== true) return {};
+    const domain = await asciiDomainOf(ctx, 'dns');
+    if (domain === null || !ctx.network.enabled) return {};
+    return sharedHostFacts(ctx, domain);
   },
 };
 

@@ -2,7 +2,7 @@
 // Lookups go through ctx.network.dns, which caches and bounds them; an unanswered question is
 // "not_checked", never "invalid".
 import type { DnsAnswer, DnsLookup, FactValues, Plugin } from '../../src/engine/plugin.js';
-import { andThen, asciiDomainOf } from '../plugin-data.js';
+import { asciiDomainOf } from '../plugin-data.js';
 import { mailRoutingFacts } from './mail-routing.js';
 
 const STATUS_VALUES = ['valid', 'invalid', 'not_checked'] as const;
@@ -55,13 +55,12 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  run(ctx) {
+  async run(ctx): Promise<FactValues> {
     // Address literals and names DNS cannot hold are not asked about: their facts stay unknown.
-    return andThen(asciiDomainOf(ctx, 'dns'), (domain): FactValues | Promise<FactValues> => {
-      if (domain === null) return {};
-      if (!ctx.network.enabled) return { mx_record_status: 'not_checked' };
-      return lookUp(ctx.network.dns, domain);
-    });
+    const domain = await asciiDomainOf(ctx, 'dns');
+    if (domain === null) return {};
+    if (!ctx.network.enabled) return { mx_record_status: 'not_checked' };
+    return lookUp(ctx.network.dns, domain);
   },
 };
 

@@ -47,12 +47,11 @@ const plugin: Plugin = {
     },
   },
   needs: ['tld'],
-  run(ctx) {
-    return ctx.withFacts(['registrable_domain'], ([registrable]): FactValues | Promise<FactValues> => {
-      if (typeof registrable !== 'string') return {};
-      if (!ctx.network.enabled) return { domain_age_signal: 'unknown' };
-      return registeredAge(ctx, registrable);
-    });
+  async run(ctx): Promise<FactValues> {
+    const registrable = await ctx.fact('registrable_domain');
+    if (typeof registrable !== 'string') return {};
+    if (!ctx.network.enabled) return { domain_age_signal: 'unknown' };
+    return registeredAge(ctx, registrable);
   },
 };
 

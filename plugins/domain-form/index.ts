@@ -47,10 +47,9 @@ const plugin: Plugin = {
     domain_numeric_only: formCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
   },
   needs: ['structure'],
-  pure: true,
-  run(ctx) {
+  async run(ctx) {
     // Both structure's.
-    return ctx.withFacts(['domain', 'domain_literal'], ([domain, literal]) => domainFormFacts(domain, literal));
+    return domainFormFacts(await ctx.fact('domain'), await ctx.fact('domain_literal'));
   },
 };
 

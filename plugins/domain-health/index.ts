@@ -1,7 +1,6 @@
 // Domain health: one word for the state of the domain from its DNS, age, website and subdomain facts.
 // The rules are an ordered table (README.md); the first row that holds decides. No I/O.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { andThen } from '../plugin-data.js';
 
 const HEALTH_VALUES = ['excellent', 'healthy', 'risky', 'suspicious', 'dead', 'unknown'] as const;
 type Health = (typeof HEALTH_VALUES)[number];
@@ -46,23 +45,12 @@ const SIGNAL_FACTS = [
   'deep_nesting_risk_signal',
 ] as const;
 
-function signals(ctx: PluginContext): Signals | Promise<Signals> {
+async function signals(ctx: PluginContext): Promise<Signals> {
   // Read together: the plugins behind them (DNS, RDAP, the website probe) wait in parallel.
-  return ctx.withFacts(
-    SIGNAL_FACTS,
-    ([mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting]) => ({
-      mxStatus,
-      aFallback,
-      hasNullMx,
-      mxHostsAreIps,
-      ageSignal,
-      ageDays,
-      hasWebsite,
-      randomSubdomain,
-      uuidSubdomain,
-      deepNesting,
-    }),
+  const [mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting] = await Promise.all(
+    SIGNAL_FACTS.map((name) => ctx.fact(name)),
   );
+  return { mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting };
 }
 
 /** The first row of the README's table that holds; null when there is no domain to look up. */
@@ -119,9 +107,8 @@ const plugin: Plugin = {
     },
   },
   needs: ['dns', 'domain-age', 'subdomain', 'website'],
-  pure: true,
-  run(ctx) {
-    return andThen(signals(ctx), (found): FactValues => ({ domain_health: health(found, excellentMinDays(ctx.options('domain_health'))) }));
+  async run(ctx): Promise<FactValues> {
+    return { domain_health: health(await signals(ctx), excellentMinDays(ctx.options('domain_health'))) };
   },
 };
 

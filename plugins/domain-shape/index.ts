@@ -7,8 +7,6 @@ import { looksGenerated } from './generated-label.js';
 
 const abusedTlds = readList('domain-shape', 'abused-tlds.txt');
 
-const DOMAIN_FACTS = ['tld', 'public_suffix', 'registrable_domain'] as const;
-
 const plugin: Plugin = {
   id: 'domain-shape',
   description:
@@ -32,24 +30,22 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'tld'],
-  pure: true,
   data: dataLists('domain-shape', [{ file: 'abused-tlds.txt', entries: abusedTlds.size }]),
-  run(ctx) {
-    return ctx.withFacts(['valid_address_format'], ([valid]) => {
-      if (valid !== true) return {};
-      return ctx.withFacts(DOMAIN_FACTS, ([tld, suffix, registrable]): FactValues => {
-        const abused = typeof tld === 'string' ? abusedTlds.has(tld) : null;
-        const generated =
-          typeof registrable === 'string' && typeof suffix === 'string' && registrable.endsWith(`.${suffix}`)
-            ? looksGenerated(registrable.slice(0, -suffix.length - 1))
-            : null;
-        return {
-          looks_generated_domain: generated,
-          abused_tld: abused,
-          random_domain_signal: generated === null || abused === null ? null : generated && abused ? 'detected' : 'none',
-        };
-      });
-    });
+  async run(ctx): Promise<FactValues> {
+    if ((await ctx.fact('valid_address_format')) !== true) return {};
+    const tld = await ctx.fact('tld');
+    const suffix = await ctx.fact('public_suffix');
+    const registrable = await ctx.fact('registrable_domain');
+    const abused = typeof tld === 'string' ? abusedTlds.has(tld) : null;
+    const generated =
+      typeof registrable === 'string' && typeof suffix === 'string' && registrable.endsWith(`.${suffix}`)
+        ? looksGenerated(registrable.slice(0, -suffix.length - 1))
+        : null;
+    return {
+      looks_generated_domain: generated,
+      abused_tld: abused,
+      random_domain_signal: generated === null || abused === null ? null : generated && abused ? 'detected' : 'none',
+    };
   },
 };
 

@@ -1,7 +1,7 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
-import { andThen, asciiDomainOf, dataLists, readList } from '../plugin-data.js';
+import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
 const INSTITUTIONS = readList('education', 'domains.txt');
@@ -43,18 +43,16 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  pure: true,
   data: dataLists('education', [
     { file: 'domains.txt', entries: INSTITUTIONS.size },
     { file: 'excluded.txt', entries: EXCLUDED.size },
     { file: 'academic-suffixes.txt', entries: SUFFIXES.size },
   ]),
-  run(ctx) {
-    return andThen(asciiDomainOf(ctx), (name): FactValues => {
-      if (name === null) return {};
-      const match = academicMatch(name);
-      return { is_education_domain: match !== null, education_match: match };
-    });
+  async run(ctx): Promise<FactValues> {
+    const name = await asciiDomainOf(ctx);
+    if (name === null) return {};
+    const match = academicMatch(name);
+    return { is_education_domain: match !== null, education_match: match };
   },
 };
 

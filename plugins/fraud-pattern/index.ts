@@ -89,19 +89,19 @@ const plugin: Plugin = {
   },
   needs: ['structure'],
   data: dataLists('fraud-pattern', [{ file: 'numeric-providers.txt', entries: NUMERIC_PROVIDERS.size }]),
-  run(ctx) {
+  async run(ctx): Promise<FactValues> {
     // Both structure's.
-    return ctx.withFacts(['local_part', 'domain'], ([localPart, domain]): FactValues => {
-      if (typeof localPart !== 'string') return {};
-      const found = findPattern(localPart, typeof domain === 'string' && isNumericProvider(domain.toLowerCase()), ctx.options(CHECK));
-      return {
-        has_fraud_pattern: found.pattern !== null,
-        fraud_pattern: found.pattern,
-        local_entropy: found.bits,
-        longest_digit_run: found.digitRun,
-        keyboard_walk_length: found.walk,
-      };
-    });
+    const localPart = await ctx.fact('local_part');
+    const domain = await ctx.fact('domain');
+    if (typeof localPart !== 'string') return {};
+    const found = findPattern(localPart, typeof domain === 'string' && isNumericProvider(domain.toLowerCase()), ctx.options(CHECK));
+    return {
+      has_fraud_pattern: found.pattern !== null,
+      fraud_pattern: found.pattern,
+      local_entropy: found.bits,
+      longest_digit_run: found.digitRun,
+      keyboard_walk_length: found.walk,
+    };
   },
 };
 

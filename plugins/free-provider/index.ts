@@ -1,6 +1,6 @@
 // Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { andThen, asciiDomainOf, dataLists } from '../plugin-data.js';
+import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { findProvider, indexProviders, readProviders } from './providers.js';
 
 const providers = indexProviders(readProviders());
@@ -34,19 +34,17 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  pure: true,
   // Entries: domains (each names its provider key).
   data: dataLists('free-provider', [{ file: 'providers.json', entries: providers.byDomain.size }]),
-  run(ctx) {
-    return andThen(asciiDomainOf(ctx), (domain): FactValues => {
-      if (domain === null) return {};
-      const provider = findProvider(providers, domain);
-      return {
-        is_free_provider_domain: provider !== undefined,
-        free_provider: provider?.key ?? null,
-        free_provider_group: provider?.group ?? null,
-      };
-    });
+  async run(ctx): Promise<FactValues> {
+    const domain = await asciiDomainOf(ctx);
+    if (domain === null) return {};
+    const provider = findProvider(providers, domain);
+    return {
+      is_free_provider_domain: provider !== undefined,
+      free_provider: provider?.key ?? null,
+      free_provider_group: provider?.group ?? null,
+    };
   },
 };
 

@@ -1,7 +1,7 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
-import { andThen, asciiDomainOf, dataLists, readList } from '../plugin-data.js';
+import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
 const SUFFIXES = readList('government', 'suffixes.txt');
@@ -50,17 +50,15 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'idn'],
-  pure: true,
   data: dataLists('government', [
     { file: 'suffixes.txt', entries: SUFFIXES.size },
     { file: 'domains.txt', entries: DOMAINS.size },
   ]),
-  run(ctx) {
-    return andThen(asciiDomainOf(ctx), (name): FactValues => {
-      if (name === null) return {};
-      const match = governmentMatch(name);
-      return { is_government_domain: match !== null, government_match: match };
-    });
+  async run(ctx): Promise<FactValues> {
+    const name = await asciiDomainOf(ctx);
+    if (name === null) return {};
+    const match = governmentMatch(name);
+    return { is_government_domain: match !== null, government_match: match };
   },
 };
 

@@ -44,8 +44,6 @@ function mixedScripts(parts: readonly string[]): string | null {
   return found.size === 0 ? null : [...found].sort().join('+');
 }
 
-const ADDRESS_FACTS = ['local_part', 'domain', 'domain_literal'] as const;
-
 /** idnFacts of an all-ASCII address with a domain and no `xn--` in it. */
 const PLAIN_ASCII: Readonly<FactValues> = {
   is_internationalized: false,
@@ -98,8 +96,11 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
-  run(ctx) {
-    return ctx.withFacts(ADDRESS_FACTS, ([local, domain, literal]) => idnFacts(ctx.input.email, local, domain, literal));
+  async run(ctx) {
+    const local = await ctx.fact('local_part');
+    const domain = await ctx.fact('domain');
+    const literal = await ctx.fact('domain_literal');
+    return idnFacts(ctx.input.email, local, domain, literal);
   },
 };
 

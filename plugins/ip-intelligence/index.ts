@@ -89,7 +89,7 @@ const plugin: Plugin = {
   },
   needs: [],
   data: dataLists('ip-intelligence', tables.lists),
-  run(ctx): FactValues {
+  async run(ctx): Promise<FactValues> {
     const { ipv4, ipv6 } = ctx.input;
     const v4 = ipv4 === null ? null : lookupIp(ipv4);
     const v6 = ipv6 === null ? null : lookupIp(ipv6);

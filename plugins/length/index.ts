@@ -20,8 +20,6 @@ function limitCheck(fact: string, code: CheckCode, limit: number, description: s
   };
 }
 
-const ADDRESS_FACTS = ['local_part', 'domain'] as const;
-
 const plugin: Plugin = {
   id: 'length',
   description: 'Lengths of the local part (UTF-8 octets), the domain and its labels (ASCII form) and the whole address.',
@@ -57,8 +55,8 @@ const plugin: Plugin = {
     label_max_length: limitCheck('longest_label_length', 'label_exceeds_max_length', 63, 'A domain label is longer than max octets (RFC 1035: 63).'),
   },
   needs: ['structure'],
-  run(ctx) {
-    return ctx.withFacts(ADDRESS_FACTS, ([localPart, domain]) => lengthFacts(ctx, localPart, domain));
+  async run(ctx) {
+    return lengthFacts(ctx, await ctx.fact('local_part'), await ctx.fact('domain'));
   },
 };
 

@@ -48,11 +48,10 @@ const plugin: Plugin = {
     catch_all_wildcard: traitCheck('has_catch_all_wildcard', 'local_contains_catch_all_wildcard', 'The local part contains the wildcard "*".'),
   },
   needs: ['structure'],
-  run(ctx) {
-    return ctx.withFacts(['local_part'], ([localPart]) => {
-      if (typeof localPart !== 'string') return {};
-      return { ...localPartTraits(localPart) };
-    });
+  async run(ctx) {
+    const localPart = await ctx.fact('local_part');
+    if (typeof localPart !== 'string') return {};
+    return { ...localPartTraits(localPart) };
   },
 };
 

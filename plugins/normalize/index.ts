@@ -8,9 +8,6 @@ import { dotlessProvider, lowerCase, withoutDots, withoutPlusTag } from './forms
 /** `form`, or null when it is the address itself (the transformation changed nothing). */
 const changed = (form: string, address: string): string | null => (form === address ? null : form);
 
-const ADDRESS_FACTS = ['valid_address_format', 'local_part', 'domain'] as const;
-const DOMAIN_FORMS = ['domain_literal', 'punycode_value', 'has_punycode', 'unicode_domain'] as const;
-
 const plugin: Plugin = {
   id: 'normalize',
   description: 'Gives the normalised forms of an address: its base (velocity by email), its lower-cased form (velocity by IP) and the without_* forms.',
@@ -37,30 +34,33 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'idn'],
-  run(ctx) {
+  async run(ctx): Promise<FactValues> {
     const email: unknown = ctx.input.email;
     if (typeof email !== 'string' || email === '') return {};
     const emailLower = lowerCase(email);
-    return ctx.withFacts(ADDRESS_FACTS, ([valid, local, domain]) => {
-      if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
-      // The domain's forms: structure's literal, idn's punycode and Unicode forms (idn runs for every valid address).
-      return ctx.withFacts(DOMAIN_FORMS, ([literalKind, punycode, hasPunycode, unicode]): FactValues => {
-        const address = `${local}@${domain}`;
-        const literal = literalKind !== null;
-        const asciiDomain = literal ? domain : typeof punycode === 'string' ? punycode : lowerCase(domain);
-        const untagged = withoutPlusTag(local);
-        const dotless = literal ? null : dotlessProvider(asciiDomain);
-        const baseLocal = lowerCase(untagged ?? local);
-        const unicodeDomain = hasPunycode === true ? unicode : null;
-        return {
-          base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
-          email_lower: emailLower,
-          without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
-          without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
-          without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
-        };
-      });
-    });
+    const valid = await ctx.fact('valid_address_format');
+    const local = await ctx.fact('local_part');
+    const domain = await ctx.fact('domain');
+    if (valid !== true || typeof local !== 'string' || typeof domain !== 'string') return { email_lower: emailLower };
+    // The domain's forms: structure's literal, idn's punycode and Unicode forms (idn runs for every valid address).
+    const literalKind = await ctx.fact('domain_literal');
+    const punycode = await ctx.fact('punycode_value');
+    const hasPunycode = await ctx.fact('has_punycode');
+    const unicode = await ctx.fact('unicode_domain');
+    const address = `${local}@${domain}`;
+    const literal = literalKind !== null;
+    const asciiDomain = literal ? domain : typeof punycode === 'string' ? punycode : lowerCase(domain);
+    const untagged = withoutPlusTag(local);
+    const dotless = literal ? null : dotlessProvider(asciiDomain);
+    const baseLocal = lowerCase(untagged ?? local);
+    const unicodeDomain = hasPunycode === true ? unicode : null;
+    return {
+      base_email: dotless === null ? `${baseLocal}@${asciiDomain}` : `${withoutDots(baseLocal)}@${dotless}`,
+      email_lower: emailLower,
+      without_plus_addressing: untagged === null ? null : `${untagged}@${domain}`,
+      without_dot_variations: dotless === null ? null : changed(`${withoutDots(local)}@${dotless}`, address),
+      without_punycode: typeof unicodeDomain === 'string' ? `${local}@${unicodeDomain}` : null,
+    };
   },
 };
 

@@ -2,7 +2,6 @@
 // with the policy's weights. No I/O of its own: it reads facts. A signal whose source could not tell
 // (null, unknown: no IP, network checks off) contributes nothing.
 import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { andThen } from '../plugin-data.js';
 import {
   type Contributor,
   DEFAULT_LEVELS,
@@ -121,9 +120,10 @@ function factsOf(velocityFact: string): readonly string[] {
 }
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
-function present(ctx: PluginContext, settings: Settings): Set<Contributor> | Promise<Set<Contributor>> {
+async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  return ctx.withFacts(factsOf(settings.highVelocity.fact), (values) => contributors(settings, values));
+  const values = await Promise.all(factsOf(settings.highVelocity.fact).map((name) => ctx.fact(name)));
+  return contributors(settings, values);
 }
 
 /** `values`: the velocity fact, then EVIDENCE in its order (factsOf). */
@@ -280,20 +280,18 @@ const plugin: Plugin = {
     'ip-intelligence',
     'velocity',
   ],
-  run(ctx) {
+  async run(ctx): Promise<FactValues> {
     const settings = settingsOf(ctx.options('risk_score'));
-    return andThen(present(ctx, settings), (found): FactValues => {
-      const risk = riskOf(found, settings.weights, settings.levels);
-      const failures = failureList(risk);
-      return {
-        risk_score: risk.score,
-        risk_level: risk.level,
-        is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(settings.minLevel),
-        risk_score_breakdown: risk.breakdown,
-        risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
-        risk_breakdown_failures: failures === '' ? null : failures,
-      };
-    });
+    const risk = riskOf(await present(ctx, settings), settings.weights, settings.levels);
+    const failures = failureList(risk);
+    return {
+      risk_score: risk.score,
+      risk_level: risk.level,
+      is_high_risk: risk.level !== null && LEVELS.indexOf(risk.level) >= LEVELS.indexOf(settings.minLevel),
+      risk_score_breakdown: risk.breakdown,
+      risk_breakdown_signals: risk.signals.length > 0 ? risk.signals.join(',') : null,
+      risk_breakdown_failures: failures === '' ? null : failures,
+    };
   },
 };
 

@@ -41,13 +41,12 @@ const plugin: Plugin = {
   },
   needs: ['structure'],
   data: dataLists('role-based', [{ file: 'roles.txt', entries: ROLES.size }]),
-  run(ctx) {
-    return ctx.withFacts(['local_part'], ([localPart]): FactValues => {
-      if (typeof localPart !== 'string') return {};
-      const key = roleKey(localPart);
-      const role = ROLES.has(key) ? key : null;
-      return { is_role_based_domain: role !== null, role_name: role };
-    });
+  async run(ctx): Promise<FactValues> {
+    const localPart = await ctx.fact('local_part');
+    if (typeof localPart !== 'string') return {};
+    const key = roleKey(localPart);
+    const role = ROLES.has(key) ? key : null;
+    return { is_role_based_domain: role !== null, role_name: role };
   },
 };
 

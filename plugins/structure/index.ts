@@ -31,7 +31,7 @@ const plugin: Plugin = {
     },
   },
   needs: [],
-  run(ctx) {
+  async run(ctx) {
     const email: unknown = ctx.input.email;
     if (typeof email !== 'string') return {};
     const parsed = parseAddress(email);

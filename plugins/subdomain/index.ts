@@ -42,8 +42,6 @@ function entropyWord(labels: number, bits: number): 'none' | 'low' | 'medium' | 
 const signal = (detected: boolean): 'detected' | 'none' => (detected ? 'detected' : 'none');
 const SIGNAL_VALUES = ['detected', 'none'] as const;
 
-const DOMAIN_FACTS = ['domain', 'registrable_domain'] as const;
-
 const plugin: Plugin = {
   id: 'subdomain',
   description: 'Counts and characterises the subdomain labels left of the registrable domain (wildcards, hyphens, numbers, UUIDs, randomness, depth).',
@@ -150,9 +148,10 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure', 'tld'],
-  pure: true,
-  run(ctx) {
-    return ctx.withFacts(DOMAIN_FACTS, ([domain, registrable]) => subdomainFacts(ctx, domain, registrable));
+  async run(ctx) {
+    const domain = await ctx.fact('domain');
+    const registrable = await ctx.fact('registrable_domain');
+    return subdomainFacts(ctx, domain, registrable);
   },
 };
 

@@ -18,8 +18,6 @@ const PARSE_OPTIONS = {
 /** Characters of a host name, plus the underscore and wildcard that real (if invalid) addresses carry. */
 const HOST_CHARACTERS = /^[a-z0-9._*-]+$/;
 
-const DOMAIN_FACTS = ['domain', 'domain_literal'] as const;
-
 const plugin: Plugin = {
   id: 'tld',
   description: 'Whether the top-level domain is delegated (ICANN section of the Public Suffix List), and the public suffix and registrable domain.',
@@ -42,23 +40,22 @@ const plugin: Plugin = {
     },
   },
   needs: ['structure'],
-  pure: true,
   // tldts ships the list as a compiled trie and cannot list or count its rules.
   data: dataLists('tld', [{ file: 'public-suffix-list', entries: null }]),
-  run(ctx) {
-    return ctx.withFacts(DOMAIN_FACTS, ([domain, literal]): FactValues => {
-      if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
-      const ascii = asciiDomain(domain);
-      if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};
-      const parsed = parse(ascii, PARSE_OPTIONS);
-      if (parsed.isIp === true || !parsed.publicSuffix) return {};
-      return {
-        has_valid_tld: parsed.isIcann === true,
-        tld: parsed.publicSuffix.slice(parsed.publicSuffix.lastIndexOf('.') + 1),
-        public_suffix: parsed.publicSuffix,
-        registrable_domain: parsed.domain,
-      };
-    });
+  async run(ctx): Promise<FactValues> {
+    const domain = await ctx.fact('domain');
+    const literal = await ctx.fact('domain_literal');
+    if (typeof domain !== 'string' || domain === '' || literal !== null) return {};
+    const ascii = asciiDomain(domain);
+    if (ascii === null || !HOST_CHARACTERS.test(ascii)) return {};
+    const parsed = parse(ascii, PARSE_OPTIONS);
+    if (parsed.isIp === true || !parsed.publicSuffix) return {};
+    return {
+      has_valid_tld: parsed.isIcann === true,
+      tld: parsed.publicSuffix.slice(parsed.publicSuffix.lastIndexOf('.') + 1),
+      public_suffix: parsed.publicSuffix,
+      registrable_domain: parsed.domain,
+    };
   },
 };
 

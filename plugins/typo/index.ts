@@ -2,7 +2,7 @@
 // provider or school domain, never a delegated top-level domain.
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { hostName, toAsciiForm } from '../../src/host-name.js';
-import { andThen, asciiDomainOf, dataLists } from '../plugin-data.js';
+import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
 import { ShortNameCorrector } from './short-names.js';
 import { SuffixCorrector } from './suffix.js';
@@ -38,14 +38,14 @@ function withoutSurroundingSpaces(email: string, local: string, domain: string |
   return PLAIN_LOCAL.test(meantLocal) && host !== null ? { local: meantLocal, domain: meantDomain, ascii: host } : null;
 }
 
-const ADDRESS_FACTS = ['local_part', 'domain', 'valid_address_format'] as const;
-
-function meantAddress(ctx: PluginContext): MeantAddress | null | Promise<MeantAddress | null> {
-  return ctx.withFacts(ADDRESS_FACTS, ([local, domain, valid]) => {
-    if (typeof local !== 'string') return null;
-    if (valid !== true) return withoutSurroundingSpaces(ctx.input.email, local, typeof domain === 'string' ? domain : null);
-    return andThen(asciiDomainOf(ctx), (ascii) => (ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii }));
-  });
+async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
+  const local = await ctx.fact('local_part');
+  const domain = await ctx.fact('domain');
+  const valid = await ctx.fact('valid_address_format');
+  if (typeof local !== 'string') return null;
+  if (valid !== true) return withoutSurroundingSpaces(ctx.input.email, local, typeof domain === 'string' ? domain : null);
+  const ascii = await asciiDomainOf(ctx);
+  return ascii === null || typeof domain !== 'string' ? null : { local, domain, ascii };
 }
 
 /** The suggested domain in the form typed (Unicode labels kept) and in ASCII, or null. */
@@ -106,15 +106,13 @@ const plugin: Plugin = {
     { file: 'common-suffixes.txt', entries: commonSuffixes.length },
     { file: 'known-domains.txt', entries: knownDomains.length },
   ]),
-  run(ctx) {
-    return andThen(meantAddress(ctx), (address) => {
-      if (address === null) return {};
-      // A real domain has no typo: a popular one, else a free provider's, else a school's (each read only if needed).
-      if (suggester.isPopular(address.ascii)) return typoFacts(address, true);
-      return ctx.withFacts(['is_free_provider_domain'], ([free]) =>
-        free === true ? typoFacts(address, true) : ctx.withFacts(['is_education_domain'], ([school]) => typoFacts(address, school === true)),
-      );
-    });
+  async run(ctx): Promise<FactValues> {
+    const address = await meantAddress(ctx);
+    if (address === null) return {};
+    // A real domain has no typo: a popular one, else a free provider's, else a school's (each read only if needed).
+    if (suggester.isPopular(address.ascii)) return typoFacts(address, true);
+    if ((await ctx.fact('is_free_provider_domain')) === true) return typoFacts(address, true);
+    return typoFacts(address, (await ctx.fact('is_education_domain')) === true);
   },
 };
 

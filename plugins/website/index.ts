@@ -1,7 +1,7 @@
 // Whether the address's domain serves a website, through ctx.network.website (which refuses private
 // and metadata addresses and bounds the time). A signal for domain health; it has no check of its own.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { andThen, asciiDomainOf } from '../plugin-data.js';
+import { asciiDomainOf } from '../plugin-data.js';
 
 const plugin: Plugin = {
   id: 'website',
@@ -14,14 +14,11 @@ const plugin: Plugin = {
   },
   checks: {},
   needs: ['structure', 'idn'],
-  run(ctx) {
-    return andThen(asciiDomainOf(ctx), (domain): FactValues | Promise<FactValues> => {
-      if (domain === null || !ctx.network.enabled) return {};
-      return ctx.network.website
-        .hasWebsite(domain)
-        .catch(() => null)
-        .then((found) => (found?.status === 'ok' ? { has_website: found.value } : {}));
-    });
+  async run(ctx): Promise<FactValues> {
+    const domain = await asciiDomainOf(ctx);
+    if (domain === null || !ctx.network.enabled) return {};
+    const found = await ctx.network.website.hasWebsite(domain).catch(() => null);
+    return found?.status === 'ok' ? { has_website: found.value } : {};
   },
 };
 

@@ -3,15 +3,6 @@
 // ids, facts and checks are unique, every need is registered and the needs have no cycle.
 import type { FactExposure, FactSpec, FactValues, Plugin } from './plugin.js';
 
-/** A group of facts by number (FactCatalog.groupOf): each name's fact number, and its owner's plugin number. */
-export interface FactGroup {
-  readonly facts: readonly number[];
-  readonly owners: readonly number[];
-}
-
-/** Fewest names of a group whose numbers are kept (see FactCatalog.groupOf). */
-const GROUP_MIN_NAMES = 3;
-
 export class RegistryError extends Error {
   override name = 'RegistryError';
 }
@@ -39,8 +30,6 @@ export class FactCatalog {
   private readonly readable: ReadonlyArray<ReadonlySet<string>>;
   /** By plugin number: its facts' names and unknownValues, walked on every run it makes (anyKnown). */
   private readonly emitted: ReadonlyArray<ReadonlyArray<readonly [string, readonly string[] | undefined]>>;
-  /** The numbers of groups of facts read together, by the group's array (see groupOf); null when a name is unknown. */
-  private readonly groups = new WeakMap<readonly string[], FactGroup | null>();
 
   constructor(registry: readonly Plugin[]) {
     const plugins = new Map<string, Plugin>();
@@ -72,7 +61,6 @@ export class FactCatalog {
     }
     for (const plugin of registry) this.assertNoCycle(plugin, []);
     for (const plugin of registry) {
-      if (plugin.pure && plugin.io) throw new RegistryError(`plugin ${plugin.id} is both pure and io: a plugin doing I/O is not remembered by its reads`);
       if (plugin.network && !plugin.io) throw new RegistryError(`plugin ${plugin.id} declares network but not io: a network lookup is I/O`);
     }
     this.readable = registry.map((plugin) => new Set(plugin.needs.flatMap((id) => Object.keys(plugins.get(id)?.facts ?? {}))));
@@ -88,23 +76,6 @@ export class FactCatalog {
       if (value !== null && value !== undefined && !(typeof value === 'string' && unknownValues?.includes(value))) return true;
     }
     return false;
-  }
-
-  /**
-   * The fact and owner numbers of a group of facts read together (ctx.withFacts, a response's groups), worked
-   * out once per array: a group's reader then looks no name up. Only for arrays of GROUP_MIN_NAMES names or more,
-   * which are constants (a module's, a compiled policy's); a plugin's inline array of one or two names is a new
-   * array on every call, and is looked up name by name. Undefined for those, and when a name is not a fact.
-   */
-  groupOf(names: readonly string[]): FactGroup | undefined {
-    if (names.length < GROUP_MIN_NAMES) return undefined;
-    let group = this.groups.get(names);
-    if (group === undefined) {
-      const facts = names.map((name) => this.factIndex.get(name));
-      group = facts.every((i) => i !== undefined) ? { facts, owners: facts.map((i) => this.factOwnerIndex[i] as number) } : null;
-      this.groups.set(names, group);
-    }
-    return group ?? undefined;
   }
 
   /** Whether a value of fact `name` says something: neither null nor one of the fact's unknownValues ("could not tell"). */

@@ -180,8 +180,8 @@ export interface NetworkAccess {
  * no database work unless the lists changed since the last one.
  */
 export interface ProjectListReader {
-  /** The entries of one list (lower-case ASCII domains); empty when the project has none. At once when the lists are in memory. */
-  entries(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  /** The entries of one list (lower-case ASCII domains); empty when the project has none. */
+  entries(list: string): Promise<ReadonlySet<string>>;
 }
 
 /** What a plugin's run receives. I/O goes only through here. */
@@ -189,19 +189,10 @@ export interface PluginContext {
   readonly input: RequestInput;
   /**
    * Value of a fact emitted by a plugin named in `needs` (computed once per request); null when unknown.
-   * Any other fact rejects with an error naming both plugins: `needs` is the contract, not a hint.
+   * Any other fact rejects with an error naming both plugins: `needs` is the contract, not a hint. A fact
+   * already computed is answered from the request's cache: `await ctx.fact(name)` is the one way to read.
    */
   fact<T = unknown>(name: string): Promise<T | null>;
-  /** Several such facts, in order: one wait for the plugins behind them, not a promise per fact. */
-  facts(names: readonly string[]): Promise<unknown[]>;
-  /**
-   * `then` applied to such facts' values (in order): at once when they are at hand (their plugins have
-   * settled, or run now and answer without a wait), else after one wait, as facts(). A run() that reads its
-   * facts this way and does no I/O answers without a promise, and the rules read its facts without a wait:
-   *
-   *   run: (ctx) => ctx.withFacts(['domain', 'is_valid_format'], ([domain, valid]) => ({ ... })),
-   */
-  withFacts<R>(names: readonly string[], then: (values: unknown[]) => R | Promise<R>): R | Promise<R>;
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;
@@ -210,7 +201,7 @@ export interface PluginContext {
    * Entries of one of the project's own lists named in the plugin's `projectLists` (empty when it has none);
    * any other name rejects.
    */
-  projectList(list: string): ReadonlySet<string> | Promise<ReadonlySet<string>>;
+  projectList(list: string): Promise<ReadonlySet<string>>;
   /** Current time in milliseconds (injectable for tests). */
   now(): number;
 }
@@ -257,26 +248,11 @@ export interface Plugin {
    * plugin gets ctx.network: any other's read of it throws, so the declaration cannot fall behind the code.
    */
   network?: boolean;
-  /**
-   * Its facts follow from what run() reads through ctx.withFacts and ctx.projectList and from its options,
-   * and from nothing else: not ctx.input, ctx.now, ctx.velocity or ctx.network (they throw for it), nor state
-   * kept between requests. Its runs are then remembered by what they read (src/engine/memo.ts): a request
-   * whose reads give values seen before takes the facts of that run without running it. Not with `io`.
-   */
-  pure?: boolean;
   /** The data lists the plugin loaded at start, for `email-trust data`; absent when it loads none. */
   data?: readonly DataList[];
   /**
    * Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input;
    * an error it does throw is reported and makes all its facts unknown for the request.
    */
-  run(ctx: PluginContext): Promise<FactValues> | FactValues;
-}
-
-/**
- * Whether a value given as "a value or a promise of it" (a plugin's run, a velocity read) is the promise: any
- * thenable (a reader of a test, another realm's promise) is waited for, never taken as the value.
- */
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | null)?.then === 'function';
+  run(ctx: PluginContext): Promise<FactValues>;
 }

@@ -4,11 +4,11 @@
 import type { Logger } from 'pino';
 import type { NetworkConfig } from '../config.js';
 import type { NetworkAccess } from '../engine/plugin.js';
-import { OFFLINE } from '../engine/run.js';
 import { throttled } from '../log-throttle.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isUnavailable, outageReason } from '../store/unavailable.js';
 import { createDnsLookup } from './dns.js';
+import { OFFLINE } from './offline.js';
 import { createRegistrationLookup } from './rdap.js';
 import { createWebsiteProbe } from './website.js';
 

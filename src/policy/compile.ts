@@ -67,8 +67,8 @@ export interface CompiledPolicy {
   runner: PolicyRunner;
   /** Engine rule name → the verdicts it carries, one per child of its `any`. */
   verdicts: ReadonlyMap<string, readonly Verdict[]>;
-  /** The policy's conditions in our own form, one per verdict of its one rule, for deciding without the engine (decide-eagerly.ts). */
-  conditions: { rule: string; each: readonly Condition[]; facts: readonly string[] };
+  /** Every fact the policy's conditions read, each once: what a replay asks of every event, whatever the engine skips. */
+  reads: readonly string[];
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
@@ -118,7 +118,7 @@ export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): Com
     ruleCount: rules.conditions.length,
     runner: new PolicyRunner(catalog, engineRules),
     verdicts: new Map([[POLICY_RULE, rules.verdicts]]),
-    conditions: { rule: POLICY_RULE, each: rules.conditions, facts: [...new Set(rules.conditions.flatMap((c) => [...factsOf(c)]))] },
+    reads: [...new Set(rules.conditions.flatMap((c) => [...factsOf(c)]))],
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
   };

@@ -13,12 +13,6 @@ export interface Evaluation<D> {
   fact(name: string): Promise<unknown>;
   /** Values of several facts, in order (one wait for all of them). */
   facts(names: readonly string[]): Promise<unknown[]>;
-  /** The same without a wait, when every one's plugin has settled; null otherwise (see RunOutcome.settledFacts). */
-  settledFacts(names: readonly string[]): unknown[] | null;
-  /** The values of several facts without a wait, running their plugins if need be; null when one must wait (see RunOutcome.factsNow). */
-  factsNow(names: readonly string[]): unknown[] | null;
-  /** One fact's value without a wait; undefined when its plugin has yet to settle (see RunOutcome.settledFact). */
-  settledFact(name: string): unknown;
   /** Ids of the plugins that ran, in the order they finished. */
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
@@ -38,6 +32,8 @@ export interface EvaluateOptions {
   explain?: boolean;
   /** Facts taken as given instead of computed (see RunRequest.given): a replay's recorded facts. */
   given?(name: string): unknown;
+  /** Observe each plugin's duration for GET /metrics (default: true); a replay of a million events skips it. */
+  timed?: boolean;
 }
 
 /** The policy's decision on one request. */
@@ -53,6 +49,7 @@ export async function evaluate(
     services,
     ...(options.explain ? { explain: true } : {}),
     ...(options.given ? { given: options.given } : {}),
+    ...(options.timed === false ? { timed: false } : {}),
   });
   const result = evaluation(policy, outcome, decide(policy, outcome.fired));
   if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);
@@ -81,11 +78,12 @@ function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D)
     decision,
     fact: outcome.fact,
     facts: outcome.facts,
-    settledFacts: outcome.settledFacts,
-    factsNow: outcome.factsNow,
-    settledFact: outcome.settledFact,
-    pluginsRan: outcome.pluginsRan,
-    pluginsApplied: outcome.pluginsApplied,
+    get pluginsRan() {
+      return outcome.pluginsRan;
+    },
+    get pluginsApplied() {
+      return outcome.pluginsApplied;
+    },
     recorded: outcome.recorded,
     steps: async () => {
       const [checksRan, rulesRan] = await Promise.all([checks(), thatRan(outcome, policy, policy.rules)]);
@@ -117,30 +115,7 @@ function checksThatRan(policy: CompiledPolicy, outcome: RunOutcome): Promise<Ena
 }
 
 /** Those of `candidates` (checks or free rules) with a fact they read known on this request, in their order. */
-function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
-  return Promise.resolve(thatRanNow(outcome, policy, candidates) ?? thatRanAfterReads(outcome, policy, candidates));
-}
-
-/**
- * thatRan without a wait, when every fact it reads is at hand (as after nearly every run): the same facts in
- * the same order as thatRanAfterReads; null as soon as one is not (then that one does the reading).
- */
-function thatRanNow<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): T[] | null {
-  const ran: T[] = [];
-  for (const candidate of candidates) {
-    for (const name of candidate.reads) {
-      const value = outcome.settledFact(name);
-      if (value === undefined) return null;
-      if (policy.catalog.isKnown(name, value)) {
-        ran.push(candidate);
-        break;
-      }
-    }
-  }
-  return ran;
-}
-
-async function thatRanAfterReads<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
+async function thatRan<T extends EnabledCheck | EnabledRule>(outcome: RunOutcome, policy: CompiledPolicy, candidates: readonly T[]): Promise<T[]> {
   const ran = new Set<T>();
   // Each one's facts in order until one is known, every one's next fact asked for at once: one wait per
   // round (nearly always one round) rather than one per fact, and the same facts read as one by one.

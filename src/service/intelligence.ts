@@ -2,7 +2,6 @@
 // The verdict comes from the project's policy (`intelligence:` section) or, for a sandbox project, from
 // the request's custom_policy. IP intelligence (form B's `ip`) comes from the fingerprint's IP.
 import createError from 'http-errors';
-import { isThenable } from '../engine/plugin.js';
 import { CustomPolicyError } from '../policy/book.js';
 import type { CompiledVerdict } from '../policy/compile-verdict.js';
 import { evaluateVerdict } from '../policy/evaluate.js';
@@ -24,8 +23,8 @@ export interface IntelligenceDeps {
   sealer: FingerprintSealer;
 }
 
-/** Several facts' values: at once when their plugins answer at once (Evaluation.factsNow), else after one wait. */
-type FactReader = (names: readonly string[]) => unknown[] | Promise<unknown[]>;
+/** Several facts' values, with one wait. */
+type FactReader = (names: readonly string[]) => Promise<unknown[]>;
 
 export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
   const policy = ctx.policies.forProject(project);
@@ -34,7 +33,7 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const ip = { ipv4: canonicalIp(device?.ip4), ipv6: canonicalIp(device?.ip6) };
   const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
   const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project, true));
-  const f: FactReader = (names) => evaluation.factsNow(names) ?? evaluation.facts(names);
+  const f: FactReader = (names) => evaluation.facts(names);
   const { action, decidedBy } = evaluation.decision;
   const [base, lower, domain] = (await f(EVENT_FACTS)) as [string | null, string | null, unknown];
   const emailLower = lower ?? request.email_address.toLowerCase();
@@ -141,9 +140,8 @@ function byName<N extends string>(names: readonly N[], values: readonly unknown[
 
 /** The `email` object: normalised forms and the local and domain analysis. */
 async function emailAnalysis(f: FactReader) {
-  // Every fact shown, asked for at once: one wait rather than one per fact (none when their plugins have settled).
-  const values = f(EMAIL_FACTS);
-  const v = byName(EMAIL_FACTS, isThenable(values) ? await values : values);
+  // Every fact shown, asked for at once: one wait rather than one per fact.
+  const v = byName(EMAIL_FACTS, await f(EMAIL_FACTS));
   const valid = v.valid_address_format === true;
   const category = valid ? domainCategory(f) : 'unknown';
   return {
@@ -198,13 +196,11 @@ async function emailAnalysis(f: FactReader) {
  * business, free, education, government, disposable or unknown: the first classification that holds,
  * in that order of precedence (disposable first); business for any other domain with a valid TLD.
  */
-function domainCategory(f: FactReader, from = 0): string | Promise<string> {
+async function domainCategory(f: FactReader): Promise<string> {
   // One by one, in order of precedence: a classification that decides spares the plugins of the next ones.
-  for (let k = from; k < CATEGORIES.length; k++) {
-    const [fact, category] = CATEGORIES[k] as (typeof CATEGORIES)[number];
-    const values = f(fact);
-    if (isThenable(values)) return values.then(([value]) => (value === true ? category : domainCategory(f, k + 1)));
-    if (values[0] === true) return category;
+  for (const [fact, category] of CATEGORIES) {
+    const [value] = await f(fact);
+    if (value === true) return category;
   }
   return 'unknown';
 }

@@ -8,10 +8,10 @@
 import type { FactCatalog } from '../engine/catalog.js';
 import { noHistory } from '../engine/no-history.js';
 import type { Plugin, ProjectListReader, RequestInput } from '../engine/plugin.js';
-import { OFFLINE } from '../engine/run.js';
+import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { severity } from '../policy/decide.js';
-import { decideEagerly } from '../policy/decide-eagerly.js';
+import { evaluate } from '../policy/evaluate.js';
 import { type ReplayEvent, SOFT_CHECK_MARK } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 
@@ -123,7 +123,11 @@ export function batchDecider(policy: CompiledPolicy, projectId: string, lists: P
       event = e;
       facts = e.recordedFacts === null ? null : parse(e.recordedFacts);
       lackedDomainFacts = false;
-      actions.push((await decideEagerly(policy, inputOf(e, projectId), services, { given })).action);
+      const evaluation = await evaluate(policy, inputOf(e, projectId), services, { given, timed: false });
+      // Every fact of the policy's conditions asked for, as before the engine decided replays: the counts of
+      // facts missing from the events do not hang on which conditions the engine's short-circuit skipped.
+      await evaluation.facts(policy.reads);
+      actions.push(evaluation.decision.action);
       if (lackedDomainFacts) softCheckedEvents += 1;
     }
     return { actions, missing, softChecked, softCheckedEvents };

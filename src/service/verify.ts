@@ -153,16 +153,9 @@ function assertMayExplain(ctx: ServiceContext, project: Project): void {
   );
 }
 
-/** The values of each group of facts: without a wait when their plugins answer at once (run now if need be), else after one wait for all. */
+/** The values of each group of facts, with one wait for all. */
 function groupsOf<G extends ReadonlyArray<readonly string[]>>(evaluation: Evaluation<Decision>, groups: G): Promise<{ [K in keyof G]: unknown[] }> {
-  type Values = { [K in keyof G]: unknown[] };
-  const values: unknown[][] = [];
-  for (const names of groups) {
-    const settled = evaluation.factsNow(names);
-    if (!settled) return Promise.all(groups.map((names) => evaluation.facts(names))) as Promise<Values>;
-    values.push(settled);
-  }
-  return Promise.resolve(values as Values);
+  return Promise.all(groups.map((names) => evaluation.facts(names))) as Promise<{ [K in keyof G]: unknown[] }>;
 }
 
 /** What a policy's response shows, by fact name: worked out once per compiled policy. */

@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import { withOwnAddress } from '../engine/own-address.js';
-import { isThenable, type OwnAddress, type Velocity, type VelocityReader } from '../engine/plugin.js';
+import type { OwnAddress, Velocity, VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
 import {
@@ -212,7 +212,7 @@ function velocityReader(reads: Reads, projectId: string): VelocityReader {
       };
       const v4 = subjectVelocity(reads, { projectId, kind: 'ipv4', subject: ipv4, since, limit });
       const v6 = subjectVelocity(reads, { projectId, kind: 'ipv6', subject: ipv6, since, limit });
-      if (!isThenable(v4) && !isThenable(v6)) return merged(v4, v6);
+      if (!(v4 instanceof Promise) && !(v6 instanceof Promise)) return merged(v4, v6);
       return Promise.all([v4, v6]).then(([a, b]) => merged(a, b));
     },
     byDevice(query): Velocity | Promise<Velocity> {

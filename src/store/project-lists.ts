@@ -175,9 +175,8 @@ export function createProjectLists(knex: Knex, onChange: () => void = () => {}):
     reader(project) {
       return {
         entries(list) {
-          // At once when the project's lists are loaded (nearly always): a plugin reading them need not wait.
           const lists = listsOf(project.id, project.listsRevision);
-          return lists instanceof Promise ? lists.then((loaded) => loaded.get(list) ?? EMPTY_SET) : (lists.get(list) ?? EMPTY_SET);
+          return lists instanceof Promise ? lists.then((loaded) => loaded.get(list) ?? EMPTY_SET) : Promise.resolve(lists.get(list) ?? EMPTY_SET);
         },
       };
     },

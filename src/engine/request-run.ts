@@ -1,0 +1,284 @@
+// One request's state: which plugins ran, and each fact's value, computed once and shared by every reader
+// (the rules through the run's almanac, plugins through their context, the caller after the run). A plugin
+// runs the first time one of its facts is asked for, so a request pays only for the checks it reads.
+import { checkDuration, secondsSince } from '../metrics.js';
+import { OFFLINE } from '../network/offline.js';
+import type { FactCatalog } from './catalog.js';
+import { RunContext } from './context.js';
+import { UndeclaredNeedError, UnknownFactError } from './errors.js';
+import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+
+export interface RunServices {
+  velocity: VelocityReader;
+  /** The outside world for this request (DNS, RDAP, web); offline when absent. */
+  network?: NetworkAccess;
+  /** The project's own domain lists; none when absent. */
+  lists?: ProjectListReader;
+  now(): number;
+  /** Told when a plugin throws; its facts are then null (unknown). */
+  onPluginError?(pluginId: string, error: unknown): void;
+}
+
+export interface RunRequest {
+  input: RequestInput;
+  /** Options per check name, already validated and merged over the check's defaults. */
+  options: Readonly<Record<string, CheckOptions>>;
+  services: RunServices;
+  /** Stops evaluating lower-priority rules once a rule of this name has fired. */
+  halts?(ruleName: string): boolean;
+  /** Keep every rule's condition results (RunOutcome.rules), for an explanation; off by default. */
+  explain?: boolean;
+  /**
+   * Facts given rather than computed (a replay's recorded facts): a fact it answers (anything but undefined)
+   * is taken as is and its plugin is not run for it.
+   */
+  given?(name: string): unknown;
+  /** Observe each plugin's duration for GET /metrics (default); a replay of a million events skips it. */
+  timed?: boolean;
+}
+
+const EMPTY_LIST: ReadonlySet<string> = new Set();
+const NO_LIST = Promise.resolve(EMPTY_LIST);
+/** A project with no lists of its own. */
+export const NO_PROJECT_LISTS: ProjectListReader = { entries: () => NO_LIST };
+
+/** Readers of a fact other than a plugin (whose reader number is its plugin number). */
+export const RULES = -1;
+export const CALLER = -2;
+
+export class RequestRun {
+  /** By plugin number (catalog.pluginIndex): its run, once started. */
+  private readonly runs: Array<Promise<FactValues> | undefined>;
+  /** By plugin number: its facts once its run has settled, and whether it applied (a known fact). */
+  private readonly settled: Array<FactValues | undefined>;
+  private readonly knownAny: boolean[];
+  /** By plugin number: whether its run waited for I/O (see waited), and the plugins in the order they settled. */
+  private readonly waitedFor: boolean[];
+  private readonly settleOrder: number[] = [];
+  /** By plugin number: its id, once it has settled. */
+  private readonly idOf: Array<string | undefined>;
+  /** By plugin number: the facts it read, in the order its code read them (see inOrder). */
+  private readonly readsBy: Array<number[] | undefined>;
+  /** The facts the caller read, in the order it read them. */
+  private readonly callerReads: number[] = [];
+  /**
+   * The facts the rules read, in the order of their evaluation (see inOrder): set by the runner after the
+   * engine's run, from its results.
+   */
+  rulesRead: (() => readonly string[]) | undefined;
+  /**
+   * By fact number (catalog.factIndex): its value's promise, made at its first read and shared by every later
+   * one, so a read of a settled fact allocates nothing.
+   */
+  private readonly values: Array<Promise<unknown> | undefined>;
+  /**
+   * By fact number: whether the rules or a plugin read it (fact()); a caller's reads after the run (facts())
+   * are not counted, so the I/O facts among these are those the decision stood on (recorded()).
+   */
+  private readonly read: boolean[];
+  /** By fact number: whether RunRequest.given answered it (its plugin is not run for it). */
+  private readonly given: boolean[] | undefined;
+
+  constructor(
+    readonly request: RunRequest,
+    private readonly catalog: FactCatalog,
+  ) {
+    const plugins = catalog.pluginIndex.size;
+    const facts = catalog.factNames.length;
+    this.runs = new Array(plugins);
+    this.settled = new Array(plugins);
+    this.knownAny = new Array<boolean>(plugins).fill(false);
+    this.readsBy = new Array(plugins);
+    this.waitedFor = new Array<boolean>(plugins).fill(false);
+    this.idOf = new Array(plugins);
+    this.values = new Array(facts);
+    this.read = new Array<boolean>(facts).fill(false);
+    if (request.given) this.given = new Array<boolean>(facts).fill(false);
+  }
+
+  /** Plugin ids whose runs have settled, in the order inOrder gives. */
+  get ran(): string[] {
+    return this.inOrder(false);
+  }
+
+  /** Those of `ran` with a known fact (see RunOutcome.pluginsApplied). */
+  get applied(): string[] {
+    return this.inOrder(true);
+  }
+
+  /** The value of `name` (null when its plugin gave none), counted as read by `reader` (RULES, CALLER or a plugin number). */
+  fact(name: string, reader: number): Promise<unknown> {
+    const i = this.catalog.factIndex.get(name);
+    if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+    this.read[i] = true;
+    this.noteRead(i, reader);
+    return this.value(i, name);
+  }
+
+  /** The values of several facts, in order, read by the rules before the engine reads them (see PolicyRunner). */
+  rulesWillRead(names: readonly string[]): Promise<unknown[]> {
+    const values: Array<Promise<unknown>> = new Array(names.length);
+    for (let k = 0; k < names.length; k++) values[k] = this.fact(names[k] as string, RULES);
+    return Promise.all(values);
+  }
+
+  /** The values of several facts, in order, read by the caller and not counted as read (see `read`). */
+  facts(names: readonly string[]): Promise<unknown[]> {
+    const values: Array<Promise<unknown>> = new Array(names.length);
+    for (let k = 0; k < names.length; k++) {
+      const name = names[k] as string;
+      const i = this.catalog.factIndex.get(name);
+      if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+      this.noteRead(i, CALLER);
+      values[k] = this.value(i, name);
+    }
+    return Promise.all(values);
+  }
+
+  /** The I/O facts (network, history) the rules or plugins read, with their values: what a replay cannot compute again. */
+  async recorded(): Promise<Record<string, unknown>> {
+    const { factNames, factOwners } = this.catalog;
+    const names: string[] = [];
+    for (let i = 0; i < factNames.length; i++) if (this.read[i] && factOwners[i]?.io === true) names.push(factNames[i] as string);
+    const values = await this.facts(names);
+    const recorded: Record<string, unknown> = {};
+    names.forEach((name, k) => {
+      recorded[name] = values[k] ?? null;
+    });
+    return recorded;
+  }
+
+  /** Options of one of the plugin's checks: the policy's, over the check's defaults. */
+  optionsFor(plugin: Plugin, check: string): CheckOptions {
+    return this.request.options[check] ?? plugin.checks[check]?.defaults ?? {};
+  }
+
+  /** A project list's entries (see RunServices.lists). */
+  listEntries(list: string): Promise<ReadonlySet<string>> {
+    return (this.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
+  }
+
+  /** The network of the request: offline when the caller gave none. */
+  get network(): NetworkAccess {
+    return this.request.services.network ?? OFFLINE;
+  }
+
+  /** Told by plugin number `p`'s context that its run waits for I/O: the network, or a history read not at hand. */
+  waited(p: number): void {
+    this.waitedFor[p] = true;
+  }
+
+  private noteRead(i: number, reader: number): void {
+    if (reader === RULES) return;
+    if (reader === CALLER) this.callerReads.push(i);
+    else {
+      let reads = this.readsBy[reader];
+      if (!reads) {
+        reads = [];
+        this.readsBy[reader] = reads;
+      }
+      reads.push(i);
+    }
+  }
+
+  private value(i: number, name: string): Promise<unknown> {
+    let value = this.values[i];
+    if (value === undefined) {
+      const given = this.request.given?.(name);
+      const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
+      if (given !== undefined) {
+        value = Promise.resolve(given);
+        (this.given as boolean[])[i] = true;
+      } else if (settled) value = Promise.resolve(settled[name] ?? null);
+      else value = this.runOf(i).then((values) => values[name] ?? null);
+      this.values[i] = value;
+    }
+    return value;
+  }
+
+  /** The run of the plugin owning fact number `i`, started at its first read. */
+  private runOf(fact: number): Promise<FactValues> {
+    const p = this.catalog.factOwnerIndex[fact] as number;
+    let run = this.runs[p];
+    if (run === undefined) {
+      run = this.start(this.catalog.factOwners[fact] as Plugin, p);
+      this.runs[p] = run;
+    }
+    return run;
+  }
+
+  /**
+   * The settled plugins (`applied`: those that applied) in the order they would finish if each answered at
+   * once and the rules' conditions were evaluated one after another: the rules' reads in the order of their
+   * conditions, then the caller's, each plugin after the plugins its own reads reach first. An order of the
+   * reads, not of the clock: what a plugin awaits, and the engine's scheduling of its promises, do not move
+   * it (steps list plugins in this order).
+   */
+  private inOrder(applied: boolean): string[] {
+    const { factOwnerIndex, factOwners } = this.catalog;
+    const seen = new Array<boolean>(this.runs.length).fill(false);
+    const late = new Array<boolean>(this.runs.length).fill(false);
+    const ids: string[] = [];
+    const shown = (p: number) => this.settled[p] !== undefined && (!applied || this.knownAny[p]);
+    // Returns whether the plugin behind `fact` is late: it waited for I/O, or for a plugin that did.
+    const visit = (fact: number): boolean => {
+      if (this.given?.[fact]) return false;
+      const p = factOwnerIndex[fact] as number;
+      if (seen[p]) return late[p] as boolean;
+      seen[p] = true;
+      let waits = this.waitedFor[p] as boolean;
+      for (const read of this.readsBy[p] ?? []) if (visit(read)) waits = true;
+      late[p] = waits;
+      if (!waits && shown(p)) ids.push((factOwners[fact] as Plugin).id);
+      return waits;
+    };
+    for (const name of this.rulesRead?.() ?? []) {
+      const fact = this.catalog.factIndex.get(name);
+      if (fact !== undefined) visit(fact);
+    }
+    for (const fact of this.callerReads) visit(fact);
+    // Those that waited, as they settled: after every plugin that did not.
+    for (const p of this.settleOrder) if (late[p] && shown(p)) ids.push(this.idOf[p] as string);
+    return ids;
+  }
+
+  private start(plugin: Plugin, i: number): Promise<FactValues> {
+    const context = this.contextFor(plugin, i);
+    const started = this.request.timed === false ? 0 : performance.now();
+    let running: Promise<FactValues>;
+    try {
+      running = plugin.run(context);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return running.then(
+      (values) => this.settle(plugin, i, values, started),
+      (error: unknown) => {
+        this.request.services.onPluginError?.(plugin.id, error);
+        return this.settle(plugin, i, {}, started);
+      },
+    );
+  }
+
+  private settle(plugin: Plugin, i: number, values: FactValues, started: number): FactValues {
+    // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
+    if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
+    this.settled[i] = values;
+    this.settleOrder.push(i);
+    this.idOf[i] = plugin.id;
+    this.knownAny[i] = this.catalog.anyKnown(i, values);
+    return values;
+  }
+
+  private contextFor(plugin: Plugin, i: number): PluginContext {
+    return new RunContext(this, plugin, i, this.catalog.readableBy(i));
+  }
+
+  /** Why `plugin` may not read fact `name` through ctx.fact. */
+  undeclared(plugin: Plugin, name: string): Error {
+    const owner = this.catalog.owner.get(name);
+    if (!owner) return new UnknownFactError(`plugin ${plugin.id} read fact ${name}, which no plugin emits`);
+    if (owner === plugin) return new UndeclaredNeedError(`plugin ${plugin.id} read its own fact ${name} through ctx.fact; compute it in run() instead`);
+    return new UndeclaredNeedError(`plugin ${plugin.id} read fact ${name} of plugin ${owner.id}, which it does not declare in needs`);
+  }
+}
