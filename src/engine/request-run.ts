@@ -46,6 +46,8 @@ export const NO_PROJECT_LISTS: ProjectListReader = { entries: () => NO_LIST };
 export const RULES = -1;
 export const CALLER = -2;
 
+const NOT_ASKED = Symbol('not asked');
+
 export class RequestRun {
   /** By plugin number (catalog.pluginIndex): its run, once started. */
   private readonly runs: Array<Promise<FactValues> | undefined>;
@@ -76,8 +78,8 @@ export class RequestRun {
    * are not counted, so the I/O facts among these are those the decision stood on (recorded()).
    */
   private readonly read: boolean[];
-  /** By fact number: whether RunRequest.given answered it (its plugin is not run for it). */
-  private readonly given: boolean[] | undefined;
+  /** By fact number: what RunRequest.given answered (NOT_ASKED until asked; not undefined: its plugin is not run for it). */
+  private readonly givenAnswers: unknown[] | undefined;
 
   constructor(
     readonly request: RunRequest,
@@ -93,7 +95,7 @@ export class RequestRun {
     this.idOf = new Array(plugins);
     this.values = new Array(facts);
     this.read = new Array<boolean>(facts).fill(false);
-    if (request.given) this.given = new Array<boolean>(facts).fill(false);
+    if (request.given) this.givenAnswers = new Array<unknown>(facts).fill(NOT_ASKED);
   }
 
   /** Plugin ids whose runs have settled, in the order inOrder gives. */
@@ -117,22 +119,70 @@ export class RequestRun {
 
   /** The values of several facts, in order, read by the rules before the engine reads them (see PolicyRunner). */
   rulesWillRead(names: readonly string[]): Promise<unknown[]> {
-    const values: Array<Promise<unknown>> = new Array(names.length);
-    for (let k = 0; k < names.length; k++) values[k] = this.fact(names[k] as string, RULES);
-    return Promise.all(values);
+    return this.gather(names, RULES);
+  }
+
+  /** The values of several facts, in order, read by no one: their plugins run, but the read counts nowhere (outcome-memo.ts). */
+  peek(names: readonly string[]): Promise<unknown[]> {
+    return this.gather(names, undefined);
+  }
+
+  /** Counts facts as read by the rules, as if the engine had read them (a remembered outcome's, outcome-memo.ts). */
+  readByRules(names: readonly string[]): void {
+    for (const name of names) {
+      const i = this.catalog.factIndex.get(name);
+      if (i !== undefined) this.read[i] = true;
+    }
   }
 
   /** The values of several facts, in order, read by the caller and not counted as read (see `read`). */
   facts(names: readonly string[]): Promise<unknown[]> {
-    const values: Array<Promise<unknown>> = new Array(names.length);
+    return this.gather(names, CALLER);
+  }
+
+  /**
+   * Several values with one wait for the plugins behind them, none when they have settled (nearly always
+   * after a run): the values then come in one array, not a promise per fact. `reader`: who reads (see fact()).
+   */
+  private gather(names: readonly string[], reader: number | undefined): Promise<unknown[]> {
+    const { factIndex, factOwnerIndex } = this.catalog;
+    let waits: Array<Promise<FactValues>> | undefined;
+    for (const name of names) {
+      const i = factIndex.get(name);
+      if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
+      if (reader === RULES) this.read[i] = true;
+      if (reader !== undefined) this.noteRead(i, reader);
+      if (this.givenOf(i, name) !== undefined || this.settled[factOwnerIndex[i] as number]) continue;
+      const run = this.runOf(i);
+      if (!waits) waits = [run];
+      else if (!waits.includes(run)) waits.push(run);
+    }
+    return waits ? Promise.all(waits).then(() => this.settledValues(names)) : Promise.resolve(this.settledValues(names));
+  }
+
+  /** The values of facts whose plugins have settled (or given). */
+  private settledValues(names: readonly string[]): unknown[] {
+    const { factIndex, factOwnerIndex } = this.catalog;
+    const values: unknown[] = new Array(names.length);
     for (let k = 0; k < names.length; k++) {
       const name = names[k] as string;
-      const i = this.catalog.factIndex.get(name);
-      if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      this.noteRead(i, CALLER);
-      values[k] = this.value(i, name);
+      const i = factIndex.get(name) as number;
+      const given = this.givenOf(i, name);
+      values[k] = given !== undefined ? given : ((this.settled[factOwnerIndex[i] as number] as FactValues)[name] ?? null);
     }
-    return Promise.all(values);
+    return values;
+  }
+
+  /** What RunRequest.given answers for fact number `i`, asked once per run (a replay counts what it lacks). */
+  private givenOf(i: number, name: string): unknown {
+    const answers = this.givenAnswers;
+    if (!answers) return undefined;
+    let answer = answers[i];
+    if (answer === NOT_ASKED) {
+      answer = (this.request.given as (name: string) => unknown)(name);
+      answers[i] = answer;
+    }
+    return answer;
   }
 
   /** The I/O facts (network, history) the rules or plugins read, with their values: what a replay cannot compute again. */
@@ -184,12 +234,10 @@ export class RequestRun {
   private value(i: number, name: string): Promise<unknown> {
     let value = this.values[i];
     if (value === undefined) {
-      const given = this.request.given?.(name);
+      const given = this.givenOf(i, name);
       const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
-      if (given !== undefined) {
-        value = Promise.resolve(given);
-        (this.given as boolean[])[i] = true;
-      } else if (settled) value = Promise.resolve(settled[name] ?? null);
+      if (given !== undefined) value = Promise.resolve(given);
+      else if (settled) value = Promise.resolve(settled[name] ?? null);
       else value = this.runOf(i).then((values) => values[name] ?? null);
       this.values[i] = value;
     }
@@ -222,7 +270,8 @@ export class RequestRun {
     const shown = (p: number) => this.settled[p] !== undefined && (!applied || this.knownAny[p]);
     // Returns whether the plugin behind `fact` is late: it waited for I/O, or for a plugin that did.
     const visit = (fact: number): boolean => {
-      if (this.given?.[fact]) return false;
+      const given = this.givenAnswers?.[fact];
+      if (given !== undefined && given !== NOT_ASKED) return false;
       const p = factOwnerIndex[fact] as number;
       if (seen[p]) return late[p] as boolean;
       seen[p] = true;

@@ -5,6 +5,7 @@
 import { Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import { RunAlmanac } from './almanac.js';
 import type { FactCatalog } from './catalog.js';
+import { OutcomeMemo } from './outcome-memo.js';
 import { CALLER, RequestRun, type RunRequest } from './request-run.js';
 
 export { UndeclaredNeedError, UnknownFactError } from './errors.js';
@@ -73,6 +74,8 @@ export class PolicyRunner {
   private readonly places: ReadonlyMap<string, number>;
   /** The facts every run's engine reads, whatever their values (see certainReads). */
   private readonly certain: readonly string[];
+  /** The engine's answers by the values it read (outcome-memo.ts). */
+  private readonly memo: OutcomeMemo;
 
   constructor(
     private readonly catalog: FactCatalog,
@@ -80,6 +83,7 @@ export class PolicyRunner {
   ) {
     this.places = new Map(rules.map((rule, i) => [rule.name as string, i]));
     this.certain = certainReads(rules);
+    this.memo = new OutcomeMemo(this.certain);
   }
 
   get ruleCount(): number {
@@ -103,16 +107,29 @@ export class PolicyRunner {
     if (this.rules.length === 0) return outcome;
     // Read before the engine asks: it then finds them settled, rather than a chain of reactions per condition
     // waiting for each plugin. The same facts it reads in any case, so the same plugins run.
-    await state.rulesWillRead(this.certain);
+    const certain = await state.rulesWillRead(this.certain);
+    // An explanation needs every condition's result, and a halting run depends on more than the facts.
+    const memo = request.explain || request.halts ? undefined : await this.memo.recall(certain, (names) => state.peek(names));
+    const known = memo?.known;
+    if (known) {
+      state.readByRules(known.reads);
+      outcome.fired = [...known.fired];
+      state.rulesRead = () => known.rulesRead;
+      return outcome;
+    }
     const engine = this.idle.pop() ?? this.createEngine();
+    let results: RuleResult[];
     try {
       const result = await engine.run({}, { almanac: new RunAlmanac(state) });
       outcome.fired = result.results.map(firedRule);
-      state.rulesRead = () => rulesRead([...result.results, ...result.failureResults], this.places);
-      if (request.explain) outcome.rules = [...result.results, ...result.failureResults].map(ruleOutcome);
+      results = [...result.results, ...result.failureResults];
     } finally {
       this.idle.push(engine);
     }
+    if (request.explain) outcome.rules = results.map(ruleOutcome);
+    const read = rulesRead(results, this.places);
+    state.rulesRead = () => read;
+    await memo?.remember?.({ fired: outcome.fired, rulesRead: read, reads: [...new Set(read)] });
     return outcome;
   }
 
