@@ -3,8 +3,8 @@
 // hosts are not, and nothing is asked (the signal unknown) when network checks are off or the lookup fails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { OFFLINE } from '../../src/engine/run.js';
 import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { startDnsServer, TEST_ZONE, type TestDnsServer } from '../../test/support/dns-server.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
 import { readList } from '../plugin-data.js';

@@ -2,8 +2,8 @@
 // the checks that fire, the codes per mode, and "not_checked" (never "invalid") when the world does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsAnswer, NetworkAccess } from '../../src/engine/plugin.js';
-import { OFFLINE } from '../../src/engine/run.js';
 import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { startDnsServer, type TestDnsServer } from '../../test/support/dns-server.js';
 import { computeFacts, decisionFor, runCase, testPlugin } from '../../test/support/plugin-tester.js';
 import plugin from './index.js';

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { OFFLINE } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { createRegistrationLookup, type RegistrationService } from '../../src/network/rdap.js';
 import { computeFacts, decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
 import plugin from './index.js';

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { OFFLINE } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { createWebsiteProbe, type WebsiteService } from '../../src/network/website.js';
 import { startDnsServer, type TestDnsServer, type Zone } from '../../test/support/dns-server.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';

@@ -15,7 +15,7 @@ const cheap: Plugin = {
   facts: { color: { type: 'string', description: 'a color' }, size: { type: 'number', description: 'a size' } },
   checks: {},
   needs: [],
-  run: () => ({ color: 'red', size: 7 }),
+  run: async () => ({ color: 'red', size: 7 }),
 };
 
 const priority = () => 1;
@@ -77,7 +77,7 @@ describe('a run that throws', () => {
     facts: { c: { type: 'boolean', description: 'c' }, a: { type: 'boolean', description: 'a' }, b: { type: 'boolean', description: 'b' } },
     checks: {},
     needs: [],
-    run: () => ({ c: true, a: true, b: true }),
+    run: async () => ({ c: true, a: true, b: true }),
   };
   // c first; when it holds, a, then b.
   const nested = new PolicyRunner(new FactCatalog([three]), [

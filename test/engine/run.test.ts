@@ -16,7 +16,7 @@ function plugin(id: string, facts: string[], needs: string[], run: (ctx: PluginC
     facts: Object.fromEntries(facts.map((name) => [name, { type: 'string' as const, description: `fact ${name}` }])),
     checks: Object.fromEntries(checks.map((name) => [name, { description: name, when: { fact: facts[0] as string, operator: 'equal' as const, value: 'x' } }])),
     needs,
-    run,
+    run: async (ctx) => run(ctx),
   };
 }
 
@@ -201,52 +201,48 @@ describe('a request run', () => {
     expect(outcome.pluginsApplied).toEqual(['source']);
   });
 
-  it('answers settledFacts without a wait only once every plugin behind the names has settled', async () => {
-    const later = plugin('later', ['later_value', 'later_null'], [], () => ({ later_value: 'y' }));
+  it('answers facts() in one array, running the plugins behind names that have not run, each once', async () => {
+    let runs = 0;
+    const later = plugin('later', ['later_value', 'later_null'], [], () => {
+      runs += 1;
+      return { later_value: 'y' };
+    });
     const { outcome } = await run([source, later], ['source_value']);
-    // later has not run: no values, and asking does not run it.
-    expect(outcome.settledFacts(['source_value', 'later_value'])).toBeNull();
     expect(outcome.pluginsRan).toEqual(['source']);
-    expect(outcome.settledFacts(['source_value'])).toEqual(['x']);
-    await outcome.facts(['later_value']);
-    expect(outcome.settledFacts(['later_value', 'source_value', 'later_null'])).toEqual(['y', 'x', null]);
-    expect(() => outcome.settledFacts(['no_such_fact'])).toThrow(UnknownFactError);
+    expect(await outcome.facts(['later_value', 'source_value', 'later_null'])).toEqual(['y', 'x', null]);
+    expect(await outcome.facts(['later_null', 'later_value'])).toEqual([null, 'y']);
+    expect(runs).toBe(1);
+    await expect(outcome.facts(['source_value', 'no_such_fact'])).rejects.toThrow(UnknownFactError);
   });
 
-  it('answers factsNow at once through plugins that read with ctx.withFacts, running them; null past one that waits', async () => {
-    const middle = plugin('middle', ['middle_value'], ['source'], (ctx) => ctx.withFacts(['source_value'], ([v]) => ({ middle_value: `${v}m` })));
-    const top = plugin('top', ['top_value'], ['middle'], (ctx) => ctx.withFacts(['middle_value'], ([v]) => ({ top_value: `${v}t` })));
-    const waiting = plugin('waiting', ['waiting_value'], ['source'], async (ctx) => ({ waiting_value: `${await ctx.fact('source_value')}w` }));
-    const above = plugin('above', ['above_value'], ['waiting'], (ctx) => ctx.withFacts(['waiting_value'], ([v]) => ({ above_value: `${v}a` })));
-    const { outcome } = await run([source, middle, top, waiting, above], []);
-    // Nothing has run: factsNow runs the chain, each plugin answering at once, in the order it needs them.
-    expect(outcome.factsNow(['top_value'])).toEqual(['xmt']);
-    expect(outcome.pluginsRan).toEqual(['source', 'middle', 'top']);
-    // An async run waits: no values now, but its plugins are started, and facts() gives them after the wait.
-    expect(outcome.factsNow(['above_value', 'top_value'])).toBeNull();
-    expect(await outcome.facts(['above_value', 'top_value'])).toEqual(['xwa', 'xmt']);
-    expect(outcome.factsNow(['above_value'])).toEqual(['xwa']);
+  it('lists the plugins that ran in the order of the reads, each after what it read, whatever each awaits', async () => {
+    // `slow` awaits many times before it answers, `quick` not at all: read first, slow is listed first.
+    const slow = plugin('slow', ['slow_value'], ['source'], async (ctx) => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      return { slow_value: `${await ctx.fact('source_value')}s` };
+    });
+    const quick = plugin('quick', ['quick_value'], [], () => ({ quick_value: 'q' }));
+    const { outcome } = await run([source, slow, quick], []);
+    expect(await outcome.facts(['slow_value', 'quick_value'])).toEqual(['xs', 'q']);
+    expect(outcome.pluginsRan).toEqual(['source', 'slow', 'quick']);
   });
 
-  it('enforces needs on ctx.withFacts as on ctx.fact, and a then that throws makes every fact of the plugin unknown', async () => {
-    const sneaky = plugin('sneaky', ['sneaky_value'], [], (ctx) => ctx.withFacts(['source_value'], ([v]) => ({ sneaky_value: v })));
-    const broken = plugin('broken', ['broken_value'], ['source'], (ctx) =>
-      ctx.withFacts(['source_value'], () => {
+  it('makes every fact of a plugin unknown when its run throws at once, not in a promise', async () => {
+    const broken: Plugin = {
+      ...plugin('broken', ['broken_value'], [], () => ({})),
+      run: () => {
         throw new Error('broken plugin');
-      }),
-    );
-    const { values, errors } = await run([source, sneaky, broken], ['sneaky_value', 'broken_value']);
-    expect(values).toEqual([null, null]);
-    expect(errors.map(([id, e]) => [id, (e as Error).name])).toEqual([
-      ['sneaky', 'UndeclaredNeedError'],
-      ['broken', 'Error'],
-    ]);
+      },
+    };
+    const { values, errors } = await run([source, broken], ['broken_value']);
+    expect(values).toEqual([null]);
+    expect(errors.map(([id, e]) => [id, (e as Error).message])).toEqual([['broken', 'broken plugin']]);
   });
 
-  it('records the I/O facts read one by one (ctx.fact, ctx.facts, the engine), not those read in groups for a response', async () => {
+  it('records the I/O facts read one by one (ctx.fact, the engine), not those read in groups for a response', async () => {
     const io = (id: string, fact: string, value: string): Plugin => ({ ...plugin(id, [fact], [], () => ({ [fact]: value })), io: true });
     const reader = plugin('reader', ['read_value'], ['first', 'second'], async (ctx) => {
-      const [a, b] = await ctx.facts(['first_value', 'second_value']);
+      const [a, b] = await Promise.all([ctx.fact('first_value'), ctx.fact('second_value')]);
       return { read_value: `${a}${b}` };
     });
     const { outcome, values } = await run(
@@ -258,32 +254,6 @@ describe('a request run', () => {
     expect(await outcome.recorded()).toEqual({ first_value: 'a', second_value: 'b' });
     expect(await outcome.fact('third_value')).toBe('c');
     expect(await outcome.recorded()).toEqual({ first_value: 'a', second_value: 'b', third_value: 'c' });
-  });
-
-  it('refuses a group read naming a fact the plugin does not need, as ctx.fact does', async () => {
-    const reader = plugin('reader', ['read_value'], [], async (ctx) => ({ read_value: (await ctx.facts(['source_value']))[0] }));
-    const { values, errors } = await run([source, reader], ['read_value']);
-    expect(values).toEqual([null]);
-    expect(String(errors[0]?.[1])).toBe('UndeclaredNeedError: plugin reader read fact source_value of plugin source, which it does not declare in needs');
-  });
-
-  it('answers a group of three names or more by the numbers the catalog keeps for its array, as name by name', async () => {
-    const GROUP = ['w3', 'source_value', 'w2', 'w1'];
-    const wide = plugin('wide', ['w1', 'w2', 'w3'], [], () => ({ w1: 'a', w3: 'c' }));
-    const reader = plugin('reader', ['read_value'], ['source', 'wide'], (ctx) => ctx.withFacts(GROUP, (values) => ({ read_value: JSON.stringify(values) })));
-    const catalog = new FactCatalog([source, wide, reader]);
-    expect(catalog.groupOf(GROUP)).toEqual({ facts: [3, 0, 2, 1], owners: [1, 0, 1, 1] });
-    expect(catalog.groupOf(GROUP)).toBe(catalog.groupOf(GROUP));
-    // Short inline arrays (new on every call) and arrays naming an unknown fact are looked up name by name.
-    expect(catalog.groupOf(['w1', 'w2'])).toBeUndefined();
-    expect(catalog.groupOf(['w1', 'w2', 'no_such_fact'])).toBeUndefined();
-    const { outcome } = await run([source, wide, reader], []);
-    for (let i = 0; i < 2; i++) {
-      expect(outcome.factsNow(['read_value'])).toEqual(['["c","x",null,"a"]']);
-      expect(outcome.factsNow(GROUP)).toEqual(['c', 'x', null, 'a']);
-      expect(outcome.factsNow(['w2', 'w1', 'w3'])).toEqual([null, 'a', 'c']);
-    }
-    expect(() => outcome.factsNow(['w1', 'w2', 'no_such_fact'])).toThrow(UnknownFactError);
   });
 
   it('rejects a read of an unknown fact', async () => {

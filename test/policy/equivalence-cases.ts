@@ -175,7 +175,8 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   const given = facts ? (fact: string) => (ioFacts.has(fact) ? (facts[fact] ?? null) : undefined) : undefined;
   const lists = listsOf(world.lists);
   const services = { velocity: noHistory, now: () => NOW, ...(lists ? { lists } : {}) };
-  const input: RequestInput = { email: c.email, ...(IPS[c.ip] as RequestInput), softCheck: false, projectId: 'p', device: null };
+  const { ipv4, ipv6 } = IPS[c.ip] as Pick<RequestInput, 'ipv4' | 'ipv6'>;
+  const input: RequestInput = { email: c.email, ipv4, ipv6, softCheck: false, projectId: 'p', device: null };
   if (c.verdict !== undefined) {
     const verdict = compileVerdict(VERDICTS[c.verdict] as IntelligencePolicy, catalog);
     const evaluation = await evaluateVerdict(policy, verdict, input, services);
