@@ -83,7 +83,7 @@ async function once(policy: CompiledPolicy, withIp: boolean, shown: readonly str
   const now = 1_790_000_000_000 + counter;
   const evaluation = await evaluate(policy, inputOf(counter, withIp), { velocity: noHistory, now: () => now });
   if (!shown) return;
-  // As verify reads them: in one group (a build with factsNow, measured with --baseline, reads the same once).
+  // As verify reads them: in one group (a baseline build from before issue 47 had factsNow: the same read, without a wait).
   const atHand = (evaluation as { factsNow?: (names: readonly string[]) => unknown[] | null }).factsNow?.(shown);
   if (!atHand) await evaluation.facts(shown);
   await evaluation.checkedTypes();

@@ -61,8 +61,11 @@ export class RequestRun {
   private readonly idOf: Array<string | undefined>;
   /** By plugin number: the facts it read, in the order its code read them (see inOrder). */
   private readonly readsBy: Array<number[] | undefined>;
-  /** The facts the caller read, in the order it read them. */
+  /** The facts the caller read, in the order it first read them, and by fact number whether it did. */
   private readonly callerReads: number[] = [];
+  private callerSeen: boolean[] | undefined;
+  /** inOrder's last answers (ran, applied), with the counts of settled plugins and caller reads they were made at. */
+  private ordered: { settled: number; reads: number; rules: unknown; ran: readonly string[]; applied: readonly string[] } | undefined;
   /**
    * The facts the rules read, in the order of their evaluation (see inOrder): set by the runner after the
    * engine's run, from its results.
@@ -99,13 +102,33 @@ export class RequestRun {
   }
 
   /** Plugin ids whose runs have settled, in the order inOrder gives. */
-  get ran(): string[] {
-    return this.inOrder(false);
+  get ran(): readonly string[] {
+    return this.orderedNow().ran;
   }
 
   /** Those of `ran` with a known fact (see RunOutcome.pluginsApplied). */
-  get applied(): string[] {
-    return this.inOrder(true);
+  get applied(): readonly string[] {
+    return this.orderedNow().applied;
+  }
+
+  /**
+   * The order worked out again only when a plugin has settled, the rules' reads are known, or the caller read a
+   * new fact while some settled plugin was not yet reached (a new read reaches nothing listed otherwise).
+   */
+  private orderedNow(): { ran: readonly string[]; applied: readonly string[] } {
+    const known = this.ordered;
+    if (
+      known &&
+      known.settled === this.settleOrder.length &&
+      known.rules === this.rulesRead &&
+      (known.reads === this.callerReads.length || known.ran.length === known.settled)
+    ) {
+      return known;
+    }
+    const [ran, applied] = this.inOrder();
+    const ordered = { settled: this.settleOrder.length, reads: this.callerReads.length, rules: this.rulesRead, ran, applied };
+    this.ordered = ordered;
+    return ordered;
   }
 
   /** The value of `name` (null when its plugin gave none), counted as read by `reader` (RULES, CALLER or a plugin number). */
@@ -220,8 +243,14 @@ export class RequestRun {
 
   private noteRead(i: number, reader: number): void {
     if (reader === RULES) return;
-    if (reader === CALLER) this.callerReads.push(i);
-    else {
+    if (reader === CALLER) {
+      // Only a fact's first read by the caller can reach a plugin first (see inOrder).
+      const seen = (this.callerSeen ??= new Array<boolean>(this.read.length).fill(false));
+      if (!seen[i]) {
+        seen[i] = true;
+        this.callerReads.push(i);
+      }
+    } else {
       let reads = this.readsBy[reader];
       if (!reads) {
         reads = [];
@@ -262,12 +291,18 @@ export class RequestRun {
    * reads, not of the clock: what a plugin awaits, and the engine's scheduling of its promises, do not move
    * it (steps list plugins in this order).
    */
-  private inOrder(applied: boolean): string[] {
-    const { factOwnerIndex, factOwners } = this.catalog;
-    const seen = new Array<boolean>(this.runs.length).fill(false);
-    const late = new Array<boolean>(this.runs.length).fill(false);
-    const ids: string[] = [];
-    const shown = (p: number) => this.settled[p] !== undefined && (!applied || this.knownAny[p]);
+  private inOrder(): [string[], string[]] {
+    const { factOwnerIndex, factIndex } = this.catalog;
+    const plugins = this.runs.length;
+    const seen = new Array<boolean>(plugins).fill(false);
+    const late = new Array<boolean>(plugins).fill(false);
+    const ran: string[] = [];
+    const applied: string[] = [];
+    const list = (p: number) => {
+      if (this.settled[p] === undefined) return;
+      ran.push(this.idOf[p] as string);
+      if (this.knownAny[p]) applied.push(this.idOf[p] as string);
+    };
     // Returns whether the plugin behind `fact` is late: it waited for I/O, or for a plugin that did.
     const visit = (fact: number): boolean => {
       const given = this.givenAnswers?.[fact];
@@ -276,19 +311,20 @@ export class RequestRun {
       if (seen[p]) return late[p] as boolean;
       seen[p] = true;
       let waits = this.waitedFor[p] as boolean;
-      for (const read of this.readsBy[p] ?? []) if (visit(read)) waits = true;
+      const reads = this.readsBy[p];
+      if (reads) for (const read of reads) if (visit(read)) waits = true;
       late[p] = waits;
-      if (!waits && shown(p)) ids.push((factOwners[fact] as Plugin).id);
+      if (!waits) list(p);
       return waits;
     };
     for (const name of this.rulesRead?.() ?? []) {
-      const fact = this.catalog.factIndex.get(name);
+      const fact = factIndex.get(name);
       if (fact !== undefined) visit(fact);
     }
     for (const fact of this.callerReads) visit(fact);
     // Those that waited, as they settled: after every plugin that did not.
-    for (const p of this.settleOrder) if (late[p] && shown(p)) ids.push(this.idOf[p] as string);
-    return ids;
+    for (const p of this.settleOrder) if (late[p]) list(p);
+    return [ran, applied];
   }
 
   private start(plugin: Plugin, i: number): Promise<FactValues> {

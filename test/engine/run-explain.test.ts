@@ -1,6 +1,6 @@
 // RunRequest.explain: a run keeps every rule's condition results (fired or not) as plain data, with the
-// fact values json-rules-engine saw (written on the pooled engine's own condition tree, cleared before each
-// run: rule-results.ts), and keeps nothing when not asked. A run that throws leaves nothing for the next.
+// fact values json-rules-engine saw (its RuleResults' own copy of the conditions), and keeps nothing when not
+// asked. A run that throws leaves nothing for the next.
 import { describe, expect, it } from 'vitest';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
