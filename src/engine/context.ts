@@ -23,7 +23,7 @@ export class RunContext implements PluginContext {
   get velocity(): VelocityReader {
     const reader = this.run.request.services.velocity;
     const waits = <T>(answer: T): T => {
-      if (answer instanceof Promise) this.run.waited(this.index);
+      if (answer instanceof Promise) this.run.order.waited(this.index);
       return answer;
     };
     return { byIp: (query) => waits(reader.byIp(query)), byDevice: (query) => waits(reader.byDevice(query)) };
@@ -37,7 +37,7 @@ export class RunContext implements PluginContext {
     }
     const network = this.run.network;
     // Lookups are I/O: the plugin waits for them.
-    if (network.enabled) this.run.waited(this.index);
+    if (network.enabled) this.run.order.waited(this.index);
     return network;
   }
 

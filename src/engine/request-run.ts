@@ -7,6 +7,7 @@ import type { FactCatalog } from './catalog.js';
 import { RunContext } from './context.js';
 import { UndeclaredNeedError, UnknownFactError } from './errors.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import { CALLER, RULES, RunOrder } from './run-order.js';
 
 export interface RunServices {
   velocity: VelocityReader;
@@ -42,35 +43,17 @@ const NO_LIST = Promise.resolve(EMPTY_LIST);
 /** A project with no lists of its own. */
 export const NO_PROJECT_LISTS: ProjectListReader = { entries: () => NO_LIST };
 
-/** Readers of a fact other than a plugin (whose reader number is its plugin number). */
-export const RULES = -1;
-export const CALLER = -2;
+export { CALLER, RULES } from './run-order.js';
 
 const NOT_ASKED = Symbol('not asked');
 
 export class RequestRun {
   /** By plugin number (catalog.pluginIndex): its run, once started. */
   private readonly runs: Array<Promise<FactValues> | undefined>;
-  /** By plugin number: its facts once its run has settled, and whether it applied (a known fact). */
+  /** By plugin number: its facts once its run has settled. */
   private readonly settled: Array<FactValues | undefined>;
-  private readonly knownAny: boolean[];
-  /** By plugin number: whether its run waited for I/O (see waited), and the plugins in the order they settled. */
-  private readonly waitedFor: boolean[];
-  private readonly settleOrder: number[] = [];
-  /** By plugin number: its id, once it has settled. */
-  private readonly idOf: Array<string | undefined>;
-  /** By plugin number: the facts it read, in the order its code read them (see inOrder). */
-  private readonly readsBy: Array<number[] | undefined>;
-  /** The facts the caller read, in the order it first read them, and by fact number whether it did. */
-  private readonly callerReads: number[] = [];
-  private callerSeen: boolean[] | undefined;
-  /** inOrder's last answers (ran, applied), with the counts of settled plugins and caller reads they were made at. */
-  private ordered: { settled: number; reads: number; rules: unknown; ran: readonly string[]; applied: readonly string[] } | undefined;
-  /**
-   * The facts the rules read, in the order of their evaluation (see inOrder): set by the runner after the
-   * engine's run, from its results.
-   */
-  rulesRead: (() => readonly string[]) | undefined;
+  /** The order plugins are listed in (run-order.ts). */
+  readonly order: RunOrder;
   /**
    * By fact number (catalog.factIndex): its value's promise, made at its first read and shared by every later
    * one, so a read of a settled fact allocates nothing.
@@ -92,43 +75,23 @@ export class RequestRun {
     const facts = catalog.factNames.length;
     this.runs = new Array(plugins);
     this.settled = new Array(plugins);
-    this.knownAny = new Array<boolean>(plugins).fill(false);
-    this.readsBy = new Array(plugins);
-    this.waitedFor = new Array<boolean>(plugins).fill(false);
-    this.idOf = new Array(plugins);
     this.values = new Array(facts);
     this.read = new Array<boolean>(facts).fill(false);
     if (request.given) this.givenAnswers = new Array<unknown>(facts).fill(NOT_ASKED);
+    this.order = new RunOrder(catalog, (i) => {
+      const given = this.givenAnswers?.[i];
+      return given !== undefined && given !== NOT_ASKED;
+    });
   }
 
-  /** Plugin ids whose runs have settled, in the order inOrder gives. */
+  /** Plugin ids whose runs have settled, in the order run-order.ts gives. */
   get ran(): readonly string[] {
-    return this.orderedNow().ran;
+    return this.order.ran;
   }
 
   /** Those of `ran` with a known fact (see RunOutcome.pluginsApplied). */
   get applied(): readonly string[] {
-    return this.orderedNow().applied;
-  }
-
-  /**
-   * The order worked out again only when a plugin has settled, the rules' reads are known, or the caller read a
-   * new fact while some settled plugin was not yet reached (a new read reaches nothing listed otherwise).
-   */
-  private orderedNow(): { ran: readonly string[]; applied: readonly string[] } {
-    const known = this.ordered;
-    if (
-      known &&
-      known.settled === this.settleOrder.length &&
-      known.rules === this.rulesRead &&
-      (known.reads === this.callerReads.length || known.ran.length === known.settled)
-    ) {
-      return known;
-    }
-    const [ran, applied] = this.inOrder();
-    const ordered = { settled: this.settleOrder.length, reads: this.callerReads.length, rules: this.rulesRead, ran, applied };
-    this.ordered = ordered;
-    return ordered;
+    return this.order.applied;
   }
 
   /** The value of `name` (null when its plugin gave none), counted as read by `reader` (RULES, CALLER or a plugin number). */
@@ -136,7 +99,7 @@ export class RequestRun {
     const i = this.catalog.factIndex.get(name);
     if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
     this.read[i] = true;
-    this.noteRead(i, reader);
+    this.order.read(i, reader);
     return this.value(i, name);
   }
 
@@ -174,7 +137,7 @@ export class RequestRun {
       const i = factIndex.get(name);
       if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
       if (reader === RULES) this.read[i] = true;
-      if (reader !== undefined) this.noteRead(i, reader);
+      if (reader !== undefined) this.order.read(i, reader);
       if (this.givenOf(i, name) !== undefined || this.settled[factOwnerIndex[i] as number]) continue;
       const run = this.runOf(i);
       if (!waits) waits = [run];
@@ -236,30 +199,6 @@ export class RequestRun {
     return this.request.services.network ?? OFFLINE;
   }
 
-  /** Told by plugin number `p`'s context that its run waits for I/O: the network, or a history read not at hand. */
-  waited(p: number): void {
-    this.waitedFor[p] = true;
-  }
-
-  private noteRead(i: number, reader: number): void {
-    if (reader === RULES) return;
-    if (reader === CALLER) {
-      // Only a fact's first read by the caller can reach a plugin first (see inOrder).
-      const seen = (this.callerSeen ??= new Array<boolean>(this.read.length).fill(false));
-      if (!seen[i]) {
-        seen[i] = true;
-        this.callerReads.push(i);
-      }
-    } else {
-      let reads = this.readsBy[reader];
-      if (!reads) {
-        reads = [];
-        this.readsBy[reader] = reads;
-      }
-      reads.push(i);
-    }
-  }
-
   private value(i: number, name: string): Promise<unknown> {
     let value = this.values[i];
     if (value === undefined) {
@@ -284,49 +223,6 @@ export class RequestRun {
     return run;
   }
 
-  /**
-   * The settled plugins (`applied`: those that applied) in the order they would finish if each answered at
-   * once and the rules' conditions were evaluated one after another: the rules' reads in the order of their
-   * conditions, then the caller's, each plugin after the plugins its own reads reach first. An order of the
-   * reads, not of the clock: what a plugin awaits, and the engine's scheduling of its promises, do not move
-   * it (steps list plugins in this order).
-   */
-  private inOrder(): [string[], string[]] {
-    const { factOwnerIndex, factIndex } = this.catalog;
-    const plugins = this.runs.length;
-    const seen = new Array<boolean>(plugins).fill(false);
-    const late = new Array<boolean>(plugins).fill(false);
-    const ran: string[] = [];
-    const applied: string[] = [];
-    const list = (p: number) => {
-      if (this.settled[p] === undefined) return;
-      ran.push(this.idOf[p] as string);
-      if (this.knownAny[p]) applied.push(this.idOf[p] as string);
-    };
-    // Returns whether the plugin behind `fact` is late: it waited for I/O, or for a plugin that did.
-    const visit = (fact: number): boolean => {
-      const given = this.givenAnswers?.[fact];
-      if (given !== undefined && given !== NOT_ASKED) return false;
-      const p = factOwnerIndex[fact] as number;
-      if (seen[p]) return late[p] as boolean;
-      seen[p] = true;
-      let waits = this.waitedFor[p] as boolean;
-      const reads = this.readsBy[p];
-      if (reads) for (const read of reads) if (visit(read)) waits = true;
-      late[p] = waits;
-      if (!waits) list(p);
-      return waits;
-    };
-    for (const name of this.rulesRead?.() ?? []) {
-      const fact = factIndex.get(name);
-      if (fact !== undefined) visit(fact);
-    }
-    for (const fact of this.callerReads) visit(fact);
-    // Those that waited, as they settled: after every plugin that did not.
-    for (const p of this.settleOrder) if (late[p]) list(p);
-    return [ran, applied];
-  }
-
   private start(plugin: Plugin, i: number): Promise<FactValues> {
     const context = this.contextFor(plugin, i);
     const started = this.request.timed === false ? 0 : performance.now();
@@ -349,9 +245,7 @@ export class RequestRun {
     // Per plugin, not per check: one run computes the facts of all its checks (waits for facts it needs included).
     if (this.request.timed !== false) checkDuration.observe(plugin.id, secondsSince(started));
     this.settled[i] = values;
-    this.settleOrder.push(i);
-    this.idOf[i] = plugin.id;
-    this.knownAny[i] = this.catalog.anyKnown(i, values);
+    this.order.settled(i, plugin.id, this.catalog.anyKnown(i, values));
     return values;
   }
 

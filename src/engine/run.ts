@@ -114,7 +114,7 @@ export class PolicyRunner {
     if (known) {
       state.readByRules(known.reads);
       outcome.fired = [...known.fired];
-      state.rulesRead = () => known.rulesRead;
+      state.order.rulesRead = () => known.rulesRead;
       return outcome;
     }
     const engine = this.idle.pop() ?? this.createEngine();
@@ -128,7 +128,7 @@ export class PolicyRunner {
     }
     if (request.explain) outcome.rules = results.map(ruleOutcome);
     const read = rulesRead(results, this.places);
-    state.rulesRead = () => read;
+    state.order.rulesRead = () => read;
     await memo?.remember?.({ fired: outcome.fired, rulesRead: read, reads: [...new Set(read)] });
     return outcome;
   }
