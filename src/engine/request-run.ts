@@ -25,8 +25,6 @@ export interface RunRequest {
   /** Options per check name, already validated and merged over the check's defaults. */
   options: Readonly<Record<string, CheckOptions>>;
   services: RunServices;
-  /** Stops evaluating lower-priority rules once a rule of this name has fired. */
-  halts?(ruleName: string): boolean;
   /** Keep every rule's condition results (RunOutcome.rules), for an explanation; off by default. */
   explain?: boolean;
   /**

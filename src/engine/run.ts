@@ -77,9 +77,11 @@ export class PolicyRunner {
   /** The engine's answers by the values it read (outcome-memo.ts). */
   private readonly memo: OutcomeMemo;
 
+  /** `halts`: whether a rule of this name, once fired, stops the evaluation of lower-priority rules. */
   constructor(
     private readonly catalog: FactCatalog,
     private readonly rules: readonly RuleProperties[],
+    private readonly halts?: (ruleName: string) => boolean,
   ) {
     this.places = new Map(rules.map((rule, i) => [rule.name as string, i]));
     this.certain = certainReads(rules);
@@ -108,8 +110,8 @@ export class PolicyRunner {
     // Read before the engine asks: it then finds them settled, rather than a chain of reactions per condition
     // waiting for each plugin. The same facts it reads in any case, so the same plugins run.
     const certain = await state.rulesWillRead(this.certain);
-    // An explanation needs every condition's result, and a halting run depends on more than the facts.
-    const memo = request.explain || request.halts ? undefined : await this.memo.recall(certain, (names) => state.peek(names));
+    // An explanation needs every condition's result.
+    const memo = request.explain ? undefined : await this.memo.recall(certain, (names) => state.peek(names));
     const known = memo?.known;
     if (known) {
       state.readByRules(known.reads);
@@ -136,10 +138,12 @@ export class PolicyRunner {
   private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
-    // RunRequest.halts: no lower-priority rule is evaluated once such a rule has fired (Engine#stop).
-    engine.on('success', (_event, almanac, result) => {
-      if ((almanac as RunAlmanac).run.request.halts?.(result.name as string)) engine.stop();
-    });
+    // No lower-priority rule is evaluated once a rule that halts has fired (Engine#stop).
+    const halts = this.halts;
+    if (halts)
+      engine.on('success', (_event, _almanac, result) => {
+        if (halts(result.name as string)) engine.stop();
+      });
     return engine;
   }
 }

@@ -100,19 +100,17 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
     : parents.length > 0
       ? [anyOfRule(ALL_PARENT_RULES, parents.map(parentCondition), priorityOf)]
       : [];
+  const actions = new Map(parents.map((parent, i) => [ruleName(i), parent.action]));
+  // stop_on_block: no lower rule is evaluated once a block rule has fired.
+  const halts = stopOnBlock ? (rule: string) => actions.get(rule) === 'block' : undefined;
   return {
     revision: createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16),
     ruleCount: parents.length,
     stopOnBlock,
-    runner: new PolicyRunner(catalog, rules),
-    actions: new Map(parents.map((parent, i) => [ruleName(i), parent.action])),
+    runner: new PolicyRunner(catalog, rules, halts),
+    actions,
     parents,
   };
-}
-
-/** Whether evaluation stops after this rule fired: stop_on_block and a block rule. */
-export function haltsAfter(verdict: CompiledVerdict, ruleName: string): boolean {
-  return verdict.stopOnBlock && verdict.actions.get(ruleName) === 'block';
 }
 
 /** block if a block rule matched, else allow if an allow rule matched, else ignore. */

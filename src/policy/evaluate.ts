@@ -3,7 +3,7 @@
 import type { RequestInput } from '../engine/plugin.js';
 import type { RunOutcome, RunServices } from '../engine/run.js';
 import type { CompiledPolicy, EnabledCheck, EnabledRule } from './compile.js';
-import { type CompiledVerdict, decideVerdict, haltsAfter, type VerdictDecision } from './compile-verdict.js';
+import { type CompiledVerdict, decideVerdict, type VerdictDecision } from './compile-verdict.js';
 import { type Decision, decide } from './decide.js';
 import { type Explanation, explainRun } from './explain.js';
 
@@ -63,7 +63,7 @@ export async function evaluateVerdict(
   input: RequestInput,
   services: RunServices,
 ): Promise<Evaluation<VerdictDecision>> {
-  const outcome = await verdict.runner.run({ input, options: policy.options, services, halts: (rule) => haltsAfter(verdict, rule) });
+  const outcome = await verdict.runner.run({ input, options: policy.options, services });
   return evaluation(policy, outcome, decideVerdict(verdict, outcome.fired));
 }
 
