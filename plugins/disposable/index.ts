@@ -1,9 +1,9 @@
 // Disposable (throwaway) mailbox providers: a curated list matched on the domain and its parents,
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
+import { disposableDomains as listed } from '../disposable-domains.js';
 import { listedDomainPlugin } from '../listed-domain.js';
 import { dataLists, readList } from '../plugin-data.js';
 
-const listed = readList('disposable', 'domains.txt');
 const never = readList('disposable', 'never-disposable.txt');
 
 export default listedDomainPlugin({
