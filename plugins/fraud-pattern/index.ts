@@ -1,7 +1,8 @@
 // Fraud pattern: a mailbox name that a machine made (keyboard walks, long digit runs, random tokens).
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { entropyBits } from '../label-shape.js';
 import { dataLists, readList } from '../plugin-data.js';
-import { entropyBits, longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
+import { longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
 
 const CHECK = 'fraud_pattern_detection';
 

@@ -1,7 +1,8 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
-import { entropyBits, isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
+import { entropyBits } from '../label-shape.js';
+import { isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
 const DEFAULT_MIN_DEPTH = 4;
 /** subdomain_entropy words, by the highest per-character entropy of a label (bits). */

@@ -2,7 +2,7 @@
 // which X-Forwarded-For entry names it behind proxies. Each proxy appends the peer it saw to the right
 // of that header, so only entries appended by trusted proxies are believed: the leftmost one is
 // whatever the client wrote, and is never taken unless every hop to its right is trusted.
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
 import { parseAddress } from '../address-text.js';
 import type { ProxyRange, TrustProxy } from '../config.js';
 

@@ -7,7 +7,20 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 
 /** The layers, top to bottom; plugins/<id>/ and plugins/*.ts are layers of their own (see `layerOf`). */
-type Layer = 'cli' | 'http' | 'service' | 'policy' | 'network' | 'store' | 'engine' | 'contract' | 'leaf' | 'registry' | 'plugin-helper' | 'plugin' | `plugin:${string}`;
+type Layer =
+  | 'cli'
+  | 'http'
+  | 'service'
+  | 'policy'
+  | 'network'
+  | 'store'
+  | 'engine'
+  | 'contract'
+  | 'leaf'
+  | 'registry'
+  | 'plugin-helper'
+  | 'plugin'
+  | `plugin:${string}`;
 
 /** Modules every layer may use: environment → Config, the ajv instance, paths, the interface's vocabularies, host names, … */
 const LEAF_MODULES = [
@@ -81,13 +94,13 @@ function layerOf(file: string): Layer | null {
 
 const general = (layer: Layer): string => (layer.startsWith('plugin:') ? 'plugin' : layer);
 
-export interface Import {
+interface Import {
   specifier: string;
   typeOnly: boolean;
 }
 
 /** The relative imports of a module's text: import/export … from, side-effect imports and import(). */
-export function importsOf(text: string): Import[] {
+function importsOf(text: string): Import[] {
   const code = text
     .split('\n')
     .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
@@ -122,7 +135,7 @@ function sourceFiles(folder: string): string[] {
 }
 
 /** Every import against the layering, as "file → imported file". */
-export function layeringViolations(files: readonly string[], read: (file: string) => string): string[] {
+function layeringViolations(files: readonly string[], read: (file: string) => string): string[] {
   const violations: string[] = [];
   for (const file of files) {
     const from = layerOf(file);
