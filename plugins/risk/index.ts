@@ -3,6 +3,8 @@
 // (null, unknown: no IP, network checks off) contributes nothing.
 import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { andThen } from '../plugin-data.js';
+// Risk needs velocity (see `needs`): the windows, their fact names and the scan limit are velocity's own.
+import { DISTINCT_SCAN_LIMIT, distinctFact, WINDOWS, type WindowName } from '../velocity/windows.js';
 import {
   type Contributor,
   DEFAULT_LEVELS,
@@ -17,10 +19,10 @@ import {
   type Weights,
 } from './score.js';
 
-/** The velocity plugin's windows (its distinct_emails_in_ip_last_<window> facts); `total` reads distinct_emails_in_ip. */
-const VELOCITY_WINDOWS = ['total', '5_minutes', '10_minutes', '15_minutes', '30_minutes', '2_hour', '3_hour'] as const;
-/** The velocity plugin counts distinct addresses exactly up to 100, so a higher threshold could never be decided. */
-const MAX_VELOCITY_THRESHOLD = 100;
+/** The velocity plugin's windows (its distinctFact(window) facts); `total` reads distinct_emails_in_ip. */
+const VELOCITY_WINDOWS: readonly ('total' | WindowName)[] = ['total', ...WINDOWS.map((w) => w.name)];
+/** The velocity plugin counts distinct addresses exactly up to its scan limit, so a higher threshold could never be decided. */
+const MAX_VELOCITY_THRESHOLD = DISTINCT_SCAN_LIMIT;
 const HEALTH_VALUES = ['excellent', 'healthy', 'risky', 'suspicious', 'dead'] as const;
 
 const DEFAULT_MIN_LEVEL: Level = 'high';
@@ -54,7 +56,7 @@ function highVelocity(options: CheckOptions): { fact: string; threshold: number 
   const hv = merged(options.high_velocity, DEFAULT_HIGH_VELOCITY as Record<string, unknown>);
   const window = VELOCITY_WINDOWS.find((w) => w === hv.window) ?? DEFAULT_HIGH_VELOCITY.window;
   return {
-    fact: window === 'total' ? 'distinct_emails_in_ip' : `distinct_emails_in_ip_last_${window}`,
+    fact: window === 'total' ? 'distinct_emails_in_ip' : distinctFact(window),
     threshold: isInt(hv.threshold) ? hv.threshold : DEFAULT_HIGH_VELOCITY.threshold,
   };
 }
