@@ -9,6 +9,7 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import type { Plugin } from '../../src/engine/plugin.js';
 import { register, wordsOf } from '../../src/engine/words.js';
 import { packageRoot } from '../../src/paths.js';
+import { checksPolicy, testPlugin } from '../support/plugin-tester.js';
 
 // The interface's lists (spec/interface.md: "Validation step identifiers", "Checked type identifiers", the
 // error and warning code tables), copied here so that no plugin can drop a word the interface promises.
@@ -138,6 +139,37 @@ function wordy(id: string, overrides: Partial<Plugin> = {}): Plugin {
     ...overrides,
   };
 }
+
+/** A plugin no line of plugins/index.ts registers: the tester registers it for its own engine and policies. */
+const unregistered: Plugin = {
+  id: 'shouting',
+  description: 'Whether the local part is written in capitals (a test plugin, not registered).',
+  steps: ['shouting_local'],
+  codes: { local_is_shouting: { warning: 'the local part is in capitals' } },
+  facts: { is_shouting: { type: 'boolean', description: 'The local part has letters, all of them capitals.' } },
+  checks: {
+    shouting_local: { description: 'The local part is in capitals.', when: { fact: 'is_shouting', operator: 'equal', value: true }, code: 'local_is_shouting' },
+  },
+  needs: ['structure'],
+  async run(ctx) {
+    const local = await ctx.fact('local_part');
+    return typeof local === 'string' ? { is_shouting: /[A-Z]/.test(local) && local === local.toUpperCase() } : {};
+  },
+};
+
+testPlugin(unregistered, [
+  { email: 'JOHN@example.com', facts: { is_shouting: true }, fires: ['shouting_local'] },
+  { email: 'John@example.com', facts: { is_shouting: false }, fires: [] },
+  { email: 'not an address', facts: { is_shouting: null }, fires: [] },
+]);
+
+describe('the plugin tester', () => {
+  it('says that a check no registered plugin offers is not registered, rather than blaming the policy', () => {
+    expect(() => checksPolicy({ shouting_local: { mode: 'hard' } })).toThrow(
+      /^check shouting_local is not registered: no plugin of the tester's registry offers it/,
+    );
+  });
+});
 
 describe('the plugin registry', () => {
   it('is sorted by id and builds a catalog (no fact emitted twice, every need registered)', () => {
