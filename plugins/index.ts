@@ -1,8 +1,8 @@
 // The registry: an explicit, sorted list of every plugin, one line each. Adding a check is its folder,
 // one line here and `npm run docs`: a plugin declares its own steps, codes and checked types, and
-// register() refuses words that are malformed or another plugin's (src/engine/words.ts).
+// register() refuses words that are malformed or another plugin's (plugins/register.ts).
 import type { Plugin } from '../src/engine/plugin.js';
-import { register } from '../src/engine/words.js';
+import { register } from './register.js';
 
 const plugins: readonly Plugin[] = (
   await Promise.all([

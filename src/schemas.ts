@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Ajv, type ErrorObject, type FuncKeywordDefinition, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { echoInput } from './echoed-input.js';
-import type { Words } from './engine/words.js';
 import { schemasDir } from './paths.js';
 import { unknownNameHint } from './policy/did-you-mean.js';
 import { ACTIONS, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, SNAKE_CASE, VERDICT_ACTIONS } from './vocabulary.js';
@@ -14,11 +13,11 @@ const SCHEMA_BASE = 'https://email-trust.dev/schemas/';
 
 /**
  * The vocabularies as JSON Schema definitions, under `vocabulary.schema.json#/definitions/<name>`: the sets of
- * src/vocabulary.ts, and the registry's steps, checked types and codes (src/engine/words.ts) as enums. Without
+ * src/vocabulary.ts, and the registry's steps, checked types and codes (src/engine/words.ts wordsOf) as enums. Without
  * the registry's words (the validator below, which checks requests and policies, never a step or a code)
  * those three are any snake_case word.
  */
-export function vocabularySchema(words?: Words) {
+export function vocabularySchema(words?: { steps: readonly string[]; checkedTypes: readonly string[]; codes: readonly string[] }) {
   const registered = (list: readonly string[] | undefined) => (list ? { enum: [...list] } : { type: 'string', pattern: SNAKE_CASE.source });
   return {
     $id: `${SCHEMA_BASE}vocabulary.schema.json`,

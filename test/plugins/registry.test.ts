@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
+import { register } from '../../plugins/register.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import type { Plugin } from '../../src/engine/plugin.js';
-import { register, wordsOf } from '../../src/engine/words.js';
+import { wordsOf } from '../../src/engine/words.js';
 import { packageRoot } from '../../src/paths.js';
 import { checksPolicy, testPlugin } from '../support/plugin-tester.js';
 

@@ -5,11 +5,11 @@
 // the real registry for its own engine and policies.
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
+import { register } from '../../plugins/register.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import type { RunServices } from '../../src/engine/run.js';
-import { register } from '../../src/engine/words.js';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
 import type { VerdictDecision } from '../../src/policy/compile-verdict.js';
 import type { Decision } from '../../src/policy/decide.js';
