@@ -1,6 +1,6 @@
 // The sets the interface fixes whatever checks are registered: actions, verdict actions, modes, on_unknown,
 // operators and the groups of error codes. Steps, codes and checked types belong to the plugins that
-// declare them (src/engine/words.ts). src/schemas.ts builds `vocabulary.schema.json` from both;
+// declare them (plugins/register.ts checks them, src/engine/words.ts lists them). src/schemas.ts builds `vocabulary.schema.json` from both;
 // docs/api.md describes them and docs/facts.md lists them with their checks.
 
 /** Recommended actions, least to most severe: a decision's action is the most severe one that fired. */
