@@ -15,6 +15,7 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is a disposable mailbox provider.',
   match: 'disposable_match',
   code: 'domain_is_disposable',
+  codeMeaning: 'the domain is a disposable (throwaway) mailbox provider',
   what: 'disposable',
   listed,
   never,

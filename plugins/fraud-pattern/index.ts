@@ -58,6 +58,9 @@ const plugin: Plugin = {
   id: 'fraud-pattern',
   description: 'Detects machine-made mailbox names: keyboard walks, long digit runs beside letters, and random high-entropy tokens.',
   steps: [CHECK],
+  codes: {
+    fraud_pattern_detected: { error: 'detection', warning: 'soft form of the fraud-pattern detection' },
+  },
   facts: {
     has_fraud_pattern: { type: 'boolean', description: 'The mailbox name shows a fraud pattern (fraud_pattern is set), under the check options.' },
     fraud_pattern: {

@@ -186,6 +186,9 @@ const plugin: Plugin = {
   description:
     'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service) and validation failures into a 0–100 score and a level.',
   steps: ['risk_score'],
+  codes: {
+    high_risk_score: { error: 'reputation', warning: 'the risk level reaches min_level (default high)' },
+  },
   facts: {
     risk_score: {
       type: 'integer',

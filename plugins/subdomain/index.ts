@@ -61,6 +61,16 @@ const plugin: Plugin = {
     'random_subdomain',
     'deep_nesting',
   ],
+  codes: {
+    subdomain_contains_wildcard: { error: 'subdomain' },
+    subdomain_single: { error: 'subdomain' },
+    subdomain_double: { error: 'subdomain' },
+    subdomain_triple: { error: 'subdomain' },
+    subdomain_deeply_nested: { error: 'subdomain' },
+    subdomain_contains_hyphen: { error: 'subdomain' },
+    subdomain_is_numeric: { error: 'subdomain' },
+    subdomain_contains_uuid_hash: { error: 'subdomain' },
+  },
   facts: {
     subdomain_count: { type: 'integer', description: 'Number of labels left of the registrable domain (0 when none).', expose: 'analyzed_data' },
     nesting_depth: {
