@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'plugins/**/*.test.ts'],
+    // The benchmark harness's own tests run with `npm run bench:check` (vitest.bench.config.ts).
+    exclude: [...configDefaults.exclude, 'test/bench/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

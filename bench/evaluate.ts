@@ -23,6 +23,7 @@ import { registry } from '../plugins/index.js';
 import { FactCatalog } from '../src/engine/catalog.js';
 import { noHistory } from '../src/engine/no-history.js';
 import type { RequestInput } from '../src/engine/plugin.js';
+import { OFFLINE } from '../src/network/offline.js';
 import { policiesDir } from '../src/paths.js';
 import { PolicyBook } from '../src/policy/book.js';
 import type { CompiledPolicy } from '../src/policy/compile.js';
@@ -81,7 +82,7 @@ let counter = 0;
 async function once(policy: CompiledPolicy, withIp: boolean, shown: readonly string[] | null): Promise<void> {
   counter += 1;
   const now = 1_790_000_000_000 + counter;
-  const evaluation = await evaluate(policy, inputOf(counter, withIp), { velocity: noHistory, now: () => now });
+  const evaluation = await evaluate(policy, inputOf(counter, withIp), { velocity: noHistory, network: OFFLINE, now: () => now });
   if (!shown) return;
   // As verify reads them: in one group (a baseline build from before issue 47 had factsNow: the same read, without a wait).
   const atHand = (evaluation as { factsNow?: (names: readonly string[]) => unknown[] | null }).factsNow?.(shown);

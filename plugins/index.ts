@@ -1,8 +1,10 @@
-// The registry: an explicit, sorted list of every plugin, one line each. Adding a check is one folder
-// plus one line here; src/ never changes for a new check.
+// The registry: an explicit, sorted list of every plugin, one line each. Adding a check is its folder,
+// one line here and `npm run docs`: a plugin declares its own steps, codes and checked types, and
+// register() refuses words that are malformed or another plugin's (plugins/register.ts).
 import type { Plugin } from '../src/engine/plugin.js';
+import { register } from './register.js';
 
-export const registry: readonly Plugin[] = (
+const plugins: readonly Plugin[] = (
   await Promise.all([
     import('./allowed-domains/index.js'),
     import('./deliverability/index.js'),
@@ -34,3 +36,5 @@ export const registry: readonly Plugin[] = (
     import('./website/index.js'),
   ])
 ).map((module) => module.default);
+
+export const registry: readonly Plugin[] = register(plugins);

@@ -5,7 +5,6 @@
 
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
-import type { CheckCode, CheckedType, Step } from '../src/vocabulary.js';
 import { asciiDomainOf } from './plugin-data.js';
 
 const MAX_ENTRIES = 10_000;
@@ -90,7 +89,7 @@ export interface ListedDomainSpec {
   id: string;
   description: string;
   /** The check's name, a step identifier, and its checked type. */
-  check: Step & CheckedType;
+  check: string;
   checkDescription: string;
   /** The flag fact (`is_<what>_domain`) and what it means. */
   flag: string;
@@ -99,8 +98,9 @@ export interface ListedDomainSpec {
   match: string;
   /** What listed domains are, for the options' descriptions ("disposable", "abuse sources"). */
   what: string;
-  /** The code the check reports (not in the interface, which gives these checks none). */
-  code: CheckCode;
+  /** The code the check reports (not in the interface, which gives these checks none): a classification error, or a warning meaning `codeMeaning`. */
+  code: string;
+  codeMeaning: string;
   /** The shipped list. */
   listed: ReadonlySet<string>;
   /** Names the shipped list never flags, whatever it says (big providers, privacy relays). */
@@ -126,6 +126,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
     id: spec.id,
     description: spec.description,
     steps: [spec.check],
+    codes: { [spec.code]: { error: 'classification', warning: spec.codeMeaning } },
     facts: {
       [spec.flag]: { type: 'boolean', description: spec.flagDescription, expose: 'flag' },
       [spec.match]: { type: 'string', description: 'The listed (or project-added) domain that matched; null when not listed.' },

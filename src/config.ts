@@ -3,9 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { parseDnsServers } from './network/dns-names.js';
+import { parseAddress, parseDnsServers } from './address-text.js';
 import { policiesDir as defaultPoliciesDir } from './paths.js';
-import { parseAddress } from './service/client-ip.js';
 
 export interface Config {
   port: number;

@@ -1,6 +1,5 @@
 // Every JSON Schema in schemas/ is added once, at start, to one ajv instance, beside the vocabulary schema
-// built from src/vocabulary.ts (`vocabulary.schema.json`, which the files refer to with $ref), and compiled
-// on first use.
+// (`vocabulary.schema.json`, which the files refer to with $ref), and compiled on first use.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type FuncKeywordDefinition, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
@@ -8,26 +7,34 @@ import ajvFormats from 'ajv-formats';
 import { echoInput } from './echoed-input.js';
 import { schemasDir } from './paths.js';
 import { unknownNameHint } from './policy/did-you-mean.js';
-import { ACTIONS, CHECK_CODES, CHECKED_TYPES, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, STEPS, VERDICT_ACTIONS } from './vocabulary.js';
+import { ACTIONS, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, SNAKE_CASE, VERDICT_ACTIONS } from './vocabulary.js';
 
 const SCHEMA_BASE = 'https://email-trust.dev/schemas/';
 
-/** The vocabularies as JSON Schema definitions, under `vocabulary.schema.json#/definitions/<name>`. */
-export const vocabularySchema = {
-  $id: `${SCHEMA_BASE}vocabulary.schema.json`,
-  title: 'email-trust vocabularies (built from src/vocabulary.ts)',
-  definitions: {
-    action: { enum: [...ACTIONS] },
-    verdictAction: { enum: [...VERDICT_ACTIONS] },
-    mode: { enum: [...MODES] },
-    onUnknown: { enum: [...ON_UNKNOWN] },
-    operator: { enum: [...OPERATORS] },
-    parentRuleOperator: { enum: [...PARENT_RULE_OPERATORS] },
-    step: { enum: [...STEPS] },
-    checkedType: { enum: [...CHECKED_TYPES] },
-    code: { enum: [...CHECK_CODES] },
-  },
-};
+/**
+ * The vocabularies as JSON Schema definitions, under `vocabulary.schema.json#/definitions/<name>`: the sets of
+ * src/vocabulary.ts, and the registry's steps, checked types and codes (src/engine/words.ts wordsOf) as enums. Without
+ * the registry's words (the validator below, which checks requests and policies, never a step or a code)
+ * those three are any snake_case word.
+ */
+export function vocabularySchema(words?: { steps: readonly string[]; checkedTypes: readonly string[]; codes: readonly string[] }) {
+  const registered = (list: readonly string[] | undefined) => (list ? { enum: [...list] } : { type: 'string', pattern: SNAKE_CASE.source });
+  return {
+    $id: `${SCHEMA_BASE}vocabulary.schema.json`,
+    title: 'email-trust vocabularies (built from src/vocabulary.ts and the plugin registry)',
+    definitions: {
+      action: { enum: [...ACTIONS] },
+      verdictAction: { enum: [...VERDICT_ACTIONS] },
+      mode: { enum: [...MODES] },
+      onUnknown: { enum: [...ON_UNKNOWN] },
+      operator: { enum: [...OPERATORS] },
+      parentRuleOperator: { enum: [...PARENT_RULE_OPERATORS] },
+      step: registered(words?.steps),
+      checkedType: registered(words?.checkedTypes),
+      code: registered(words?.codes),
+    },
+  };
+}
 
 // verbose: an error carries its parent schema, whose properties an unknown field's message lists.
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
@@ -35,7 +42,7 @@ const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verb
 const addFormats = ajvFormats.default;
 addFormats(ajv, ['ipv4', 'ipv6']);
 for (const keyword of storableTextKeywords()) ajv.addKeyword(keyword);
-ajv.addSchema(vocabularySchema);
+ajv.addSchema(vocabularySchema());
 for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json'))) {
   ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object);
 }

@@ -42,6 +42,9 @@ const plugin: Plugin = {
   id: 'allowed-domains',
   description: "Whether the address's domain is on the project's list of permitted domains (the specific_domains check's options).",
   steps: ['specific_domains'],
+  codes: {
+    not_in_specific_domains: { error: 'classification' },
+  },
   facts: {
     in_specific_domains: {
       type: 'boolean',

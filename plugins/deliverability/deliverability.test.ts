@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FactValues } from '../../src/engine/plugin.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import type { DomainAnswers } from '../../src/policy/types.js';
+import { dnsFacts } from '../../test/support/dns-facts.js';
 import { checksPolicy, computeFacts, decisionFor, evaluateFor, type PluginCase, testPlugin } from '../../test/support/plugin-tester.js';
 import dns from '../dns/index.js';
 import domainAge from '../domain-age/index.js';
@@ -58,23 +59,6 @@ const NETWORK: Record<string, DomainAnswers> = {
 };
 const world = { network: NETWORK, now: () => NOW };
 
-const dnsFacts = (
-  mxCount: number | null,
-  status: string,
-  fallback: string | null,
-  a: number | null,
-  aaaa: number | null,
-  nullMx: boolean | null = false,
-  ipHosts: boolean | null = false,
-): FactValues => ({
-  mx_record_count: mxCount,
-  mx_record_status: status,
-  a_record_fallback: fallback,
-  a_record_count: a,
-  aaaa_record_count: aaaa,
-  has_null_mx: nullMx,
-  mx_hosts_are_ips: ipHosts,
-});
 const age = (days: number | null, signal: string) => ({
   domain_age_days: days,
   domain_age_signal: signal,

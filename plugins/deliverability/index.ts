@@ -78,6 +78,9 @@ const plugin: Plugin = {
   id: 'deliverability',
   description: 'Scores 0–100 how deliverable the domain is from its MX, A/AAAA, age and subdomain facts, and says deliverable, undeliverable or unknown.',
   steps: ['deliverability_score'],
+  codes: {
+    low_deliverability_score: { error: 'reputation', warning: 'the deliverability score is below min_score, or mail cannot be routed to the domain' },
+  },
   facts: {
     deliverability_score: {
       type: 'integer',

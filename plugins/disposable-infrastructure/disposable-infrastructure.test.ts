@@ -7,6 +7,7 @@ import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
 import { OFFLINE } from '../../src/network/offline.js';
 import { startDnsServer, TEST_ZONE, type TestDnsServer } from '../../test/support/dns-server.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
+import { DISPOSABLE_DATA, disposableDomains } from '../disposable-domains.js';
 import { readList } from '../plugin-data.js';
 import plugin from './index.js';
 
@@ -80,7 +81,7 @@ describe('disposable-infrastructure without a network', () => {
   });
 
   it('reads the disposable list the disposable plugin holds, not a second copy', () => {
-    expect(readList('disposable', 'domains.txt')).toBe(readList('disposable', 'domains.txt'));
-    expect(readList('disposable', 'domains.txt').has('guerrillamail.com')).toBe(true);
+    expect(disposableDomains).toBe(readList(DISPOSABLE_DATA.pluginId, DISPOSABLE_DATA.file));
+    expect(disposableDomains.has('guerrillamail.com')).toBe(true);
   });
 });

@@ -2,10 +2,8 @@
 // at the mail hosts it already runs. An MX host under a known disposable service's domain (the disposable
 // plugin's list) gives the new domain away before any list has it. One MX lookup, only with network checks on.
 import type { FactValues, MxRecord, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import { asciiDomainOf, readList } from '../plugin-data.js';
-
-// The disposable plugin's list, shared (plugin-data reads a file once): its domains are the services whose hosts count.
-const disposableServices = readList('disposable', 'domains.txt');
+import { disposableDomains as disposableServices } from '../disposable-domains.js';
+import { asciiDomainOf } from '../plugin-data.js';
 
 const isUnder = (name: string, parent: string) => name === parent || name.endsWith(`.${parent}`);
 

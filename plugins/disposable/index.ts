@@ -1,9 +1,9 @@
 // Disposable (throwaway) mailbox providers: a curated list matched on the domain and its parents,
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
+import { disposableDomains as listed } from '../disposable-domains.js';
 import { listedDomainPlugin } from '../listed-domain.js';
 import { dataLists, readList } from '../plugin-data.js';
 
-const listed = readList('disposable', 'domains.txt');
 const never = readList('disposable', 'never-disposable.txt');
 
 export default listedDomainPlugin({
@@ -15,6 +15,7 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is a disposable mailbox provider.',
   match: 'disposable_match',
   code: 'domain_is_disposable',
+  codeMeaning: 'the domain is a disposable (throwaway) mailbox provider',
   what: 'disposable',
   listed,
   never,

@@ -12,6 +12,10 @@ const plugin: Plugin = {
   id: 'dns',
   description: 'Looks up the MX, A and AAAA records of the domain: null MX, no MX, NXDOMAIN and the implicit-MX fallback.',
   steps: ['mx_record', 'fallback_a_record'],
+  codes: {
+    no_mx_records: { error: 'dns' },
+    no_a_record: { error: 'dns' },
+  },
   io: true,
   network: true,
   facts: {

@@ -14,6 +14,9 @@ const plugin: Plugin = {
   id: 'domain-age',
   description: 'Looks up when the registrable domain was registered (RDAP) and flags domains younger than new_domain_days.',
   steps: ['domain_age'],
+  codes: {
+    domain_is_new: { error: 'reputation', warning: 'the registrable domain was registered recently (domain_age new_domain_days)' },
+  },
   io: true,
   network: true,
   facts: {

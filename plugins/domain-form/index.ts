@@ -1,12 +1,11 @@
 // Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { CheckSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
-import type { CheckCode } from '../../src/vocabulary.js';
 
 /** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
 const MAX_IP_TEXT = 45;
 
-function formCheck(fact: string, code: CheckCode, description: string): CheckSpec {
+function formCheck(fact: string, code: string, description: string): CheckSpec {
   return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
 }
 
@@ -31,6 +30,12 @@ const plugin: Plugin = {
   id: 'domain-form',
   description: 'Whether the domain is an IP address (literal or bare), a single label, or numeric labels only.',
   steps: ['domain_ipv4', 'domain_ipv6', 'domain_single_label', 'domain_numeric_only'],
+  codes: {
+    domain_is_ipv4_address: { error: 'domain' },
+    domain_is_ipv6_address: { error: 'domain' },
+    domain_is_single_label: { error: 'domain' },
+    domain_is_numeric_only: { error: 'domain' },
+  },
   facts: {
     is_ipv4: { type: 'boolean', description: 'The domain is an IPv4 address: a literal [1.2.3.4] or a bare 1.2.3.4.' },
     is_ipv6: { type: 'boolean', description: 'The domain is an IPv6 address: a literal [IPv6:…] or a bare one.' },

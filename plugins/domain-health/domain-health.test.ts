@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FactValues } from '../../src/engine/plugin.js';
 import { PolicyError } from '../../src/policy/errors.js';
 import type { DomainAnswers } from '../../src/policy/types.js';
+import { dnsFacts } from '../../test/support/dns-facts.js';
 import { checksPolicy, computeFacts, decisionFor, testPlugin } from '../../test/support/plugin-tester.js';
 import dns from '../dns/index.js';
 import domainAge from '../domain-age/index.js';
@@ -67,36 +68,21 @@ const NETWORK: Record<string, DomainAnswers> = {
 };
 const world = { network: NETWORK, now: () => NOW };
 
-const dnsFacts = (
-  mxCount: number | null,
-  status: string,
-  fallback: string | null,
-  a: number | null,
-  nullMx: boolean | null = false,
-  ipHosts: boolean | null = false,
-) => ({
-  mx_record_count: mxCount,
-  mx_record_status: status,
-  a_record_fallback: fallback,
-  a_record_count: a,
-  has_null_mx: nullMx,
-  mx_hosts_are_ips: ipHosts,
-});
-const MX_FACTS = dnsFacts(2, 'valid', 'not_needed', 1);
+const MX_FACTS = dnsFacts(2, 'valid', 'not_needed', 1, 0);
 const age = (days: number | null, signal: string) => ({ domain_age_days: days, domain_age_signal: signal });
 
 describe('the network answers give the dns, domain-age and website facts the health is about', () => {
   it.each<[string, FactValues, FactValues, boolean | null]>([
-    ['a@null-mx.com', dnsFacts(0, 'invalid', 'invalid', 1, true), age(4000, 'established'), true],
-    ['a@nxdomain.com', dnsFacts(0, 'invalid', 'invalid', 0), age(null, 'unknown'), null],
-    ['a@no-route-new.com', dnsFacts(0, 'invalid', 'invalid', 0), age(3, 'new_domain'), false],
-    ['a@servfail.com', dnsFacts(null, 'not_checked', null, null, null, null), age(4000, 'established'), true],
-    ['a@a-unanswered.com', dnsFacts(0, 'invalid', null, null), age(3, 'new_domain'), false],
+    ['a@null-mx.com', dnsFacts(0, 'invalid', 'invalid', 1, 0, true), age(4000, 'established'), true],
+    ['a@nxdomain.com', dnsFacts(0, 'invalid', 'invalid', 0, 0), age(null, 'unknown'), null],
+    ['a@no-route-new.com', dnsFacts(0, 'invalid', 'invalid', 0, 0), age(3, 'new_domain'), false],
+    ['a@servfail.com', dnsFacts(null, 'not_checked', null, null, null, null, null), age(4000, 'established'), true],
+    ['a@a-unanswered.com', dnsFacts(0, 'invalid', null, null, 0), age(3, 'new_domain'), false],
     ['a@x7kq2m9vz3p8.new-site.com', MX_FACTS, age(3, 'new_domain'), true],
-    ['a@a-only-new.com', dnsFacts(0, 'invalid', 'valid', 1), age(3, 'new_domain'), false],
+    ['a@a-only-new.com', dnsFacts(0, 'invalid', 'valid', 1, 0), age(3, 'new_domain'), false],
     ['a@new-unprobed.com', MX_FACTS, age(3, 'new_domain'), null],
     ['a@a.b.c.d.old.com', MX_FACTS, age(4000, 'established'), true],
-    ['a@mx-iphosts.com', dnsFacts(1, 'valid', 'not_needed', 1, false, true), age(4000, 'established'), true],
+    ['a@mx-iphosts.com', dnsFacts(1, 'valid', 'not_needed', 1, 0, false, true), age(4000, 'established'), true],
     ['a@year.com', MX_FACTS, age(365, 'established'), true],
     ['a@under-year.com', MX_FACTS, age(364, 'established'), true],
     ['a@old-nosite.com', MX_FACTS, age(4000, 'established'), false],

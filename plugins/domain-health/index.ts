@@ -71,6 +71,9 @@ const plugin: Plugin = {
   id: 'domain-health',
   description: 'Rates the domain excellent, healthy, risky, suspicious, dead or unknown from its MX, A/AAAA, age, website and subdomain facts.',
   steps: ['domain_health'],
+  codes: {
+    poor_domain_health: { error: 'reputation', warning: 'the domain health is one of the flagged values (default dead, suspicious)' },
+  },
   facts: {
     domain_health: {
       type: 'string',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testPlugin } from '../../test/support/plugin-tester.js';
-import { looksGenerated, shapeOf } from './generated-label.js';
+import { shapeOf } from '../label-shape.js';
+import { looksGenerated } from './generated-label.js';
 import domainShape from './index.js';
 
 const detected = { looks_generated_domain: true, abused_tld: true, random_domain_signal: 'detected' };

@@ -1,7 +1,8 @@
 // Fraud pattern: a mailbox name that a machine made (keyboard walks, long digit runs, random tokens).
 import type { CheckOptions, FactValues, Plugin } from '../../src/engine/plugin.js';
+import { entropyBits } from '../label-shape.js';
 import { dataLists, readList } from '../plugin-data.js';
-import { entropyBits, longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
+import { longestDigitRun, longestKeyboardWalk, looksGenerated, mailboxName, withoutSeparators } from './patterns.js';
 
 const CHECK = 'fraud_pattern_detection';
 
@@ -57,6 +58,9 @@ const plugin: Plugin = {
   id: 'fraud-pattern',
   description: 'Detects machine-made mailbox names: keyboard walks, long digit runs beside letters, and random high-entropy tokens.',
   steps: [CHECK],
+  codes: {
+    fraud_pattern_detected: { error: 'detection', warning: 'soft form of the fraud-pattern detection' },
+  },
   facts: {
     has_fraud_pattern: { type: 'boolean', description: 'The mailbox name shows a fraud pattern (fraud_pattern is set), under the check options.' },
     fraud_pattern: {

@@ -32,22 +32,6 @@ export function mailboxName(localPart: string): string {
   return name.toLowerCase();
 }
 
-/** Shannon entropy in bits per character (code point) of `text`; 0 for an empty text. */
-export function entropyBits(text: string): number {
-  const counts = new Map<string, number>();
-  let length = 0;
-  for (const ch of text) {
-    counts.set(ch, (counts.get(ch) ?? 0) + 1);
-    length += 1;
-  }
-  let bits = 0;
-  for (const count of counts.values()) {
-    const p = count / length;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
-}
-
 /** `name` without its separators (., _, -), which split words but carry no randomness. */
 export function withoutSeparators(name: string): string {
   let out = '';

@@ -59,6 +59,11 @@ const plugin: Plugin = {
   id: 'idn',
   description: 'Detects internationalised addresses, punycode domain labels and mixed-script labels, and gives the punycode and Unicode forms of the domain.',
   steps: ['internationalized_email', 'punycode_email', 'mixed_script_email'],
+  codes: {
+    email_is_internationalized: { error: 'internationalisation' },
+    email_contains_punycode: { error: 'internationalisation' },
+    email_is_mixed_script: { error: 'internationalisation' },
+  },
   facts: {
     is_internationalized: { type: 'boolean', description: 'The local part or the domain contains a non-ASCII character.' },
     has_punycode: { type: 'boolean', description: 'A domain label starts with xn-- (an ASCII-encoded IDN label).' },

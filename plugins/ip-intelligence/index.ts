@@ -40,6 +40,10 @@ const plugin: Plugin = {
   description:
     "Names the cloud, CDN, crawler or relay provider of the request's IPv4/IPv6 address and detects VPNs, Tor exits and datacenters, from offline range lists.",
   steps: ['ip_provider', 'vpn_ip'],
+  codes: {
+    common_provider_detected: { warning: 'a common cloud provider was detected (informational)' },
+    vpn_detected: { warning: 'the IP is a VPN or proxy' },
+  },
   facts: {
     ipv4_provider: {
       type: 'string',

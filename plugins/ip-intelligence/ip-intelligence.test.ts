@@ -2,7 +2,7 @@
 // independent oracle (ipaddr.js and a linear scan of every list, no range table): an address inside the
 // provider's ranges that no higher-precedence provider covers, and the first address after one of its
 // ranges that no list at all covers. Literal rows pin the documented cases.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
@@ -11,32 +11,29 @@ import { packageRoot } from '../../src/paths.js';
 import { type PluginCase, testPlugin } from '../../test/support/plugin-tester.js';
 import { readDataFile } from '../plugin-data.js';
 import plugin from './index.js';
+import { PROVIDERS } from './lists.js';
 
-/** The documented precedence (README.md), highest first. */
-const PRECEDENCE = [
-  'googlebot',
-  'bingbot',
-  'applebot',
-  'openai',
-  'anthropic',
-  'perplexity',
-  'mistral',
-  'apple_private_relay',
-  'github',
-  'cloudflare',
-  'fastly',
-  'aws',
-  'azure',
-  'google_cloud',
-  'oracle_cloud',
-  'digitalocean',
-  'linode',
-  'vultr',
-  'hetzner',
-  'ovh',
-  'alibaba_cloud',
-  'akamai',
-];
+/** The documented precedence, highest first: README.md's "Precedence where ranges overlap" list. */
+const PRECEDENCE = documentedPrecedence();
+
+function documentedPrecedence(): string[] {
+  const readme = readFileSync(join(packageRoot, 'plugins/ip-intelligence/README.md'), 'utf8');
+  const section = readme.split('## Precedence where ranges overlap')[1]?.split('\n## ')[0] ?? '';
+  return section
+    .split(/\n(?=\d+\. )/)
+    .filter((item) => /^\d+\. /.test(item))
+    .flatMap((item) => {
+      // "1. **Group** (note): key, key." or "2. **key**: what it is."
+      const [, bold = '', rest = ''] = /^\d+\. \*\*([^*]+)\*\*([\s\S]*)$/.exec(item.replace(/\s+/g, ' ')) ?? [];
+      if (/^[a-z_]+$/.test(bold)) return [bold];
+      const keys =
+        rest
+          .replace(/\([^)]*\)/g, '')
+          .replace(/^[^:]*: /, '')
+          .split('.')[0] ?? '';
+      return keys.split(',').map((key) => key.trim());
+    });
+}
 const RELAYS = ['apple_private_relay'];
 
 type Version = 'v4' | 'v6';
@@ -150,6 +147,7 @@ describe('provider rows', () => {
   it('cover every provider file of data/ in both versions where it has data', () => {
     const files = readdirSync(join(packageRoot, 'plugins', 'ip-intelligence', 'data', 'providers')).map((f) => f.replace(/\.txt$/, ''));
     expect([...files].sort()).toEqual([...PRECEDENCE].sort());
+    expect([...PROVIDERS]).toEqual(PRECEDENCE);
     expect(plugin.facts.ipv4_provider?.values).toEqual([...[...PRECEDENCE].sort(), 'unknown']);
     for (const key of PRECEDENCE) expect(providerRows.some((r) => r.name?.startsWith(`${key} v4:`))).toBe(true);
     expect(providerRows.filter((r) => r.name?.includes(' v6: ')).length).toBe(PRECEDENCE.filter((k) => listOf(k).v6.length > 0).length * 2);

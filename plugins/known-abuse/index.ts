@@ -14,6 +14,7 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is a known abuse or spam source.',
   match: 'known_abuse_match',
   code: 'domain_is_known_abuse',
+  codeMeaning: 'the domain is a known source of abuse or spam',
   what: 'abuse sources',
   listed,
   data: dataLists('known-abuse', [{ file: 'domains.txt', entries: listed.size }]),

@@ -1,6 +1,5 @@
 // Length limits of RFC 5321/5322: local part 64 octets, domain 253, label 63, whole address 254.
 import type { CheckOptions, CheckSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-import type { CheckCode } from '../../src/vocabulary.js';
 import { domainLengths, utf8Length } from './ascii-length.js';
 
 const maxOption = {
@@ -9,7 +8,7 @@ const maxOption = {
   additionalProperties: false,
 };
 
-function limitCheck(fact: string, code: CheckCode, limit: number, description: string): CheckSpec {
+function limitCheck(fact: string, code: string, limit: number, description: string): CheckSpec {
   return {
     description,
     when: (options: CheckOptions) => ({ fact, operator: 'greaterThan', value: options.max ?? limit }),
@@ -24,6 +23,12 @@ const plugin: Plugin = {
   id: 'length',
   description: 'Lengths of the local part (UTF-8 octets), the domain and its labels (ASCII form) and the whole address.',
   steps: ['local_part_max_length', 'domain_max_length', 'total_address_length', 'label_max_length'],
+  codes: {
+    local_part_exceeds_max_length: { error: 'local_part' },
+    domain_exceeds_max_length: { error: 'domain' },
+    total_address_exceeds_max_length: { error: 'domain' },
+    label_exceeds_max_length: { error: 'domain' },
+  },
   facts: {
     local_part_length: { type: 'integer', description: 'Local part length in UTF-8 octets, quotes included.' },
     domain_length: { type: 'integer', description: 'Domain length in its ASCII (punycode) form.' },

@@ -1,9 +1,8 @@
 // Local-part traits: plus addressing, dots, hyphens, digits, quoting, special characters, emptiness.
 import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
-import type { CheckCode } from '../../src/vocabulary.js';
 import { localPartTraits } from './traits.js';
 
-function traitCheck(fact: string, code: CheckCode, description: string): CheckSpec {
+function traitCheck(fact: string, code: string, description: string): CheckSpec {
   return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
 }
 
@@ -21,6 +20,17 @@ const plugin: Plugin = {
     'local_empty',
     'catch_all_wildcard',
   ],
+  codes: {
+    local_contains_plus_symbol: { error: 'local_part' },
+    local_contains_dot_variations: { error: 'local_part' },
+    local_contains_hyphen: { error: 'local_part' },
+    local_contains_underscore: { error: 'local_part' },
+    local_is_numeric: { error: 'local_part' },
+    local_is_quoted: { error: 'local_part' },
+    local_contains_special_chars: { error: 'local_part' },
+    local_is_empty: { error: 'format' },
+    local_contains_catch_all_wildcard: { error: 'other' },
+  },
   facts: {
     has_plus_addressing: { type: 'boolean', description: 'The local part contains "+".' },
     has_dot_variation: { type: 'boolean', description: 'The local part contains ".".' },

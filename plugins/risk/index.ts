@@ -2,6 +2,8 @@
 // with the policy's weights. No I/O of its own: it reads facts. A signal whose source could not tell
 // (null, unknown: no IP, network checks off) contributes nothing.
 import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+// Risk needs velocity (see `needs`): the windows, their fact names and the scan limit are velocity's own.
+import { DISTINCT_SCAN_LIMIT, distinctFact, WINDOWS, type WindowName } from '../velocity/windows.js';
 import {
   type Contributor,
   DEFAULT_LEVELS,
@@ -16,10 +18,10 @@ import {
   type Weights,
 } from './score.js';
 
-/** The velocity plugin's windows (its distinct_emails_in_ip_last_<window> facts); `total` reads distinct_emails_in_ip. */
-const VELOCITY_WINDOWS = ['total', '5_minutes', '10_minutes', '15_minutes', '30_minutes', '2_hour', '3_hour'] as const;
-/** The velocity plugin counts distinct addresses exactly up to 100, so a higher threshold could never be decided. */
-const MAX_VELOCITY_THRESHOLD = 100;
+/** The velocity plugin's windows (its distinctFact(window) facts); `total` reads distinct_emails_in_ip. */
+const VELOCITY_WINDOWS: readonly ('total' | WindowName)[] = ['total', ...WINDOWS.map((w) => w.name)];
+/** The velocity plugin counts distinct addresses exactly up to its scan limit, so a higher threshold could never be decided. */
+const MAX_VELOCITY_THRESHOLD = DISTINCT_SCAN_LIMIT;
 const HEALTH_VALUES = ['excellent', 'healthy', 'risky', 'suspicious', 'dead'] as const;
 
 const DEFAULT_MIN_LEVEL: Level = 'high';
@@ -53,7 +55,7 @@ function highVelocity(options: CheckOptions): { fact: string; threshold: number 
   const hv = merged(options.high_velocity, DEFAULT_HIGH_VELOCITY as Record<string, unknown>);
   const window = VELOCITY_WINDOWS.find((w) => w === hv.window) ?? DEFAULT_HIGH_VELOCITY.window;
   return {
-    fact: window === 'total' ? 'distinct_emails_in_ip' : `distinct_emails_in_ip_last_${window}`,
+    fact: window === 'total' ? 'distinct_emails_in_ip' : distinctFact(window),
     threshold: isInt(hv.threshold) ? hv.threshold : DEFAULT_HIGH_VELOCITY.threshold,
   };
 }
@@ -184,6 +186,9 @@ const plugin: Plugin = {
   description:
     'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service) and validation failures into a 0–100 score and a level.',
   steps: ['risk_score'],
+  codes: {
+    high_risk_score: { error: 'reputation', warning: 'the risk level reaches min_level (default high)' },
+  },
   facts: {
     risk_score: {
       type: 'integer',

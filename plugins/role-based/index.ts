@@ -23,6 +23,9 @@ const plugin: Plugin = {
   id: 'role-based',
   description: 'Whether the local part is a role (admin, info, support, noreply, postmaster, ...) rather than a person.',
   steps: ['role_based_address'],
+  codes: {
+    local_is_role_based: { error: 'classification', warning: 'the local part is a role (support, info, noreply), not a person' },
+  },
   facts: {
     is_role_based_domain: {
       type: 'boolean',

@@ -14,6 +14,7 @@ export default listedDomainPlugin({
   flagDescription: 'The domain or a parent up to the registrable domain is associated with spam traps.',
   match: 'spam_trap_match',
   code: 'domain_is_spam_trap',
+  codeMeaning: 'the domain is a spam trap',
   what: 'spam-trap domains',
   listed,
   data: dataLists('spam-trap', [{ file: 'domains.txt', entries: listed.size }]),

@@ -6,6 +6,9 @@ const plugin: Plugin = {
   id: 'structure',
   description: 'Parses the address as an RFC 5321/5322 mailbox (UTF-8 allowed per RFC 6531) and splits it into local part and domain.',
   steps: ['structure'],
+  codes: {
+    invalid_address_format: { error: 'format' },
+  },
   facts: {
     valid_address_format: { type: 'boolean', description: 'The address is a syntactically valid mailbox.' },
     local_part: {

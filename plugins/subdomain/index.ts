@@ -1,7 +1,8 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
-import { entropyBits, isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
+import { entropyBits } from '../label-shape.js';
+import { isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
 const DEFAULT_MIN_DEPTH = 4;
 /** subdomain_entropy words, by the highest per-character entropy of a label (bits). */
@@ -58,6 +59,16 @@ const plugin: Plugin = {
     'random_subdomain',
     'deep_nesting',
   ],
+  codes: {
+    subdomain_contains_wildcard: { error: 'subdomain' },
+    subdomain_single: { error: 'subdomain' },
+    subdomain_double: { error: 'subdomain' },
+    subdomain_triple: { error: 'subdomain' },
+    subdomain_deeply_nested: { error: 'subdomain' },
+    subdomain_contains_hyphen: { error: 'subdomain' },
+    subdomain_is_numeric: { error: 'subdomain' },
+    subdomain_contains_uuid_hash: { error: 'subdomain' },
+  },
   facts: {
     subdomain_count: { type: 'integer', description: 'Number of labels left of the registrable domain (0 when none).', expose: 'analyzed_data' },
     nesting_depth: {

@@ -1,13 +1,11 @@
 // Traits of one subdomain label: character-class tests and counts, linear in the label's length.
+import { entropyBits, shapeOf } from '../label-shape.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX = /^[0-9a-f]+$/i;
 const DIGITS = /^[0-9]+$/;
 const DIGIT = /[0-9]/;
 const HEX_LETTER = /[a-f]/i;
-const LETTER = /^\p{L}$/u;
-const ASCII_VOWEL = /^[aeiouy]$/i;
-const ASCII_LETTER = /^[a-z]$/i;
 
 /** Shortest hex run that reads as a hash or token rather than a word (64-bit ids, md5, sha1, sha256). */
 const MIN_HASH_LENGTH = 16;
@@ -31,22 +29,6 @@ export function isUuidOrHash(label: string): boolean {
   return label.length >= MIN_HASH_LENGTH && HEX.test(label) && DIGIT.test(label) && HEX_LETTER.test(label);
 }
 
-/** Shannon entropy in bits per character (code point). */
-export function entropyBits(label: string): number {
-  const counts = new Map<string, number>();
-  let total = 0;
-  for (const ch of label) {
-    counts.set(ch, (counts.get(ch) ?? 0) + 1);
-    total++;
-  }
-  let bits = 0;
-  for (const n of counts.values()) {
-    const p = n / total;
-    bits -= p * Math.log2(p);
-  }
-  return bits;
-}
-
 /**
  * Looks machine-generated: long enough, high entropy, and either almost no vowels or digits woven
  * through letters. UUIDs and hashes are left to isUuidOrHash so the two signals do not double count.
@@ -54,26 +36,7 @@ export function entropyBits(label: string): number {
 export function isRandomLabel(label: string): boolean {
   if ([...label].length < RANDOM_MIN_LENGTH || isUuidOrHash(label)) return false;
   if (entropyBits(label) < RANDOM_MIN_ENTROPY) return false;
-  let asciiLetters = 0;
-  let vowels = 0;
-  let digits = 0;
-  let switches = 0;
-  let previous: 'letter' | 'digit' | null = null;
-  for (const ch of label) {
-    let kind: 'letter' | 'digit' | null = null;
-    if (DIGIT.test(ch)) {
-      kind = 'digit';
-      digits++;
-    } else if (LETTER.test(ch)) {
-      kind = 'letter';
-      if (ASCII_LETTER.test(ch)) asciiLetters++;
-      if (ASCII_VOWEL.test(ch)) vowels++;
-    }
-    if (kind !== null) {
-      if (previous !== null && kind !== previous) switches++;
-      previous = kind;
-    }
-  }
+  const { letters: asciiLetters, vowels, digits, switches } = shapeOf(label);
   const fewVowels = asciiLetters >= RANDOM_MIN_LENGTH / 2 && vowels / asciiLetters < RANDOM_MAX_VOWEL_SHARE;
   const mixed = digits >= 2 && switches >= RANDOM_MIN_CLASS_SWITCHES;
   return fewVowels || mixed;

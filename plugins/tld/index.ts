@@ -22,6 +22,9 @@ const plugin: Plugin = {
   id: 'tld',
   description: 'Whether the top-level domain is delegated (ICANN section of the Public Suffix List), and the public suffix and registrable domain.',
   steps: ['tld'],
+  codes: {
+    invalid_tld: { error: 'format' },
+  },
   facts: {
     has_valid_tld: { type: 'boolean', description: 'The top-level domain is in the ICANN section of the Public Suffix List.' },
     tld: { type: 'string', description: 'Last label of the domain, ASCII (punycode) form.' },

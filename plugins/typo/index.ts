@@ -72,6 +72,9 @@ const plugin: Plugin = {
   description:
     'Suggests the domain an address probably meant: a popular mailbox domain it is a near miss of (gmial.com -> gmail.com), or a common suffix for a top-level domain that does not exist (acme.cmo -> acme.com).',
   steps: ['typo_detection'],
+  codes: {
+    domain_typo_detected: { error: 'detection', warning: 'soft form of the typo detection' },
+  },
   facts: {
     has_typo_mismatch: {
       type: 'boolean',

@@ -117,6 +117,9 @@ const plugin: Plugin = {
   description:
     "Counts the addresses and validations this project has seen from the request's IPv4/IPv6 address, in total and per trailing window, and the addresses from its device.",
   steps: ['ip_duplication'],
+  codes: {
+    multiple_accounts_detected: { warning: 'several accounts from one IP' },
+  },
   facts,
   checks: {
     ip_duplication: {

@@ -27,6 +27,7 @@ import { createQuota, type Quota } from '../service/quota.js';
 import { ProbeFailure, Readiness } from '../service/readiness.js';
 import { openDatabase, type Store } from '../store/database.js';
 import { closeRedis, connectRedis, redisReady } from '../store/redis.js';
+import { isUnavailable, outageReason } from '../store/unavailable.js';
 import { UsageError } from './errors.js';
 import { createLogger } from './logger.js';
 import { databaseName } from './with-store.js';
@@ -118,7 +119,8 @@ export async function composeService(config: Config, options: ComposeOptions = {
   if (redis) readiness.add('redis', () => redis.ping(), { required: false });
   const access = createAccess(store.keys, { now, log });
   const inFlight = new InFlightRequests();
-  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription, inFlight });
+  const outages = { isUnavailable, reasonOf: outageReason };
+  const app = createApp({ config, log, access, origins: store.projects, operations, limits, quota, readiness, apiDescription, outages, inFlight });
   const close = async () => {
     reload.close();
     await policyChecks.close();

@@ -1,5 +1,5 @@
 // The plugin contract: types only. Everything else stands on this file; it imports only the vocabulary.
-import type { CheckCode, CheckedType, Operator, Step } from '../vocabulary.js';
+import type { CodeGroup, Operator } from '../vocabulary.js';
 
 /** JSON type of a fact's value (null is always allowed: it means "unknown"). */
 export type FactType = 'boolean' | 'integer' | 'number' | 'string' | 'array' | 'object';
@@ -29,6 +29,16 @@ export interface FactSpec {
   expose?: FactExposure | readonly FactExposure[];
 }
 
+/**
+ * A code of docs/facts.md's tables: an error code is listed under its group, a warning code with its meaning.
+ * Which list a fired check's code goes to is its policy's mode, not this.
+ */
+export interface CodeSpec {
+  error?: CodeGroup;
+  /** What the warning means, in a phrase. */
+  warning?: string;
+}
+
 export interface FactTest {
   fact: string;
   operator: Operator;
@@ -40,18 +50,18 @@ export type Condition = FactTest | { all: Condition[] } | { any: Condition[] } |
 
 export type CheckOptions = Readonly<Record<string, unknown>>;
 
-/** A named check a policy can enable; its name is a step identifier (src/vocabulary.ts). */
+/** A named check a policy can enable; its name is one of its plugin's `steps`. */
 export interface CheckSpec {
   description: string;
   /** When the check fires (the trait is present / the check failed). Options are already validated. */
   when: Condition | ((options: CheckOptions) => Condition);
   /**
-   * Error code (hard mode) or warning code (soft mode) from the vocabulary's code tables. A check the interface
-   * gives no code (the domain classifications) reports through its flag and its action only.
+   * What it reports, under `errors` in hard mode and `warnings` in soft mode: one of its plugin's `codes`. A
+   * check without one reports through its flag and its action only.
    */
-  code?: CheckCode;
-  /** Value for checked_types, when the interface has one for this check. */
-  checkedType?: CheckedType;
+  code?: string;
+  /** Its value in checked_types (snake_case), when it has one; several checks may share it. */
+  checkedType?: string;
   /** JSON Schema of the check's options (validated once, when a policy compiles). */
   options?: Record<string, unknown>;
   /** Defaults merged under the policy's options. */
@@ -229,8 +239,13 @@ export interface Plugin {
   /** kebab-case, equal to the folder name. */
   id: string;
   description: string;
-  /** Step identifiers (values of `steps`) this plugin performs; each check's name is one of them. */
-  steps: readonly Step[];
+  /**
+   * Step identifiers (values of `steps`) this plugin performs: snake_case, owned by this plugin alone (checked at
+   * registration, plugins/index.ts). Each check's name is one of them.
+   */
+  steps: readonly string[];
+  /** The codes its checks carry (snake_case, owned by this plugin alone), each an error code, a warning code or both. */
+  codes?: Readonly<Record<string, CodeSpec>>;
   facts: Readonly<Record<string, FactSpec>>;
   checks: Readonly<Record<string, CheckSpec>>;
   /** Ids of plugins whose facts `run` reads through ctx.fact (enforced when it reads; no cycles, checked at registration). */

@@ -2,7 +2,6 @@
 // (the rules through the run's almanac, plugins through their context, the caller after the run). A plugin
 // runs the first time one of its facts is asked for, so a request pays only for the checks it reads.
 import { checkDuration, secondsSince } from '../metrics.js';
-import { OFFLINE } from '../network/offline.js';
 import type { FactCatalog } from './catalog.js';
 import { RunContext } from './context.js';
 import { UndeclaredNeedError, UnknownFactError } from './errors.js';
@@ -11,8 +10,8 @@ import { CALLER, RULES, RunOrder } from './run-order.js';
 
 export interface RunServices {
   velocity: VelocityReader;
-  /** The outside world for this request (DNS, RDAP, web); offline when absent. */
-  network?: NetworkAccess;
+  /** The outside world for this request (DNS, RDAP, web); src/network/offline.ts's OFFLINE when network checks are off. */
+  network: NetworkAccess;
   /** The project's own domain lists; none when absent. */
   lists?: ProjectListReader;
   now(): number;
@@ -192,9 +191,8 @@ export class RequestRun {
     return (this.request.services.lists ?? NO_PROJECT_LISTS).entries(list);
   }
 
-  /** The network of the request: offline when the caller gave none. */
   get network(): NetworkAccess {
-    return this.request.services.network ?? OFFLINE;
+    return this.request.services.network;
   }
 
   private value(i: number, name: string): Promise<unknown> {

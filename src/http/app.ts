@@ -20,7 +20,7 @@ import { addHealthRoutes } from './health.js';
 import { metricsRoute } from './metrics.js';
 import { requireKey } from './middleware/auth.js';
 import { fingerprintCors, fingerprintPreflight } from './middleware/cors.js';
-import { handleErrors } from './middleware/errors.js';
+import { handleErrors, type Outages } from './middleware/errors.js';
 import type { InFlightRequests } from './middleware/in-flight.js';
 import { jsonBody } from './middleware/json-body.js';
 import { keepLateDecoderErrors } from './middleware/late-decoder-errors.js';
@@ -47,6 +47,8 @@ export interface AppDeps {
   readiness: Readiness;
   /** Served at GET /v1/openapi.json and rendered at /docs (openapi/document.ts). */
   apiDescription: OpenApiDocument;
+  /** Tells a database outage (503) from a bug (500). */
+  outages: Outages;
   /** Counts the requests being handled, so a stop can wait for them (shutdown.ts). */
   inFlight?: InFlightRequests;
 }
@@ -110,7 +112,7 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.inFlight) app.use(deps.inFlight.middleware);
   app.use(requestLog(deps.log, deps.config.ops.accessLog, routeTable(router.stack.map((layer) => layer.path))));
   app.use(responseHeaders());
-  app.use(handleErrors(deps.log));
+  app.use(handleErrors(deps.log, deps.outages));
   app.use((ctx, next) => {
     ctx.state.client = forwardedClient(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), deps.config.trustProxy);
     return next();

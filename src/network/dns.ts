@@ -22,8 +22,6 @@ import type { DomainFacts } from '../store/domain-facts.js';
 import { type Asked, createCachedLookup, type LookupRequest } from './cached-lookup.js';
 import { settingsFrom } from './settings.js';
 
-export { parseDnsServers } from './dns-names.js';
-
 export interface DnsSettings {
   timeoutMs: number;
   tries: number;

@@ -1,9 +1,11 @@
 // The fact catalogue policy authors read: every check a policy can enable, every fact a free rule can read,
-// and the vocabularies, all from the plugins' own metadata and src/vocabulary.ts. `email-trust facts`
+// and the vocabularies, all from the plugins' own declarations (their words: src/engine/words.ts) and
+// src/vocabulary.ts. `email-trust facts`
 // prints it and docs/facts.md is generated from it, so the documentation cannot drift from the code.
 import type { FactCatalog } from '../engine/catalog.js';
 import type { CheckOptions, CheckSpec, Condition, FactSpec, Plugin } from '../engine/plugin.js';
-import { ACTIONS, CHECKED_TYPES, ERROR_CODE_GROUPS, OPERATORS, STEPS, WARNING_CODES } from '../vocabulary.js';
+import { wordsOf } from '../engine/words.js';
+import { ACTIONS, OPERATORS } from '../vocabulary.js';
 
 export interface CatalogueCheck {
   name: string;
@@ -134,10 +136,10 @@ function factsSection(catalog: FactCatalog, facts: readonly CatalogueFact[]): st
 }
 
 function vocabularySection(catalog: FactCatalog, checks: readonly CatalogueCheck[]): string[] {
+  const words = wordsOf([...catalog.plugins.values()]);
   const byCode = (codeName: string) => checks.filter((c) => c.code === codeName).map((c) => `\`${c.name}\``);
   const performer = (step: string) => {
-    const plugin = [...catalog.plugins.values()].find((p) => (p.steps as readonly string[]).includes(step));
-    if (!plugin) return '— (not built yet)';
+    const plugin = [...catalog.plugins.values()].find((p) => p.steps.includes(step)) as Plugin;
     return step in plugin.checks ? `check of \`${plugin.id}\`` : `signal of \`${plugin.id}\` (listed whenever it runs and applies)`;
   };
   const byType = (type: string) => checks.filter((c) => c.checkedType === type).map((c) => `\`${c.name}\``);
@@ -152,25 +154,25 @@ function vocabularySection(catalog: FactCatalog, checks: readonly CatalogueCheck
     '',
     '| Step | Performed as |',
     '|---|---|',
-    ...STEPS.map((step) => `| \`${step}\` | ${performer(step)} |`),
+    ...words.steps.map((step) => `| \`${step}\` | ${performer(step)} |`),
     '',
     '### Error codes',
     '',
     '| Group | Code | Carried by |',
     '|---|---|---|',
-    ...Object.entries(ERROR_CODE_GROUPS).flatMap(([group, codes]) => codes.map((c) => `| ${group} | \`${c}\` | ${byCode(c).join(', ') || '—'} |`)),
+    ...words.errorCodes.map(({ code: c, group }) => `| ${group} | \`${c}\` | ${byCode(c).join(', ')} |`),
     '',
     '### Warning codes',
     '',
     '| Code | Meaning | Carried by |',
     '|---|---|---|',
-    ...Object.entries(WARNING_CODES).map(([c, meaning]) => `| \`${c}\` | ${meaning} | ${byCode(c).join(', ') || '—'} |`),
+    ...words.warningCodes.map(({ code: c, meaning }) => `| \`${c}\` | ${meaning} | ${byCode(c).join(', ')} |`),
     '',
     '### Checked types',
     '',
     '| Checked type | Checks |',
     '|---|---|',
-    ...CHECKED_TYPES.map((type) => `| \`${type}\` | ${byType(type).join(', ') || '—'} |`),
+    ...words.checkedTypes.map((type) => `| \`${type}\` | ${byType(type).join(', ')} |`),
   ];
 }
 

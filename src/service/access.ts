@@ -3,10 +3,12 @@
 // request's path: `email-trust key list` shows it.
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { Authenticated, KeyKind, Keys } from '../store/keys.js';
+import { type Authenticated, type KeyKind, type Keys, kindOfToken } from '../store/keys.js';
 
 export interface Access {
   authenticate(token: string, kind: KeyKind): Promise<Authenticated | null>;
+  /** The kind a token says it is by its public prefix (nothing is looked up), or null when it has none of ours. */
+  kindOf(token: string): KeyKind | null;
 }
 
 export interface RecordingAccess extends Access {
@@ -54,6 +56,7 @@ export function createAccess(keys: Keys, options: { now: () => number; log: Logg
       }
       return found;
     },
+    kindOf: kindOfToken,
     async close() {
       if (timer) clearTimeout(timer);
       await flush();

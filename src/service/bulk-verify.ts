@@ -3,6 +3,7 @@
 // is recorded and no history is read (velocity checks are "not checked"), and no quota is counted.
 import { noHistory } from '../engine/no-history.js';
 import type { NetworkAccess, ProjectListReader } from '../engine/plugin.js';
+import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { resultFieldsOf, type VerifyResponse, verifyWith } from './verify.js';
 
@@ -70,7 +71,7 @@ async function verifyOne<R>(item: BulkItem<R>, policy: CompiledPolicy, services:
       device: null,
       services: {
         velocity: noHistory,
-        ...(services.network ? { network: services.network(now) } : {}),
+        network: services.network ? services.network(now) : OFFLINE,
         ...(services.lists ? { lists: services.lists } : {}),
         now: services.now,
         ...(services.onPluginError ? { onPluginError: services.onPluginError } : {}),

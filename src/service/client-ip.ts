@@ -2,7 +2,8 @@
 // which X-Forwarded-For entry names it behind proxies. Each proxy appends the peer it saw to the right
 // of that header, so only entries appended by trusted proxies are believed: the leftmost one is
 // whatever the client wrote, and is never taken unless every hop to its right is trusted.
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
+import { parseAddress } from '../address-text.js';
 import type { ProxyRange, TrustProxy } from '../config.js';
 
 export interface ClientAddress {
@@ -13,20 +14,6 @@ export interface ClientAddress {
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 const NO_ADDRESS: ClientAddress = { ipv4_address: null, ipv6_address: null };
-
-/**
- * An address in the notations proxies write: `192.0.2.1`, `192.0.2.1:443`, `2001:db8::1`,
- * `[2001:db8::1]:443`, `fe80::1%eth0`; IPv4-mapped IPv6 becomes IPv4. Null for anything else,
- * including the loose IPv4 forms (`127.1`, `0x7f.0.0.1`) no proxy writes.
- */
-export function parseAddress(raw: string | undefined): Address | null {
-  const text = (raw ?? '').trim();
-  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);
-  const v6 = (bracketed ? (bracketed[1] ?? '') : text).replace(/%[\w.-]+$/, '');
-  if (v6.includes(':') && ipaddr.IPv6.isValid(v6)) return ipaddr.process(v6);
-  const v4 = /^(\d+\.\d+\.\d+\.\d+)(?::\d{1,5})?$/.exec(text)?.[1] ?? '';
-  return ipaddr.IPv4.isValidFourPartDecimal(v4) ? ipaddr.IPv4.parse(v4) : null;
-}
 
 export function clientAddress(raw: string | undefined): ClientAddress {
   return reported(parseAddress(raw));

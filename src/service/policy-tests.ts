@@ -4,6 +4,7 @@
 // flags, corrected_email, risk_level, risk_score and the checks and rules that fired. Nothing is stored.
 import { noHistory } from '../engine/no-history.js';
 import type { RunServices } from '../engine/run.js';
+import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import { type EvaluateOptions, type Evaluation, evaluate } from '../policy/evaluate.js';
@@ -83,7 +84,7 @@ export async function evaluateWithFixtures(
 /** The history, network and clock `run` declares. */
 async function fixtureServices(run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
   const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
-  return { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : undefined, now: () => at };
+  return { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : OFFLINE, now: () => at };
 }
 
 function differences(test: PolicyTest, response: VerifyResponse, fired: readonly string[]): string[] {

@@ -1,5 +1,5 @@
-// What the command says of itself, run as a user runs it (bin/email-trust.js): `--version` and `-V` print
-// package.json's version; `serve --help` lists every environment variable the configuration reads and says
+// What the command says of itself: `--version` and `-V`, run as a user runs them (bin/email-trust.js), print
+// package.json's version; `serve --help` (main() in this process, test/support/cli-run.ts) lists every environment variable the configuration reads and says
 // where each is described; that table (docs/configuration.md, "Environment variables") names every one of
 // them. The variables are read from config.ts's source here, apart from the code that lists them.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIGURATION_TABLE } from '../../src/cli/config-variables.js';
 import { packageRoot } from '../../src/paths.js';
+import { runCli } from '../support/cli-run.js';
 
 beforeAll(() => {
   // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
@@ -34,8 +35,8 @@ describe('email-trust --version', () => {
     expect(cli(flag)).toEqual({ code: 0, out: `${version}\n`, err: '' });
   });
 
-  it('is listed in the help', () => {
-    expect(cli('--help').out).toMatch(/-V, --version +print the version of email-trust/);
+  it('is listed in the help', async () => {
+    expect((await runCli('--help')).out).toMatch(/-V, --version +print the version of email-trust/);
   });
 });
 
@@ -47,8 +48,8 @@ describe('serve --help', () => {
     expect(variables.length).toBeGreaterThan(35);
   });
 
-  it('lists every variable the configuration reads, and where each is described', () => {
-    const help = cli('serve', '--help');
+  it('lists every variable the configuration reads, and where each is described', async () => {
+    const help = await runCli('serve', '--help');
     expect(help.code).toBe(0);
     const listed = new Set(help.out.slice(help.out.indexOf('Environment variables')).match(/\b[A-Z][A-Z0-9_]{2,}\b/g));
     expect(variables.filter((name) => !listed.has(name))).toEqual([]);

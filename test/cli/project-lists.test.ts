@@ -22,19 +22,21 @@ interface Run {
   err: string;
 }
 
-/** Runs the built command in the temporary folder (so FILEs are relative to it), on the temporary database. */
+/** Runs the built command in the temporary folder, on the temporary database, with `input` on its stdin. */
 function bin(args: string[], input?: string): Run {
   const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
   const r = spawnSync(process.execPath, [join(root, 'bin/email-trust.js'), ...args], { cwd: dir, env, input, encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-/** main(args) in this process, on the temporary database, capturing what it prints. */
+/** main(args) in this process, in the temporary folder (so FILEs are relative to it), on the temporary database, capturing what it prints. */
 async function run(...args: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
   const saved = process.env.DATABASE_URL;
+  const cwd = process.cwd();
   process.env.DATABASE_URL = databaseUrl;
+  process.chdir(dir);
   const spies = [
     vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(`${a.map(String).join(' ')}\n`)),
     vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(`${a.map(String).join(' ')}\n`)),
@@ -43,6 +45,7 @@ async function run(...args: string[]): Promise<Run> {
     return { code: await main(args), out: out.join(''), err: err.join('') };
   } finally {
     for (const spy of spies) spy.mockRestore();
+    process.chdir(cwd);
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;
   }
@@ -87,7 +90,7 @@ afterAll(async () => {
 
 describe('project lists add', () => {
   it('refuses a file with bad lines, naming each with its line number, and writes nothing', async () => {
-    const r = bin(['project', 'lists', 'add', 'shop', 'known-abuse', 'abuse.txt']);
+    const r = await run('project', 'lists', 'add', 'shop', 'known-abuse', 'abuse.txt');
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
     expect(r.err.trim().split('\n')).toEqual([
@@ -100,7 +103,7 @@ describe('project lists add', () => {
   });
 
   it('with --skip-invalid adds the valid lines (lower case, punycode, no root dot) and reports the rest', async () => {
-    const r = bin(['project', 'lists', 'add', 'shop', 'known-abuse', 'abuse.txt', '--skip-invalid']);
+    const r = await run('project', 'lists', 'add', 'shop', 'known-abuse', 'abuse.txt', '--skip-invalid');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
       /^Project "shop" \(prj_[0-9a-f]+\): added 3 domain\(s\) to the known-abuse list \(0 already on it\); 3 refused line\(s\) skipped; it holds 3 of at most 100000\. Running services apply it within 5 seconds\.\n$/,
@@ -154,8 +157,8 @@ describe('project lists add', () => {
 });
 
 describe('project lists show, remove, clear', () => {
-  it('shows every list with its count and entries, or one list as JSON', () => {
-    const text = bin(['project', 'lists', 'show', 'shop']);
+  it('shows every list with its count and entries, or one list as JSON', async () => {
+    const text = await run('project', 'lists', 'show', 'shop');
     expect(text.code).toBe(0);
     expect(text.out.split('\n').slice(1)).toEqual([
       'disposable       0 entries',
@@ -171,7 +174,7 @@ describe('project lists show, remove, clear', () => {
       'not-spam-trap    0 entries',
       '',
     ]);
-    const json = JSON.parse(bin(['project', 'lists', 'show', 'other', 'spam-trap', '--json']).out);
+    const json = JSON.parse((await run('project', 'lists', 'show', 'other', 'spam-trap', '--json')).out);
     expect(json).toEqual({
       project: expect.objectContaining({ name: 'other', policy: 'no-traps' }),
       max_entries: 100_000,
@@ -181,7 +184,7 @@ describe('project lists show, remove, clear', () => {
 
   it('removes domains given in a file or as arguments, counting those not listed', async () => {
     await writeFile(join(dir, 'gone.txt'), '# no longer abusive\nnew.example\n');
-    const r = bin(['project', 'lists', 'remove', 'shop', 'known-abuse', 'gone.txt', 'Piped.Example', 'never.example', '--json']);
+    const r = await run('project', 'lists', 'remove', 'shop', 'known-abuse', 'gone.txt', 'Piped.Example', 'never.example', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ list: 'known-abuse', removed: 2, not_listed: 1, total: 3 });
     expect((await rows()).filter((row) => row.startsWith('shop'))).toEqual([
@@ -195,7 +198,7 @@ describe('project lists show, remove, clear', () => {
     const neither = await run('project', 'lists', 'clear', 'shop');
     expect([neither.code, neither.err]).toEqual([2, 'error: give one list to clear, or --all to clear every list of the project\n']);
     expect((await run('project', 'lists', 'clear', 'shop', 'known-abuse', '--all')).code).toBe(2);
-    const one = bin(['project', 'lists', 'clear', 'other', 'spam-trap']);
+    const one = await run('project', 'lists', 'clear', 'other', 'spam-trap');
     expect(one.out).toMatch(/cleared the spam-trap list \(1 entries removed\)/);
     expect(await rows()).toEqual([
       'other known-abuse abuse.example',

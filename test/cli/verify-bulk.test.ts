@@ -1,7 +1,8 @@
-// `email-trust verify --file … --out …` (the built CLI) on real files in a temporary folder, network checks
-// off: the rows a user finds in the result file, the bad lines named with their line numbers, the summary,
+// `email-trust verify --file … --out …` on real files in a temporary folder, run through the CLI's main() in
+// this process and, for a run interrupted by Ctrl-C and the runs with network checks on, as the built CLI:
+// the rows a user finds in the result file, the bad lines named with their line numbers, the summary,
 // resuming after Ctrl-C and after a kill in the middle of a row, and that no event is stored.
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
+import { runCli } from '../support/cli-run.js';
 import { startDnsServer } from '../support/dns-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,10 +31,26 @@ function env(): NodeJS.ProcessEnv {
   return { ...process.env, DATABASE_URL: databaseUrl, NETWORK_CHECKS: 'off', LOG_LEVEL: 'silent' };
 }
 
-function bin(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [BIN, 'verify', ...args], { cwd: dir, env: env(), encoding: 'utf8' });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+/**
+ * A command run in this process (test/support/cli-run.ts), in the test's folder with env(): the same main()
+ * the built CLI runs, without starting node anew. The interrupted run and the network checks start the
+ * built CLI itself.
+ */
+async function cli(...args: string[]): Promise<Run> {
+  const saved = { ...process.env };
+  const cwd = process.cwd();
+  Object.assign(process.env, env());
+  process.chdir(dir);
+  try {
+    return await runCli(...args);
+  } finally {
+    process.chdir(cwd);
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
 }
+
+const verify = (...args: string[]): Promise<Run> => cli('verify', ...args);
 
 function file(name: string, text: string): string {
   writeFileSync(join(dir, name), text);
@@ -82,11 +100,11 @@ describe('a CSV list', () => {
   ].join('\r\n');
 
   let r: Run;
-  beforeAll(() => {
-    r = bin('--file', file('list.csv', csv), '--column', 'mail', '--out', 'result.csv');
+  beforeAll(async () => {
+    r = await verify('--file', file('list.csv', csv), '--column', 'mail', '--out', 'result.csv');
   });
 
-  it('writes one row per record, in input order, with the input columns, the line and the verdict', () => {
+  it('writes one row per record, in input order, with the input columns, the line and the verdict', async () => {
     expect(r.code).toBe(0);
     const rows = csvOut('result.csv');
     expect(rows.map((row) => [row.line, row.name, row.mail, row.input_action, row.action])).toEqual([
@@ -124,16 +142,16 @@ describe('a CSV list', () => {
     ]);
   });
 
-  it('refuses a list without the named column, listing the columns it has', () => {
-    const refused = bin('--file', 'list.csv', '--out', 'none.csv');
+  it('refuses a list without the named column, listing the columns it has', async () => {
+    const refused = await verify('--file', 'list.csv', '--out', 'none.csv');
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('no column "email" in the header (columns: name, mail, action)');
     expect(existsSync(join(dir, 'none.csv'))).toBe(false);
   });
 
-  it('takes a policy file: the same list decided by another policy', () => {
+  it('takes a policy file: the same list decided by another policy', async () => {
     const policy = file('lenient.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  structure: { mode: hard, action: quarantine }\n');
-    expect(bin('--file', 'list.csv', '--column', 'mail', '--policy', policy, '--out', 'lenient.csv').code).toBe(0);
+    expect((await verify('--file', 'list.csv', '--column', 'mail', '--policy', policy, '--out', 'lenient.csv')).code).toBe(0);
     expect(csvOut('lenient.csv').map((row) => row.action)).toEqual(['allow', 'allow', 'allow', 'allow', '', '', 'quarantine']);
   });
 });
@@ -142,8 +160,8 @@ describe('a quote never closed', () => {
   // Line 4 opens a quote that nothing closes: csv-parse reads lines 4–7 as one field, records C and D in it.
   const csv = ['name,email', 'A,a@example.com', '', '"B,b@example.com', 'C,c@example.com', '', 'D,d@example.com', ''].join('\n');
 
-  it('is reported on its own line with the lines it spans and the records it swallowed, and the counts add up', () => {
-    const r = bin('--file', file('unclosed.csv', csv), '--out', 'unclosed.out.csv');
+  it('is reported on its own line with the lines it spans and the records it swallowed, and the counts add up', async () => {
+    const r = await verify('--file', file('unclosed.csv', csv), '--out', 'unclosed.out.csv');
     expect(r.code).toBe(0);
     const rows = csvOut('unclosed.out.csv');
     expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
@@ -160,14 +178,19 @@ describe('a quote never closed', () => {
     expect(r.out).toContain(
       'unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed by the quote opened on line 4 and never closed (lines 4–7, no rows); close it, then run again with --restart',
     );
-    const again = bin('--file', 'unclosed.csv', '--out', 'unclosed.out.csv');
+    const again = await verify('--file', 'unclosed.csv', '--out', 'unclosed.out.csv');
     expect(again.code).toBe(0);
     expect(again.err).toContain('continuing unclosed.out.csv: 2 rows already done (up to line 4 of unclosed.csv)');
     expect(again.out).toContain('unclosed.csv: 4 records = 1 verified + 1 bad input + 2 swallowed');
   });
 
-  it('a quote closed lines later, leaving a record of the wrong width: its row names the lines it spans', () => {
-    const r = bin('--file', file('late.csv', 'name,email\nA,a@example.com\n"B,b@example.com\nC,"c@example.com\nD,d@example.com\n'), '--out', 'late.out.csv');
+  it('a quote closed lines later, leaving a record of the wrong width: its row names the lines it spans', async () => {
+    const r = await verify(
+      '--file',
+      file('late.csv', 'name,email\nA,a@example.com\n"B,b@example.com\nC,"c@example.com\nD,d@example.com\n'),
+      '--out',
+      'late.out.csv',
+    );
     expect(r.code).toBe(0);
     expect(csvOut('late.out.csv').map((row) => [row.line, row.action, row.input_error])).toEqual([
       ['2', 'allow', ''],
@@ -188,8 +211,8 @@ describe('cells a spreadsheet would run as formulas', () => {
     '',
   ].join('\n');
 
-  it("writes them to CSV behind a ' (OWASP), quoted where CSV needs it, and a CSV parser reads them back as text", () => {
-    const r = bin('--file', file('formulas.csv', csv), '--out', 'formulas.csv.out.csv');
+  it("writes them to CSV behind a ' (OWASP), quoted where CSV needs it, and a CSV parser reads them back as text", async () => {
+    const r = await verify('--file', file('formulas.csv', csv), '--out', 'formulas.csv.out.csv');
     expect(r.code).toBe(0);
     const text = readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8');
     expect(text.split('\n')[0]).toMatch(/^'=cmd,email,note,line,action,/);
@@ -205,14 +228,14 @@ describe('cells a spreadsheet would run as formulas', () => {
     expect(column('action').every((action) => /^[a-z_]+$/.test(action ?? ''))).toBe(true);
     expect(column('risk_score').every((score) => /^\d+$/.test(score ?? ''))).toBe(true);
     // The escaped header is this run's own: the same command continues the file.
-    const again = bin('--file', 'formulas.csv', '--out', 'formulas.csv.out.csv');
+    const again = await verify('--file', 'formulas.csv', '--out', 'formulas.csv.out.csv');
     expect(again.code).toBe(0);
     expect(again.err).toContain('continuing formulas.csv.out.csv: 4 rows already done');
     expect(readFileSync(join(dir, 'formulas.csv.out.csv'), 'utf8')).toBe(text);
   });
 
-  it('leaves them raw in JSON Lines, which no spreadsheet runs', () => {
-    expect(bin('--file', 'formulas.csv', '--out', 'formulas.jsonl').code).toBe(0);
+  it('leaves them raw in JSON Lines, which no spreadsheet runs', async () => {
+    expect((await verify('--file', 'formulas.csv', '--out', 'formulas.jsonl')).code).toBe(0);
     const rows = jsonOut('formulas.jsonl');
     expect(rows.map((row) => [row['=cmd'], row.email, row.note])).toEqual([
       ['=HYPERLINK("http://evil.example","click")', '=1+1@gmial.com', '+1 555 0100'],
@@ -225,9 +248,9 @@ describe('cells a spreadsheet would run as formulas', () => {
 });
 
 describe('a text list to JSON Lines', () => {
-  it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', () => {
+  it('reads one address per line (BOM stripped, blank lines skipped) and writes the response fields', async () => {
     file('list.txt', '\uFEFFjane.doe@example.com\n\n  bob@mailinator.com  \njane@outlool.com\n');
-    const r = bin('--file', 'list.txt', '--out', 'result.jsonl');
+    const r = await verify('--file', 'list.txt', '--out', 'result.jsonl');
     expect(r.code).toBe(0);
     const rows = jsonOut('result.jsonl');
     expect(rows.map((row) => [row.line, row.email, row.action])).toEqual([
@@ -245,7 +268,7 @@ describe('resuming', () => {
   const addresses = (n: number) => Array.from({ length: n }, (_, i) => `user${i}@${i % 10 === 0 ? 'mailinator.com' : 'example.com'}`);
 
   it('after Ctrl-C: what was done is written, and the same command continues where it stopped', async () => {
-    const n = 10_000;
+    const n = 3_000;
     file('big.txt', `${addresses(n).join('\n')}\n`);
     const child = spawn(process.execPath, [BIN, 'verify', '--file', 'big.txt', '--out', 'big.csv', '--concurrency', '8'], { cwd: dir, env: env() });
     let stderr = '';
@@ -263,7 +286,7 @@ describe('resuming', () => {
     expect(partial.length).toBeLessThan(n);
     expect(partial.map((row) => Number(row.line))).toEqual(partial.map((_, i) => i + 1));
 
-    const r = bin('--file', 'big.txt', '--out', 'big.csv');
+    const r = await verify('--file', 'big.txt', '--out', 'big.csv');
     expect(r.code).toBe(0);
     expect(r.err).toContain(`continuing big.csv: ${partial.length.toLocaleString('en-US')} rows already done`);
     const rows = csvOut('big.csv');
@@ -272,25 +295,25 @@ describe('resuming', () => {
     expect([summaryCount(r.out, 'allow'), summaryCount(r.out, 'block')]).toEqual([n - n / 10, n / 10]);
   }, 180_000);
 
-  it('after a kill in the middle of a row: the cut row is dropped and done again', () => {
+  it('after a kill in the middle of a row: the cut row is dropped and done again', async () => {
     file('five.txt', `${addresses(5).join('\n')}\n`);
-    expect(bin('--file', 'five.txt', '--out', 'five.jsonl').code).toBe(0);
+    expect((await verify('--file', 'five.txt', '--out', 'five.jsonl')).code).toBe(0);
     const whole = readFileSync(join(dir, 'five.jsonl'), 'utf8');
     const lines = whole.split('\n');
     writeFileSync(join(dir, 'five.jsonl'), `${lines.slice(0, 2).join('\n')}\n${(lines[2] ?? '').slice(0, 15)}`);
-    const r = bin('--file', 'five.txt', '--out', 'five.jsonl');
+    const r = await verify('--file', 'five.txt', '--out', 'five.jsonl');
     expect(r.code).toBe(0);
     expect(r.err).toContain('continuing five.jsonl: 2 rows already done');
     expect(readFileSync(join(dir, 'five.jsonl'), 'utf8')).toBe(whole);
     expect(summaryCount(r.out, 'allow')).toBe(4);
   });
 
-  it('refuses to continue a result file written for another list, and --restart overwrites it', () => {
+  it('refuses to continue a result file written for another list, and --restart overwrites it', async () => {
     file('other.txt', 'someone@example.com\nelse@example.com\nthird@example.com\n');
-    const r = bin('--file', 'other.txt', '--out', 'five.jsonl');
+    const r = await verify('--file', 'other.txt', '--out', 'five.jsonl');
     expect(r.code).toBe(2);
     expect(r.err).toContain('written for another list');
-    const restarted = bin('--file', 'other.txt', '--out', 'five.jsonl', '--restart');
+    const restarted = await verify('--file', 'other.txt', '--out', 'five.jsonl', '--restart');
     expect(restarted.code).toBe(0);
     expect(jsonOut('five.jsonl').map((row) => row.email)).toEqual(['someone@example.com', 'else@example.com', 'third@example.com']);
   });
@@ -306,8 +329,8 @@ describe('a project', () => {
       await store.close();
     }
     file('shop.txt', 'jane.doe@example.com\nbob@mailinator.com\n');
-    expect(spawnSync(process.execPath, [BIN, 'project', 'lists', 'add', 'shop', 'known-abuse', 'example.com'], { cwd: dir, env: env() }).status).toBe(0);
-    const r = bin('--file', 'shop.txt', '--project', 'shop', '--out', 'shop.jsonl');
+    expect((await cli('project', 'lists', 'add', 'shop', 'known-abuse', 'example.com')).code).toBe(0);
+    const r = await verify('--file', 'shop.txt', '--project', 'shop', '--out', 'shop.jsonl');
     expect(r.code).toBe(0);
     expect(r.err.split('\n')[0]).toBe(`using ${databaseUrl}`);
     const rows = jsonOut('shop.jsonl');
@@ -380,8 +403,8 @@ describe('network checks on', () => {
     }
   }, 60_000);
 
-  it('--help says where the cache is, and where a run stopped', () => {
-    const r = bin('--help');
+  it('--help says where the cache is, and where a run stopped', async () => {
+    const r = await verify('--help');
     expect(r.code).toBe(0);
     expect(r.out.replace(/\s+/g, ' ')).toContain(
       'Cache: with network checks on (NETWORK_CHECKS, default on), the DNS, registration and website answers are kept in the domain_facts table of DATABASE_URL (default sqlite:./data/email-trust.sqlite: a file under the current folder)',
@@ -390,8 +413,8 @@ describe('network checks on', () => {
     expect(r.out).toContain('Where a run stopped is the --out file itself');
   });
 
-  it('with network checks off names no cache', () => {
-    const r = bin('--file', file('offline.txt', 'a@example.com\n'), '--out', 'offline.csv');
+  it('with network checks off names no cache', async () => {
+    const r = await verify('--file', file('offline.txt', 'a@example.com\n'), '--out', 'offline.csv');
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('cache:');
   });

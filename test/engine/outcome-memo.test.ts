@@ -6,6 +6,7 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { anyOfRule } from '../../src/policy/rules.js';
 
 /** A plugin whose facts follow from the address: `kind` is its local part, `deep` is read only when kind is "a". */
@@ -49,7 +50,7 @@ function runner(runs: string[], withList = false): PolicyRunner {
 const request = (email: string) => ({
   input: { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
   options: {},
-  services: { velocity: noHistory, now: () => 1 },
+  services: { velocity: noHistory, network: OFFLINE, now: () => 1 },
 });
 
 const seen = async (outcome: RunOutcome) => ({ fired: outcome.fired, ran: outcome.pluginsRan, recorded: await outcome.recorded() });

@@ -6,6 +6,7 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { Plugin } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { anyOfRule, ruleOf } from '../../src/policy/rules.js';
 
 const cheap: Plugin = {
@@ -29,7 +30,7 @@ const run = (explain?: boolean): Promise<RunOutcome> =>
   runner.run({
     input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
     options: {},
-    services: { velocity: noHistory, now: Date.now },
+    services: { velocity: noHistory, network: OFFLINE, now: Date.now },
     ...(explain === undefined ? {} : { explain }),
   });
 
@@ -101,7 +102,7 @@ describe('a run that throws', () => {
     nested.run({
       input: { email: 'a@example.com', ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null },
       options: {},
-      services: { velocity: noHistory, now: Date.now },
+      services: { velocity: noHistory, network: OFFLINE, now: Date.now },
       explain: true,
       given,
     });

@@ -7,6 +7,7 @@ import { FactCatalog, RegistryError } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { FactValues, Plugin, PluginContext, ProjectListReader } from '../../src/engine/plugin.js';
 import { PolicyRunner, type RunOutcome, UndeclaredNeedError, UnknownFactError } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 
 function plugin(id: string, facts: string[], needs: string[], run: (ctx: PluginContext) => Promise<FactValues> | FactValues, checks: string[] = []): Plugin {
   return {
@@ -34,6 +35,7 @@ async function run(
     options: {},
     services: {
       velocity: noHistory,
+      network: OFFLINE,
       now: Date.now,
       onPluginError: (id, e) => errors.push([id, e]),
       ...(lists ? { lists } : {}),
@@ -101,6 +103,7 @@ describe('needs, enforced when a plugin reads', () => {
         options: {},
         services: {
           velocity: noHistory,
+          network: OFFLINE,
           now: Date.now,
           onPluginError: (_id, e) => errors.push(e),
         },

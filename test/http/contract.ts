@@ -1,12 +1,15 @@
-// What the API contract (docs/api.md; its vocabularies in src/vocabulary.ts) fixes, as data the HTTP tests assert against.
+// What the API contract (docs/api.md; its vocabularies in src/vocabulary.ts and the plugins' words) fixes, as data the HTTP tests assert against.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { STEPS, ACTIONS as VOCABULARY_ACTIONS, CHECKED_TYPES as VOCABULARY_CHECKED_TYPES } from '../../src/vocabulary.js';
+import { registry } from '../../plugins/index.js';
+import { wordsOf } from '../../src/engine/words.js';
+import { ACTIONS as VOCABULARY_ACTIONS } from '../../src/vocabulary.js';
 
+const words = wordsOf(registry);
 export const ACTIONS: readonly string[] = VOCABULARY_ACTIONS;
-export const STEP_IDS: ReadonlySet<string> = new Set(STEPS);
-export const CHECKED_TYPES: ReadonlySet<string> = new Set(VOCABULARY_CHECKED_TYPES);
+export const STEP_IDS: ReadonlySet<string> = new Set(words.steps);
+export const CHECKED_TYPES: ReadonlySet<string> = new Set(words.checkedTypes);
 
 export const VELOCITY_ANALYZED = [
   'emails_in_ip',

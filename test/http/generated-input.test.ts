@@ -23,7 +23,7 @@ import { ACTIONS, expectPlainError, expectStatusError } from './contract.js';
 /** Fixed: `npm test` sends the same requests every time (FUZZ_SEED overrides it for a fuzz run). */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const FUZZING = process.env.FUZZ_RUNS !== undefined;
-const RUNS = FUZZING ? Number(process.env.FUZZ_RUNS) : 2000;
+const RUNS = FUZZING ? Number(process.env.FUZZ_RUNS) : 500;
 /** Bodies their Content-Encoding does not decode (400, or 415) are generated too; GENERATED_UNDECODABLE=0 leaves them out. */
 const UNDECODABLE = process.env.GENERATED_UNDECODABLE !== '0';
 

@@ -30,7 +30,7 @@ describe('HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS', () => {
   let captured: CapturedLog;
   beforeAll(async () => {
     captured = captureLog();
-    server = await startService({ env: { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '3000' }, compose: { log: captured.log } });
+    server = await startService({ env: { HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '1500' }, compose: { log: captured.log } });
     captured.clear();
   });
   afterAll(() => server.close());

@@ -2,7 +2,8 @@
 // negative caches with TTLs on an injected clock, the request's budget signal, and the domain facts table.
 import { createSocket } from 'node:dgram';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { answerFromError, createDnsLookup, type DnsOptions, type DnsService, parseDnsServers } from '../../src/network/dns.js';
+import { parseDnsServers } from '../../src/address-text.js';
+import { answerFromError, createDnsLookup, type DnsOptions, type DnsService } from '../../src/network/dns.js';
 import type { Store } from '../../src/store/database.js';
 import type { DomainFacts } from '../../src/store/domain-facts.js';
 import { openSecondStore, openSqliteTestStore } from '../support/databases.js';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { loadPolicy } from '../../src/policy/load.js';
 
@@ -27,7 +28,7 @@ rules:
 );
 
 const run = (email: string) =>
-  evaluate(policy, { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null }, { velocity: noHistory, now: Date.now });
+  evaluate(policy, { email, ipv4: null, ipv6: null, softCheck: false, projectId: 'p', device: null }, { velocity: noHistory, network: OFFLINE, now: Date.now });
 
 describe('checked types and steps', () => {
   it('list the checks whose facts the run read', async () => {

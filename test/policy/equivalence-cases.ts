@@ -7,6 +7,7 @@ import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { ProjectListReader, RequestInput } from '../../src/engine/plugin.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { policiesDir } from '../../src/paths.js';
 import { PolicyBook } from '../../src/policy/book.js';
 import { compileVerdict } from '../../src/policy/compile-verdict.js';
@@ -174,7 +175,7 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   const facts = world.facts;
   const given = facts ? (fact: string) => (ioFacts.has(fact) ? (facts[fact] ?? null) : undefined) : undefined;
   const lists = listsOf(world.lists);
-  const services = { velocity: noHistory, now: () => NOW, ...(lists ? { lists } : {}) };
+  const services = { velocity: noHistory, network: OFFLINE, now: () => NOW, ...(lists ? { lists } : {}) };
   const { ipv4, ipv6 } = IPS[c.ip] as Pick<RequestInput, 'ipv4' | 'ipv6'>;
   const input: RequestInput = { email: c.email, ipv4, ipv6, softCheck: false, projectId: 'p', device: null };
   if (c.verdict !== undefined) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import { evaluate } from '../../src/policy/evaluate.js';
 import { checkPolicy, loadPolicy } from '../../src/policy/load.js';
 
@@ -38,7 +39,7 @@ const explain = async (policy: typeof shipped, email: string) => {
   const evaluation = await evaluate(
     policy,
     { email, ipv4: null, ipv6: null, softCheck: true, projectId: 'p', device: null },
-    { velocity: noHistory, now: Date.now },
+    { velocity: noHistory, network: OFFLINE, now: Date.now },
     { explain: true },
   );
   return { decision: evaluation.decision, explanation: evaluation.explanation };

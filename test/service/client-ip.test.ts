@@ -1,8 +1,9 @@
 // Which address is the client: the socket's peer, or the X-Forwarded-For entry the trusted proxies
 // vouch for. Never the leftmost entry on the word of the client, never null when the socket has a peer.
 import { describe, expect, it } from 'vitest';
+import { parseAddress } from '../../src/address-text.js';
 import { loadConfig, type TrustProxy } from '../../src/config.js';
-import { clientAddress, forwardedClient, parseAddress } from '../../src/service/client-ip.js';
+import { clientAddress, forwardedClient } from '../../src/service/client-ip.js';
 
 const trust = (value: string): TrustProxy => loadConfig({ TRUST_PROXY: value }).trustProxy;
 const v4 = (ipv4_address: string) => ({ ipv4_address, ipv6_address: null });

@@ -1,12 +1,16 @@
 // Our PluginTester (ESLint's RuleTester, for checks): a plugin's test is a table of inputs, the facts
 // expected and the checks that fire. Each row runs through the real compiler and the same evaluation the
-// services use: a policy enabling every check of the plugin in hard mode, with the row's options.
+// services use: a policy enabling every check of the plugin in hard mode, with the row's options. The
+// plugin need not be registered yet: the tester registers it (register(), as plugins/index.ts does) with
+// the real registry for its own engine and policies.
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
+import { register } from '../../plugins/register.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
 import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
 import type { RunServices } from '../../src/engine/run.js';
+import { OFFLINE } from '../../src/network/offline.js';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
 import type { VerdictDecision } from '../../src/policy/compile-verdict.js';
 import type { Decision } from '../../src/policy/decide.js';
@@ -41,7 +45,7 @@ export interface TesterOptions {
   now?: () => number;
   /** The outside world: a NetworkAccess, or answers per domain as a policy test declares them; offline when absent. */
   network?: NetworkAccess | Readonly<Record<string, DomainAnswers>>;
-  /** The registry to run against (default: the real one). */
+  /** The registry to run against (default: the real one, with the plugin under test registered in it). */
   catalog?: FactCatalog;
   /** The project's own lists (`email-trust project lists`), by list name; none when absent. */
   lists?: Readonly<Record<string, readonly string[]>>;
@@ -54,9 +58,34 @@ export function listReader(lists: Readonly<Record<string, readonly string[]>>): 
 }
 
 const realCatalog = new FactCatalog(registry);
+const catalogs = new WeakMap<Plugin, FactCatalog>();
 
-/** A policy of `checks` (a policy's `checks:` section), through the real loader and compiler; default_action allow. */
+/**
+ * The real registry with `plugin` registered in it (in place of a registered plugin of the same id): its words
+ * are checked as plugins/index.ts checks them, so a plugin can be tested before its line is added there.
+ */
+export function catalogWith(plugin: Plugin): FactCatalog {
+  if (registry.includes(plugin)) return realCatalog;
+  let catalog = catalogs.get(plugin);
+  if (!catalog) {
+    const others = registry.filter((p) => p.id !== plugin.id);
+    catalog = new FactCatalog(register([...others, plugin].sort((a, b) => a.id.localeCompare(b.id))));
+    catalogs.set(plugin, catalog);
+  }
+  return catalog;
+}
+
+/**
+ * A policy of `checks` (a policy's `checks:` section), through the real loader and compiler; default_action allow.
+ * A check no plugin of `catalog` offers is the test's mistake, not the policy's: the error says so.
+ */
 export function checksPolicy(checks: Record<string, unknown>, catalog: FactCatalog = realCatalog): CompiledPolicy {
+  const unregistered = Object.keys(checks).filter((name) => !catalog.checkOwner.has(name));
+  if (unregistered.length > 0) {
+    throw new Error(
+      `check ${unregistered.join(', ')} is not registered: no plugin of the tester's registry offers it. Test the plugin with testPlugin(plugin, …) or runCase(plugin, …), which register it, pass { catalog: catalogWith(plugin) }, or add its line to plugins/index.ts`,
+    );
+  }
   const text = JSON.stringify({ version: '1', default_action: 'allow', checks });
   return loadPolicy({ name: 'test-checks', file: 'test-checks.json', text }, catalog);
 }
@@ -88,7 +117,7 @@ async function failOnPluginError<D>(run: (services: RunServices) => Promise<Eval
   const network =
     opts.network && !('enabled' in opts.network)
       ? networkFromAnswers(opts.network as Record<string, DomainAnswers>, opts.now)
-      : (opts.network as NetworkAccess);
+      : ((opts.network as NetworkAccess | undefined) ?? OFFLINE);
   const evaluation = await run({
     velocity: opts.velocity ?? noHistory,
     network,
@@ -126,7 +155,7 @@ export async function runCase(
   c: Omit<PluginCase, 'facts' | 'fires'>,
   opts: TesterOptions = {},
 ): Promise<{ facts: FactValues; fires: string[] }> {
-  const policy = checksPolicy(everyCheckOf(plugin, c.options), opts.catalog);
+  const policy = checksPolicy(everyCheckOf(plugin, c.options), opts.catalog ?? catalogWith(plugin));
   const evaluation = await evaluateFor(policy, { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, device: c.device ?? null }, opts);
   const facts: FactValues = {};
   for (const name of Object.keys(plugin.facts)) facts[name] = await evaluation.fact(name);

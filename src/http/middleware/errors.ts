@@ -10,7 +10,6 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { echoInput } from '../../echoed-input.js';
 import { throttled } from '../../log-throttle.js';
-import { isUnavailable, outageReason } from '../../store/unavailable.js';
 import { requestIdOf } from './request-log.js';
 
 /** Seconds a client is told to wait when the database is unreachable. */
@@ -22,16 +21,25 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
  */
 export const MESSAGE_MAX_CHARS = 512;
 
-export function handleErrors(log: Logger): Middleware {
+/**
+ * How an error is told to be a database outage, and what a log line may say of it: the store knows its
+ * drivers' errors (src/store/unavailable.ts), and the composition root hands that knowledge in.
+ */
+export interface Outages {
+  isUnavailable(error: unknown): boolean;
+  reasonOf(error: unknown): string;
+}
+
+export function handleErrors(log: Logger, outages: Outages): Middleware {
   return async (ctx, next) => {
     try {
       await next();
       refuseUnanswered(ctx);
     } catch (caught) {
       const id = requestIdOf(ctx);
-      if (isUnavailable(caught)) {
+      if (outages.isUnavailable(caught)) {
         // An outage, not a bug: a warning (at most one a second per reason), without the query or its values.
-        const reason = outageReason(caught);
+        const reason = outages.reasonOf(caught);
         throttled(log).write('warn', `database unavailable: ${reason}`, { id, method: ctx.method, path: ctx.path, reason }, 'database unavailable');
         ctx.status = 503;
         ctx.set('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));

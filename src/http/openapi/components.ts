@@ -21,7 +21,12 @@ export class SchemaComponents {
   readonly schemas: Record<string, JsonObject> = {};
   /** Component name → where it came from (`file#definition`), to refuse two sources for one name. */
   private readonly origins = new Map<string, string>();
-  private readonly files = new Map<string, JsonObject>([['vocabulary.schema.json', vocabularySchema as unknown as JsonObject]]);
+  private readonly files: Map<string, JsonObject>;
+
+  /** `vocabulary`: the vocabulary schema with the registry's words (src/schemas.ts vocabularySchema). */
+  constructor(vocabulary: object = vocabularySchema()) {
+    this.files = new Map([['vocabulary.schema.json', vocabulary as JsonObject]]);
+  }
 
   /** Adds schemas/<file> as the component `name`, and whatever it refers to; returns a $ref to it. */
   addFile(file: string, name: string): JsonObject {

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 description of this deployment, served at GET /v1/openapi.json and rendered at /docs.
-// Built once at start from the request and response schemas of schemas/, the plugin registry (which
-// flags and analyzed_data fields verify can answer) and the configuration (the intelligence form and
+// Built once at start from the request and response schemas of schemas/, the plugin registry (its steps,
+// codes and checked types, and which flags and analyzed_data fields verify can answer) and the configuration (the intelligence form and
 // the rate limits this instance applies). test/http/openapi.test.ts validates it and checks real
 // answers against it, so it cannot drift from what the service does.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import { exposedAs, type FactCatalog } from '../../engine/catalog.js';
 import type { FactSpec } from '../../engine/plugin.js';
+import { wordsOf } from '../../engine/words.js';
 import { packageRoot } from '../../paths.js';
+import { vocabularySchema } from '../../schemas.js';
 import { type JsonObject, SchemaComponents } from './components.js';
 
 export type OpenApiDocument = JsonObject;
@@ -26,7 +28,8 @@ const JSON_TYPE = 'application/json';
 export const INTERFACE_VERSION = '1.0.0';
 
 export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): OpenApiDocument {
-  const components = new SchemaComponents();
+  // The steps and checked types verify can answer are the registry's.
+  const components = new SchemaComponents(vocabularySchema(wordsOf([...catalog.plugins.values()])));
   const request = (file: string, name: string, example: JsonObject) => ({
     required: true,
     content: { [JSON_TYPE]: { schema: components.addFile(file, name), example } },
