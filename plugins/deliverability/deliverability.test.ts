@@ -101,6 +101,21 @@ const UNDELIVERABLE = { deliverability: 'undeliverable', email_deliverable: fals
 const UNKNOWN = { deliverability: 'unknown', email_deliverable: null };
 const FIRES = ['deliverability_score'];
 
+/** A row with the score's weights set: [mx, a, age, subdomain]. */
+const weighted = (
+  name: string,
+  email: string,
+  [mx, a, age, subdomain]: [number, number, number, number],
+  facts: FactValues,
+  fires: string[] = [],
+): PluginCase => ({
+  name,
+  email,
+  options: { deliverability_score: { weights: { mx, a, age, subdomain } } },
+  facts,
+  fires,
+});
+
 const rows: PluginCase[] = [
   // Default weights: mx 50, a 10, age 25, subdomain 15; min_score 40.
   {
@@ -213,55 +228,13 @@ const rows: PluginCase[] = [
     facts: DELIVERABLE,
     fires: [],
   },
-  {
-    name: 'only MX weighted: an A-only domain scores 0',
-    email: 'a@a-only.com',
-    options: { deliverability_score: { weights: { mx: 100, a: 0, age: 0, subdomain: 0 } } },
-    facts: { ...scores(0, 0, 0, 0, 0), ...UNDELIVERABLE },
-    fires: FIRES,
-  },
-  {
-    name: 'only MX weighted: a new domain scores 100',
-    email: 'a@mx-new0.com',
-    options: { deliverability_score: { weights: { mx: 100, a: 0, age: 0, subdomain: 0 } } },
-    facts: scores(100, 100, 0, 0, 0),
-    fires: [],
-  },
-  {
-    name: 'weights summing to 50 are doubled',
-    email: 'a@mx-est.com',
-    options: { deliverability_score: { weights: { mx: 25, a: 5, age: 10, subdomain: 10 } } },
-    facts: scores(100, 50, 10, 20, 20),
-    fires: [],
-  },
-  {
-    name: 'weights 1/1/1/0: scaled to 34/33/33/0 (largest remainder, MX first on a tie)',
-    email: 'a@a-only.com',
-    options: { deliverability_score: { weights: { mx: 1, a: 1, age: 1, subdomain: 0 } } },
-    facts: scores(66, 0, 33, 33, 0),
-    fires: [],
-  },
-  {
-    name: 'only age weighted and age unknown: no score, unknown',
-    email: 'a@mx-noage.com',
-    options: { deliverability_score: { weights: { mx: 0, a: 0, age: 100, subdomain: 0 } } },
-    facts: { ...scores(null, 0, 0, null, 0), ...UNKNOWN },
-    fires: [],
-  },
-  {
-    name: 'all weights zero: no score',
-    email: 'a@mx-est.com',
-    options: { deliverability_score: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } } },
-    facts: { deliverability_score: null, ...UNKNOWN },
-    fires: [],
-  },
-  {
-    name: 'all weights zero, null MX: still undeliverable',
-    email: 'a@null-mx.com',
-    options: { deliverability_score: { weights: { mx: 0, a: 0, age: 0, subdomain: 0 } } },
-    facts: { deliverability_score: null, ...UNDELIVERABLE },
-    fires: FIRES,
-  },
+  weighted('only MX weighted: an A-only domain scores 0', 'a@a-only.com', [100, 0, 0, 0], { ...scores(0, 0, 0, 0, 0), ...UNDELIVERABLE }, FIRES),
+  weighted('only MX weighted: a new domain scores 100', 'a@mx-new0.com', [100, 0, 0, 0], scores(100, 100, 0, 0, 0)),
+  weighted('weights summing to 50 are doubled', 'a@mx-est.com', [25, 5, 10, 10], scores(100, 50, 10, 20, 20)),
+  weighted('weights 1/1/1/0: scaled to 34/33/33/0 (largest remainder, MX first on a tie)', 'a@a-only.com', [1, 1, 1, 0], scores(66, 0, 33, 33, 0)),
+  weighted('only age weighted and age unknown: no score, unknown', 'a@mx-noage.com', [0, 0, 100, 0], { ...scores(null, 0, 0, null, 0), ...UNKNOWN }),
+  weighted('all weights zero: no score', 'a@mx-est.com', [0, 0, 0, 0], { deliverability_score: null, ...UNKNOWN }),
+  weighted('all weights zero, null MX: still undeliverable', 'a@null-mx.com', [0, 0, 0, 0], { deliverability_score: null, ...UNDELIVERABLE }, FIRES),
 ];
 
 testPlugin(deliverability, rows, world);

@@ -1,13 +1,10 @@
 // Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
 import { isIPv4, isIPv6 } from 'node:net';
-import type { CheckSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
+import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { formatCheck } from '../format-check.js';
 
 /** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
 const MAX_IP_TEXT = 45;
-
-function formCheck(fact: string, code: string, description: string): CheckSpec {
-  return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
-}
 
 /** Every label non-empty and ASCII digits only. */
 function isOnlyNumeric(domain: string): boolean {
@@ -46,10 +43,10 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    domain_ipv4: formCheck('is_ipv4', 'domain_is_ipv4_address', 'The domain is an IPv4 address.'),
-    domain_ipv6: formCheck('is_ipv6', 'domain_is_ipv6_address', 'The domain is an IPv6 address.'),
-    domain_single_label: formCheck('is_single_label', 'domain_is_single_label', 'The domain has a single label.'),
-    domain_numeric_only: formCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
+    domain_ipv4: formatCheck('is_ipv4', 'domain_is_ipv4_address', 'The domain is an IPv4 address.'),
+    domain_ipv6: formatCheck('is_ipv6', 'domain_is_ipv6_address', 'The domain is an IPv6 address.'),
+    domain_single_label: formatCheck('is_single_label', 'domain_is_single_label', 'The domain has a single label.'),
+    domain_numeric_only: formatCheck('is_only_numeric', 'domain_is_numeric_only', 'The domain is digits and dots only.'),
   },
   needs: ['structure'],
   async run(ctx) {

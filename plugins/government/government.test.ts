@@ -58,12 +58,7 @@ testPlugin(government, [
   { name: 'military under a ccTLD', email: 'a@army.mil.br', facts: yes('mil.br'), fires: ['government_domain'] },
   { name: 'Israel Defense Forces', email: 'a@mail.idf.il', facts: yes('idf.il'), fires: ['government_domain'] },
   { name: 'Bundeswehr mail domain (curated)', email: 'a@bundeswehr.org', facts: yes('bundeswehr.org'), fires: ['government_domain'] },
-  {
-    name: 'municipal government is government: Norwegian kommune',
-    email: 'a@postmottak.oslo.kommune.no',
-    facts: yes('kommune.no'),
-    fires: ['government_domain'],
-  },
+  { name: 'municipal is government: Norwegian kommune', email: 'a@postmottak.oslo.kommune.no', facts: yes('kommune.no'), fires: ['government_domain'] },
   { name: 'municipal: Polish gmina', email: 'a@ug.gmina.pl', facts: yes('gmina.pl'), fires: ['government_domain'] },
   { name: 'municipal: Japanese local government', email: 'a@city.yokohama.lg.jp', facts: yes('lg.jp'), fires: ['government_domain'] },
   { name: 'Brazilian state government under go.gov.br', email: 'a@economia.go.gov.br', facts: yes('go.gov.br'), fires: ['government_domain'] },

@@ -11,6 +11,14 @@ const plain = {
   unicode_domain: null,
 };
 
+/** An internationalised address whose parts mix the writing systems `scripts` (as `mixed_script` joins them). */
+const mixed = (name: string, email: string, scripts: string): PluginCase => ({
+  name,
+  email,
+  facts: { has_mixed_script: true, mixed_script: scripts },
+  fires: ['internationalized_email', 'mixed_script_email'],
+});
+
 const cases: PluginCase[] = [
   { email: 'user@example.com', facts: plain, fires: [] },
   { name: 'digits and punctuation are Common, not a script', email: 'user-1.x_y@ex-ample1.com', facts: plain, fires: [] },
@@ -85,18 +93,8 @@ const cases: PluginCase[] = [
     facts: { is_internationalized: true, has_punycode: false, has_mixed_script: true, mixed_script: 'Cyrillic+Latin', punycode_email: null },
     fires: ['internationalized_email', 'mixed_script_email'],
   },
-  {
-    name: 'Greek omicron in a Latin label',
-    email: 'a@g\u03bfogle.com',
-    facts: { has_mixed_script: true, mixed_script: 'Greek+Latin' },
-    fires: ['internationalized_email', 'mixed_script_email'],
-  },
-  {
-    name: 'scripts of every mixed part are reported',
-    email: '\u03b1lpha@p\u0430ypal.com',
-    facts: { has_mixed_script: true, mixed_script: 'Cyrillic+Greek+Latin' },
-    fires: ['internationalized_email', 'mixed_script_email'],
-  },
+  mixed('Greek omicron in a Latin label', 'a@g\u03bfogle.com', 'Greek+Latin'),
+  mixed('scripts of every mixed part are reported', '\u03b1lpha@p\u0430ypal.com', 'Cyrillic+Greek+Latin'),
   {
     name: 'one script per label is not mixed',
     email: 'a@пример.com',
@@ -118,18 +116,8 @@ const cases: PluginCase[] = [
   { name: 'Japanese with Latin', email: 'taro@abcの会社.jp', facts: { has_mixed_script: false }, fires: ['internationalized_email'] },
   { name: 'Japanese long vowel mark is Common', email: 'a@コーヒー.jp', facts: { has_mixed_script: false }, fires: ['internationalized_email'] },
   { name: 'Korean Hangul+Han', email: 'a@한국漢字.kr', facts: { has_mixed_script: false }, fires: ['internationalized_email'] },
-  {
-    name: 'Hangul with Hiragana is not one system',
-    email: 'a@한국の.kr',
-    facts: { has_mixed_script: true, mixed_script: 'Hangul+Hiragana' },
-    fires: ['internationalized_email', 'mixed_script_email'],
-  },
-  {
-    name: 'Cyrillic with Han is not one system',
-    email: 'a@д中.com',
-    facts: { has_mixed_script: true, mixed_script: 'Cyrillic+Han' },
-    fires: ['internationalized_email', 'mixed_script_email'],
-  },
+  mixed('Hangul with Hiragana is not one system', 'a@한국の.kr', 'Hangul+Hiragana'),
+  mixed('Cyrillic with Han is not one system', 'a@д中.com', 'Cyrillic+Han'),
   {
     name: 'combining accent is Inherited',
     email: 'a@cafe\u0301.com',

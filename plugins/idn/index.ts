@@ -1,6 +1,7 @@
 // Internationalised addresses: non-ASCII text, punycode labels, and script mixing (homograph lures).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { isAscii, toAsciiForm, unicodeDomain } from '../../src/host-name.js';
+import { formatCheck } from '../format-check.js';
 import { isMixed, scriptsOf } from './scripts.js';
 
 /** The domain as the caller wrote it: structure lower-cases, which can fold a non-ASCII K (U+212A) to ASCII. */
@@ -81,24 +82,13 @@ const plugin: Plugin = {
     unicode_domain: { type: 'string', description: 'Unicode form of the domain, when it is internationalised or has punycode and decodes.' },
   },
   checks: {
-    internationalized_email: {
-      description: 'The address contains non-ASCII characters.',
-      when: { fact: 'is_internationalized', operator: 'equal', value: true },
-      code: 'email_is_internationalized',
-      checkedType: 'address_format',
-    },
-    punycode_email: {
-      description: 'The domain has a punycode (xn--) label.',
-      when: { fact: 'has_punycode', operator: 'equal', value: true },
-      code: 'email_contains_punycode',
-      checkedType: 'address_format',
-    },
-    mixed_script_email: {
-      description: 'The local part or a domain label mixes writing systems, as homograph lures do.',
-      when: { fact: 'has_mixed_script', operator: 'equal', value: true },
-      code: 'email_is_mixed_script',
-      checkedType: 'address_format',
-    },
+    internationalized_email: formatCheck('is_internationalized', 'email_is_internationalized', 'The address contains non-ASCII characters.'),
+    punycode_email: formatCheck('has_punycode', 'email_contains_punycode', 'The domain has a punycode (xn--) label.'),
+    mixed_script_email: formatCheck(
+      'has_mixed_script',
+      'email_is_mixed_script',
+      'The local part or a domain label mixes writing systems, as homograph lures do.',
+    ),
   },
   needs: ['structure'],
   async run(ctx) {

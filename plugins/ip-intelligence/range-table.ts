@@ -288,10 +288,7 @@ const ZERO = 48;
  * (no line string is made for it); null when it is not one.
  */
 function ipv4Range(text: string, from = 0, to = text.length): Range<number> | null {
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
+  let address = 0; // the octets read so far, as a number
   let bits = 32;
   let value = 0;
   let part = 0;
@@ -303,22 +300,20 @@ function ipv4Range(text: string, from = 0, to = text.length): Range<number> | nu
       if (++digits > 3) return null;
       value = value * 10 + digit;
     } else if ((code === DOT && part < 3) || (code === SLASH && part === 3)) {
-      if (digits === 0) return null;
-      if (part === 0) a = value;
-      else if (part === 1) b = value;
-      else if (part === 2) c = value;
-      else d = value;
+      if (digits === 0 || value > 255) return null;
+      address = address * 256 + value;
       part += 1;
       value = 0;
       digits = 0;
     } else return null;
   }
   if (digits === 0 || part < 3) return null;
-  if (part === 3) d = value;
+  if (part === 3) {
+    if (value > 255) return null;
+    address = address * 256 + value;
+  } else if (value > 32) return null;
   else bits = value;
-  if (a > 255 || b > 255 || c > 255 || d > 255 || bits > 32) return null;
   const size = 2 ** (32 - bits);
-  const address = ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
   const first = address - (address % size);
   return [first, first + size - 1];
 }

@@ -1,10 +1,7 @@
 // Local-part traits: plus addressing, dots, hyphens, digits, quoting, special characters, emptiness.
-import type { CheckSpec, Plugin } from '../../src/engine/plugin.js';
+import type { Plugin } from '../../src/engine/plugin.js';
+import { formatCheck } from '../format-check.js';
 import { localPartTraits } from './traits.js';
-
-function traitCheck(fact: string, code: string, description: string): CheckSpec {
-  return { description, when: { fact, operator: 'equal', value: true }, code, checkedType: 'address_format' };
-}
 
 const plugin: Plugin = {
   id: 'local-part',
@@ -47,15 +44,15 @@ const plugin: Plugin = {
     has_catch_all_wildcard: { type: 'boolean', description: 'The local part contains the wildcard "*".' },
   },
   checks: {
-    local_plus: traitCheck('has_plus_addressing', 'local_contains_plus_symbol', 'The local part uses plus addressing.'),
-    local_dot: traitCheck('has_dot_variation', 'local_contains_dot_variations', 'The local part contains dots.'),
-    local_hyphen: traitCheck('has_hyphen', 'local_contains_hyphen', 'The local part contains a hyphen.'),
-    local_underscore: traitCheck('has_underscore', 'local_contains_underscore', 'The local part contains an underscore.'),
-    local_numeric: traitCheck('local_is_numeric', 'local_is_numeric', 'The local part is digits only.'),
-    local_quoted: traitCheck('is_quoted', 'local_is_quoted', 'The local part is a quoted string.'),
-    local_special_chars: traitCheck('has_special_characters', 'local_contains_special_chars', 'The local part holds special characters.'),
-    local_empty: traitCheck('local_is_empty', 'local_is_empty', 'The local part is empty.'),
-    catch_all_wildcard: traitCheck('has_catch_all_wildcard', 'local_contains_catch_all_wildcard', 'The local part contains the wildcard "*".'),
+    local_plus: formatCheck('has_plus_addressing', 'local_contains_plus_symbol', 'The local part uses plus addressing.'),
+    local_dot: formatCheck('has_dot_variation', 'local_contains_dot_variations', 'The local part contains dots.'),
+    local_hyphen: formatCheck('has_hyphen', 'local_contains_hyphen', 'The local part contains a hyphen.'),
+    local_underscore: formatCheck('has_underscore', 'local_contains_underscore', 'The local part contains an underscore.'),
+    local_numeric: formatCheck('local_is_numeric', 'local_is_numeric', 'The local part is digits only.'),
+    local_quoted: formatCheck('is_quoted', 'local_is_quoted', 'The local part is a quoted string.'),
+    local_special_chars: formatCheck('has_special_characters', 'local_contains_special_chars', 'The local part holds special characters.'),
+    local_empty: formatCheck('local_is_empty', 'local_is_empty', 'The local part is empty.'),
+    catch_all_wildcard: formatCheck('has_catch_all_wildcard', 'local_contains_catch_all_wildcard', 'The local part contains the wildcard "*".'),
   },
   needs: ['structure'],
   async run(ctx) {

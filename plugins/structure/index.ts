@@ -1,5 +1,6 @@
 // Address structure: is the input an RFC 5321/5322 mailbox, and what are its local part and domain.
 import type { Plugin } from '../../src/engine/plugin.js';
+import { formatCheck } from '../format-check.js';
 import { parseAddress } from './parse.js';
 
 const plugin: Plugin = {
@@ -26,12 +27,7 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    structure: {
-      description: 'The address is not a syntactically valid mailbox.',
-      when: { fact: 'valid_address_format', operator: 'equal', value: false },
-      code: 'invalid_address_format',
-      checkedType: 'address_format',
-    },
+    structure: formatCheck('valid_address_format', 'invalid_address_format', 'The address is not a syntactically valid mailbox.', false),
   },
   needs: [],
   async run(ctx) {

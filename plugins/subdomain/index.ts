@@ -1,6 +1,7 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
+import { formatCheck } from '../format-check.js';
 import { entropyBits } from '../label-shape.js';
 import { isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 
@@ -103,30 +104,10 @@ const plugin: Plugin = {
     uuid_subdomain_risk_signal: { type: 'string', description: 'A subdomain label is a UUID or hex hash.', values: SIGNAL_VALUES, expose: 'analyzed_data' },
   },
   checks: {
-    subdomain_wildcard: {
-      description: 'A subdomain label is or contains a wildcard "*".',
-      when: { fact: 'subdomain_has_wildcard', operator: 'equal', value: true },
-      code: 'subdomain_contains_wildcard',
-      checkedType: 'address_format',
-    },
-    subdomain_single: {
-      description: 'Exactly one subdomain label (mail.example.com).',
-      when: { fact: 'subdomain_count', operator: 'equal', value: 1 },
-      code: 'subdomain_single',
-      checkedType: 'address_format',
-    },
-    subdomain_double: {
-      description: 'Exactly two subdomain labels (a.b.example.com).',
-      when: { fact: 'subdomain_count', operator: 'equal', value: 2 },
-      code: 'subdomain_double',
-      checkedType: 'address_format',
-    },
-    subdomain_triple: {
-      description: 'Exactly three subdomain labels (a.b.c.example.com).',
-      when: { fact: 'subdomain_count', operator: 'equal', value: 3 },
-      code: 'subdomain_triple',
-      checkedType: 'address_format',
-    },
+    subdomain_wildcard: formatCheck('subdomain_has_wildcard', 'subdomain_contains_wildcard', 'A subdomain label is or contains a wildcard "*".'),
+    subdomain_single: formatCheck('subdomain_count', 'subdomain_single', 'Exactly one subdomain label (mail.example.com).', 1),
+    subdomain_double: formatCheck('subdomain_count', 'subdomain_double', 'Exactly two subdomain labels (a.b.example.com).', 2),
+    subdomain_triple: formatCheck('subdomain_count', 'subdomain_triple', 'Exactly three subdomain labels (a.b.c.example.com).', 3),
     subdomain_deeply_nested: {
       description: 'At least min_depth subdomain labels.',
       when: (options) => ({ fact: 'subdomain_count', operator: 'greaterThanInclusive', value: minDepth(options) }),
@@ -139,24 +120,9 @@ const plugin: Plugin = {
       },
       defaults: { min_depth: DEFAULT_MIN_DEPTH },
     },
-    subdomain_hyphenated: {
-      description: 'A subdomain label contains a hyphen.',
-      when: { fact: 'subdomain_has_hyphen', operator: 'equal', value: true },
-      code: 'subdomain_contains_hyphen',
-      checkedType: 'address_format',
-    },
-    subdomain_numeric: {
-      description: 'A subdomain label is all digits.',
-      when: { fact: 'subdomain_has_numeric_label', operator: 'equal', value: true },
-      code: 'subdomain_is_numeric',
-      checkedType: 'address_format',
-    },
-    subdomain_uuid_hash: {
-      description: 'A subdomain label is a UUID or a hex hash.',
-      when: { fact: 'subdomain_has_uuid', operator: 'equal', value: true },
-      code: 'subdomain_contains_uuid_hash',
-      checkedType: 'address_format',
-    },
+    subdomain_hyphenated: formatCheck('subdomain_has_hyphen', 'subdomain_contains_hyphen', 'A subdomain label contains a hyphen.'),
+    subdomain_numeric: formatCheck('subdomain_has_numeric_label', 'subdomain_is_numeric', 'A subdomain label is all digits.'),
+    subdomain_uuid_hash: formatCheck('subdomain_has_uuid', 'subdomain_contains_uuid_hash', 'A subdomain label is a UUID or a hex hash.'),
   },
   needs: ['structure', 'tld'],
   async run(ctx) {

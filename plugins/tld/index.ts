@@ -2,6 +2,7 @@
 import { parse } from 'tldts';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { asciiDomain } from '../../src/host-name.js';
+import { formatCheck } from '../format-check.js';
 import { dataLists } from '../plugin-data.js';
 
 // ICANN section only: private entries (github.io, blogspot.com) would hide that user.github.io is a
@@ -35,12 +36,12 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    tld: {
-      description: 'The top-level domain is not an ICANN-delegated one (e.g. .invalidtld, .local, a single-label host).',
-      when: { fact: 'has_valid_tld', operator: 'equal', value: false },
-      code: 'invalid_tld',
-      checkedType: 'address_format',
-    },
+    tld: formatCheck(
+      'has_valid_tld',
+      'invalid_tld',
+      'The top-level domain is not an ICANN-delegated one (e.g. .invalidtld, .local, a single-label host).',
+      false,
+    ),
   },
   needs: ['structure'],
   // tldts ships the list as a compiled trie and cannot list or count its rules.
