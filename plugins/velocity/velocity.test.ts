@@ -420,7 +420,13 @@ describe('velocity plugin against the store', () => {
       options: (check: string) => velocity.checks[check]?.defaults ?? {},
     } as unknown as PluginContext)) as FactValues;
     const listed = (facts.emails_in_ip as Array<{ email_address: string }>).map((e) => e.email_address);
-    expect(listed).toEqual(['a@x.io', ...emails.filter((_, i) => i !== 3).slice(0, 19).map((e) => e.email)]);
+    expect(listed).toEqual([
+      'a@x.io',
+      ...emails
+        .filter((_, i) => i !== 3)
+        .slice(0, 19)
+        .map((e) => e.email),
+    ]);
     expect(facts.distinct_emails_in_ip).toBe(30); // seen before: not one more
     expect(facts.total_email_in_ip).toBe(41);
     // The other addresses last seen within 5 minutes (other0, other1, other2, other4: 1-5 minutes ago), and this one.

@@ -14,6 +14,7 @@ import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
+import { sqliteDataVersion } from './sqlite-statements.js';
 import { createUsage, type Usage } from './usage.js';
 import { createVelocityCache, watchDataVersion } from './velocity-cache.js';
 
@@ -224,13 +225,16 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   // embedded file's request-path reads have a pool of their own.
   const knex = knexFactory({ ...(target.client === 'sqlite' ? sqliteConfig(target.filename, options, 1) : postgresConfig(target.url, options)), log });
   const readKnex =
-    target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? knexFactory({ ...sqliteConfig(target.filename, options, SQLITE_READ_CONNECTIONS), log }) : knex;
+    target.client === 'sqlite' && target.filename !== SQLITE_MEMORY
+      ? knexFactory({ ...sqliteConfig(target.filename, options, SQLITE_READ_CONNECTIONS), log })
+      : knex;
   const keys = createKeys(knex);
   // Every read on the request's path is bounded (READ_TIMEOUT_MS); PostgreSQL also cancels one past it.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
   // An embedded file's velocity reads come from memory once read (velocity-cache.ts): off in a process of
   // WORKERS, whose siblings commit to the same file all the time.
-  const version = readKnex !== knex && !cluster.isWorker ? watchDataVersion(knex) : null;
+  const dataVersion = readKnex !== knex && !cluster.isWorker ? sqliteDataVersion(knex) : null;
+  const version = dataVersion ? watchDataVersion(dataVersion) : null;
   const cache = version ? createVelocityCache(version.current) : null;
   const events = createEvents(knex, knexReads(readKnex, bound, cache));
   return {

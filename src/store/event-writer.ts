@@ -9,8 +9,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
-import { isUnavailable } from './unavailable.js';
 import { sqliteCommits } from './sqlite-statements.js';
+import { isUnavailable } from './unavailable.js';
 import { usageStatement } from './usage.js';
 import type { VelocityCache } from './velocity-cache.js';
 import { counterWrites, rowsOf, type Statement, valuesList } from './velocity-counters.js';

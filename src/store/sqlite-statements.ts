@@ -19,13 +19,17 @@ type Rows = Array<Record<string, unknown>>;
 /** Statements kept prepared per connection; past it the least recently used is finalized. */
 const MAX_PREPARED = 64;
 
-const preparedOf = new WeakMap<sqlite3.Database, Map<string, sqlite3.Statement>>();
+const preparedOf = new WeakMap<sqlite3.Database, Map<string, Promise<sqlite3.Statement>>>();
 
-/** `sql` prepared on `conn` (kept); the connection runs its statements one at a time, in the order sent. */
-function prepared(conn: sqlite3.Database, sql: string): sqlite3.Statement {
+/**
+ * `sql` prepared on `conn` (kept). The connection runs its statements one at a time in the order sent, so a
+ * round trip's statements are prepared first, then all sent at once (a statement that failed to prepare
+ * never answers a call).
+ */
+function prepare(conn: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
   let held = preparedOf.get(conn);
   if (!held) {
-    conn.serialize(); // queued statements run in order: a commit's must
+    conn.serialize();
     held = new Map();
     preparedOf.set(conn, held);
   }
@@ -36,15 +40,19 @@ function prepared(conn: sqlite3.Database, sql: string): sqlite3.Statement {
     return found;
   }
   const cache = held;
-  // A statement that cannot be prepared reports it to each call (and is not kept).
-  const statement = conn.prepare(sql, (error: Error | null) => {
-    if (error && cache.get(sql) === statement) cache.delete(sql);
+  const statement = new Promise<sqlite3.Statement>((resolve, reject) => {
+    const made: sqlite3.Statement = conn.prepare(sql, (error: Error | null) => {
+      if (!error) return resolve(made);
+      if (cache.get(sql) === statement) cache.delete(sql);
+      reject(error);
+    });
   });
+  statement.catch(() => undefined); // its callers see the error
   held.set(sql, statement);
   if (held.size > MAX_PREPARED) {
-    const [oldest, old] = held.entries().next().value as [string, sqlite3.Statement];
+    const [oldest, old] = held.entries().next().value as [string, Promise<sqlite3.Statement>];
     held.delete(oldest);
-    old.finalize();
+    old.then((s) => s.finalize()).catch(() => undefined);
   }
   return statement;
 }
@@ -61,12 +69,33 @@ function sqliteClient(knex: Knex): SqliteClient | null {
   return client.config?.client === 'sqlite3' ? client : null;
 }
 
-/** The rows of one statement on `conn`, mirrored on knex's `query` event while something listens. */
-function allOn(knex: Knex, conn: sqlite3.Database, { sql, bindings }: Statement): Promise<Rows> {
-  if (knex.listenerCount('query') > 0) knex.emit('query', { method: 'raw', sql, bindings });
-  return new Promise((resolve, reject) => {
-    prepared(conn, sql).all(bindings, (error: Error | null, rows: Rows) => (error ? reject(error) : resolve(rows ?? [])));
-  });
+/**
+ * The statements run on `conn` in order, each one's outcome (all sent before any answers); rejects, running
+ * none, when one cannot be prepared. Mirrored on knex's `query` and `query-response` events while something
+ * listens.
+ */
+async function runOn(knex: Knex, conn: sqlite3.Database, statements: readonly Statement[]): Promise<Array<PromiseSettledResult<Rows>>> {
+  const ready = await Promise.all(statements.map(({ sql }) => prepare(conn, sql)));
+  return Promise.allSettled(
+    statements.map((statement, i) => {
+      if (knex.listenerCount('query') > 0) knex.emit('query', { method: 'raw', ...statement });
+      return new Promise<Rows>((resolve, reject) => {
+        (ready[i] as sqlite3.Statement).all(statement.bindings, (error: Error | null, rows: Rows) => {
+          if (error) return reject(error);
+          if (knex.listenerCount('query-response') > 0) knex.emit('query-response', rows ?? [], { method: 'raw', ...statement });
+          resolve(rows ?? []);
+        });
+      });
+    }),
+  );
+}
+
+/** The rows of each statement, in order; the first failure (after every statement has settled) rejects. */
+async function allOn(knex: Knex, conn: sqlite3.Database, statements: readonly Statement[]): Promise<Rows[]> {
+  const settled = await runOn(knex, conn, statements);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Rows>).value);
 }
 
 /**
@@ -85,7 +114,7 @@ export function sqliteReads(knex: Knex, timeoutMs: number): Reads | null {
         conn.interrupt();
       }, timeoutMs);
       try {
-        return await allOn(knex, conn, statement);
+        return (await allOn(knex, conn, [statement]))[0] as Rows;
       } catch (error) {
         if (timedOut) throw new knexModule.KnexTimeoutError(`Defined query timeout of ${timeoutMs}ms exceeded when running query.`);
         throw error;
@@ -97,6 +126,22 @@ export function sqliteReads(knex: Knex, timeoutMs: number): Reads | null {
   };
 }
 
+/** The writer connection's PRAGMA data_version (velocity-cache.ts), unobserved; null when knex's client is not node-sqlite3. */
+export function sqliteDataVersion(knex: Knex): (() => Promise<number>) | null {
+  const client = sqliteClient(knex);
+  if (!client) return null;
+  const quiet = { listenerCount: () => 0 } as unknown as Knex;
+  return async () => {
+    const conn = await client.acquireConnection();
+    try {
+      const [rows] = await allOn(quiet, conn, [{ sql: 'pragma data_version', bindings: [] }]);
+      return Number(rows?.[0]?.data_version);
+    } finally {
+      await client.releaseConnection(conn);
+    }
+  };
+}
+
 /** Runs a commit's statements on knex's SQLite connection; null when knex's client is not node-sqlite3. */
 export function sqliteCommits(knex: Knex): ((writes: CommitStatements) => Promise<void>) | null {
   const client = sqliteClient(knex);
@@ -104,23 +149,16 @@ export function sqliteCommits(knex: Knex): ((writes: CommitStatements) => Promis
 
   return async (writes) => {
     const conn = await client.acquireConnection();
-    const run = (statement: Statement) => allOn(knex, conn, statement);
-    // Every statement of a round trip is sent before any is waited for; each one's failure is seen after all
-    // of them have settled, so nothing of the round trip runs outside the transaction or after its rollback.
-    const together = async (statements: readonly Statement[]): Promise<Rows[]> => {
-      const settled = await Promise.allSettled(statements.map(run));
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
-      return settled.map((s) => (s as PromiseFulfilledResult<Rows>).value);
-    };
+    // Nothing of a round trip runs outside the transaction or after its rollback: each is waited for whole.
+    const together = (statements: readonly Statement[]) => allOn(knex, conn, statements);
     try {
       // A deferred begin: the first insert takes the write lock, waiting for it up to busy_timeout.
       const [, ...first] = await together([{ sql: 'begin', bindings: [] }, ...writes.events, ...writes.counters.first]);
       await together([...writes.counters.rest(first.slice(writes.events.length)), ...writes.usage]);
-      await run({ sql: 'commit', bindings: [] });
+      await together([{ sql: 'commit', bindings: [] }]);
     } catch (error) {
       // Whatever ran is undone (a failed begin leaves nothing to undo: the rollback fails, ignored).
-      await run({ sql: 'rollback', bindings: [] }).catch(() => undefined);
+      await together([{ sql: 'rollback', bindings: [] }]).catch(() => undefined);
       throw error;
     } finally {
       await client.releaseConnection(conn);

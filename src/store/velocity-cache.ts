@@ -13,7 +13,6 @@
 //   the limit it was read with; otherwise the statements run and replace it.
 // - Address rows are ordered as SQLite's covering index returns them: last_seen descending, then the address
 //   descending in binary (UTF-8) order.
-import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { AddressRow, CountRow } from './velocity-counters.js';
 import { type CounterKind, MAX_WINDOW_BUCKETS, TOTAL_BUCKET } from './velocity-counters.js';
@@ -109,7 +108,8 @@ export function createVelocityCache(version: () => number | null): VelocityCache
     if (since === lastCommit) return false;
     const oldest = recent[0];
     if (!oldest || oldest.id > since + 1) return true;
-    for (let i = recent.length - 1; i >= 0 && (recent[i] as { id: number }).id > since; i--) if ((recent[i] as { keys: ReadonlySet<string> }).keys.has(key)) return true;
+    for (let i = recent.length - 1; i >= 0 && (recent[i] as { id: number }).id > since; i--)
+      if ((recent[i] as { keys: ReadonlySet<string> }).keys.has(key)) return true;
     return false;
   };
 
@@ -212,21 +212,20 @@ export function createVelocityCache(version: () => number | null): VelocityCache
 }
 
 /**
- * Reads the writer connection's data_version every VERSION_POLL_MS (an unref'd timer); `current()` is the
+ * Reads the writer connection's data_version (`dataVersion`) every VERSION_POLL_MS (an unref'd timer); `current()` is the
  * last reading, or null when none came within VERSION_FRESH_MS (the connection busy, the file gone).
  */
-export function watchDataVersion(knex: Knex, now: () => number = Date.now): { current(): number | null; stop(): void } {
+export function watchDataVersion(dataVersion: () => Promise<number>, now: () => number = Date.now): { current(): number | null; stop(): void } {
   let version: number | null = null;
   let readAt = Number.NEGATIVE_INFINITY;
   let reading = false;
   const read = () => {
     if (reading) return;
     reading = true;
-    knex
-      .raw('pragma data_version')
+    dataVersion()
       .then(
-        (rows: Array<{ data_version: number }>) => {
-          version = Number(rows[0]?.data_version);
+        (read) => {
+          version = read;
           readAt = now();
         },
         () => {

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../src/metrics.js';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
@@ -11,7 +10,6 @@ import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/s
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
 import { openPostgresTestStore, openSecondStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 import { sqliteConnection } from './sqlite-connection.js';
-import { within } from '../support/within.js';
 
 const NOW = 1_800_000_000_000;
 const MIN = 60_000;

@@ -89,7 +89,14 @@ describe('the cache itself', () => {
     { bucket: TOTAL_BUCKET, validations: total, addresses: distinct },
     ...minutes.map(([bucket, validations]) => ({ bucket, validations, addresses: 0 })),
   ];
-  const count = (bucket: number, validations: number, addresses = 0) => ({ project_id: 'p', kind: 'ipv4' as const, subject: 's', bucket, validations, addresses });
+  const count = (bucket: number, validations: number, addresses = 0) => ({
+    project_id: 'p',
+    kind: 'ipv4' as const,
+    subject: 's',
+    bucket,
+    validations,
+    addresses,
+  });
   const address = (address: string, last_seen: number) => ({ project_id: 'p', kind: 'ipv4' as const, subject: 's', address, last_seen });
   const commit = (cache: ReturnType<typeof createVelocityCache>, counts: ReturnType<typeof count>[], addresses: ReturnType<typeof address>[]) =>
     cache.apply(cache.committing(counts), counts, addresses);
