@@ -1,9 +1,10 @@
 // An embedded SQLite file's hot statements, on the connections of knex's pools (database.ts) but not one
 // knex query at a time: prepared once per text and kept (docs/decisions/0065).
-// - The group commit (event-writer.ts): its statements sent together, in three round trips to libuv's pool
-//   (begin, the events and the new address rows; the other counters and the usage counts, built from what
-//   the first returned; commit), where a knex query per statement took seven. The transaction and its
-//   statements are those PostgreSQL runs through knex (CommitStatements).
+// - The group commit (event-writer.ts), in four round trips to libuv's pool (begin; the events and the new
+//   address rows; the other counters and the usage counts, built from what the new address rows returned;
+//   commit), where a knex query per statement took seven. The statements of a round trip are independent:
+//   node-sqlite3 runs a connection's prepared statements as separate works, in no set order. The transaction
+//   and its statements are those PostgreSQL runs through knex (CommitStatements).
 // - The request path's reads (events.ts's Reads: velocity, intelligence's history), each bounded by the read
 //   timeout, past which it is interrupted.
 // Statements are mirrored on knex's `query` event while something listens, so every statement of the store
@@ -22,14 +23,12 @@ const MAX_PREPARED = 64;
 const preparedOf = new WeakMap<sqlite3.Database, Map<string, Promise<sqlite3.Statement>>>();
 
 /**
- * `sql` prepared on `conn` (kept). The connection runs its statements one at a time in the order sent, so a
- * round trip's statements are prepared first, then all sent at once (a statement that failed to prepare
- * never answers a call).
+ * `sql` prepared on `conn` (kept). A round trip's statements are prepared before any is run: a statement
+ * that failed to prepare never answers a call.
  */
 function prepare(conn: sqlite3.Database, sql: string): Promise<sqlite3.Statement> {
   let held = preparedOf.get(conn);
   if (!held) {
-    conn.serialize();
     held = new Map();
     preparedOf.set(conn, held);
   }
@@ -70,8 +69,8 @@ function sqliteClient(knex: Knex): SqliteClient | null {
 }
 
 /**
- * The statements run on `conn` in order, each one's outcome (all sent before any answers); rejects, running
- * none, when one cannot be prepared. Mirrored on knex's `query` and `query-response` events while something
+ * The statements run on `conn`, each one's outcome (all sent before any answers, run in no set order);
+ * rejects, running none, when one cannot be prepared. Mirrored on knex's `query` and `query-response` events while something
  * listens.
  */
 async function runOn(knex: Knex, conn: sqlite3.Database, statements: readonly Statement[]): Promise<Array<PromiseSettledResult<Rows>>> {
@@ -90,7 +89,7 @@ async function runOn(knex: Knex, conn: sqlite3.Database, statements: readonly St
   );
 }
 
-/** The rows of each statement, in order; the first failure (after every statement has settled) rejects. */
+/** The rows of each statement, in the order given; the first failure (after every statement has settled) rejects. */
 async function allOn(knex: Knex, conn: sqlite3.Database, statements: readonly Statement[]): Promise<Rows[]> {
   const settled = await runOn(knex, conn, statements);
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -149,11 +148,12 @@ export function sqliteCommits(knex: Knex): ((writes: CommitStatements) => Promis
 
   return async (writes) => {
     const conn = await client.acquireConnection();
-    // Nothing of a round trip runs outside the transaction or after its rollback: each is waited for whole.
+    // Each round trip is waited for whole, so nothing runs outside the transaction or after its rollback.
     const together = (statements: readonly Statement[]) => allOn(knex, conn, statements);
     try {
       // A deferred begin: the first insert takes the write lock, waiting for it up to busy_timeout.
-      const [, ...first] = await together([{ sql: 'begin', bindings: [] }, ...writes.events, ...writes.counters.first]);
+      await together([{ sql: 'begin', bindings: [] }]);
+      const first = await together([...writes.events, ...writes.counters.first]);
       await together([...writes.counters.rest(first.slice(writes.events.length)), ...writes.usage]);
       await together([{ sql: 'commit', bindings: [] }]);
     } catch (error) {
