@@ -66,6 +66,7 @@ export interface EventWriter {
 
 /** A commit's statements, in the order they run: the events, the counters (velocity-counters.ts), the usage counts. */
 export interface CommitStatements {
+  rows: readonly EventRow[];
   events: Statement[];
   counters: ReturnType<typeof counterWrites>;
   usage: Statement[];
@@ -81,7 +82,7 @@ function commitStatements(rows: readonly EventRow[]): CommitStatements {
     events.push({ sql: `insert into events (${EVENT_COLUMNS.join(', ')}) values ${valuesList(chunk.length, EVENT_COLUMNS.length)}`, bindings });
   }
   const usage = usageStatement(rows);
-  return { events, counters: counterWrites(rows), usage: usage ? [usage] : [] };
+  return { rows, events, counters: counterWrites(rows), usage: usage ? [usage] : [] };
 }
 
 interface Pending {
@@ -123,7 +124,7 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
     }
     if (commit !== undefined) {
       const { counts, addresses } = writes.counters.increments();
-      cache?.apply(commit, counts, addresses);
+      cache?.apply(commit, counts, addresses, sqlite !== null);
     }
   }
 

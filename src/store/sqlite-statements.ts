@@ -1,10 +1,9 @@
 // An embedded SQLite file's hot statements, on the connections of knex's pools (database.ts) but not one
 // knex query at a time: prepared once per text and kept (docs/decisions/0065).
-// - The group commit (event-writer.ts), in four round trips to libuv's pool (begin; the events and the new
-//   address rows; the other counters and the usage counts, built from what the new address rows returned;
-//   commit), where a knex query per statement took seven. The statements of a round trip are independent:
-//   node-sqlite3 runs a connection's prepared statements as separate works, in no set order. The transaction
-//   and its statements are those PostgreSQL runs through knex (CommitStatements).
+// - The group commit (event-writer.ts), as one script in one round trip to libuv's pool (commitScript),
+//   where a knex query per statement took seven round trips, each waiting for the event loop's turn.
+//   node-sqlite3 runs a connection's prepared statements as separate works in no set order, and `exec`
+//   takes no bindings: the script holds its values as literals (literal()).
 // - The request path's reads (events.ts's Reads: velocity, intelligence's history), each bounded by the read
 //   timeout, past which it is interrupted.
 // Statements are mirrored on knex's `query` event while something listens, so every statement of the store
@@ -12,7 +11,7 @@
 import knexModule, { type Knex } from 'knex';
 import type sqlite3 from 'sqlite3';
 import type { CommitStatements } from './event-writer.js';
-import type { Statement } from './velocity-counters.js';
+import { type AddressRow, aggregate, type CountRow, chunksOf, type Statement, seenAddressesStatement, TOTAL_BUCKET } from './velocity-counters.js';
 import type { Reads } from './velocity-queries.js';
 
 type Rows = Array<Record<string, unknown>>;
@@ -141,24 +140,76 @@ export function sqliteDataVersion(knex: Knex): (() => Promise<number>) | null {
   };
 }
 
-/** Runs a commit's statements on knex's SQLite connection; null when knex's client is not node-sqlite3. */
+/** A value as an SQLite literal: text quoted (a quote doubled; text holding U+0000 as hex cast to text), numbers as written. */
+export function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`not a number SQLite can store: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'bigint') return value.toString();
+  const text = String(value);
+  if (text.includes('\u0000')) return `cast(x'${Buffer.from(text, 'utf8').toString('hex')}' as text)`;
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** `statement` with each `?` replaced by its binding as a literal (the store's statements hold no other `?`). */
+function inlined({ sql, bindings }: Statement): string {
+  let i = 0;
+  return sql.replace(/\?/g, () => literal(bindings[i++]));
+}
+
+/**
+ * A commit as one script for `exec`: one round trip to libuv's pool. Without RETURNING, a subject's new
+ * addresses are counted in SQL before its address rows are written (the addresses of the commit less those
+ * already stored, read by primary key), under the write lock the first insert took.
+ */
+function commitScript(writes: CommitStatements): string {
+  const { counts, addresses } = aggregate(writes.rows);
+  const bySubject = new Map<string, AddressRow[]>();
+  for (const a of addresses) {
+    const key = `${a.project_id}\u0000${a.kind}\u0000${a.subject}`;
+    const list = bySubject.get(key);
+    if (list) list.push(a);
+    else bySubject.set(key, [a]);
+  }
+  const distinctOf = (c: CountRow): string => {
+    const list = c.bucket === TOTAL_BUCKET ? bySubject.get(`${c.project_id}\u0000${c.kind}\u0000${c.subject}`) : undefined;
+    if (!list) return '0';
+    return `${list.length} - (select count(*) from velocity_addresses where project_id = ${literal(c.project_id)} and kind = ${literal(c.kind)} and subject = ${literal(c.subject)} and address in (${list.map((a) => literal(a.address)).join(', ')}))`;
+  };
+  const script = ['begin', ...writes.events.map(inlined)];
+  for (const chunk of chunksOf(counts)) {
+    const values = chunk.map((c) => `(${[c.project_id, c.kind, c.subject, c.bucket, c.validations].map(literal).join(', ')}, ${distinctOf(c)})`);
+    script.push(`insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses) values ${values.join(', ')}
+       on conflict (project_id, kind, subject, bucket) do update set
+         validations = velocity_counts.validations + excluded.validations,
+         addresses = velocity_counts.addresses + excluded.addresses`);
+  }
+  for (const chunk of chunksOf(addresses)) script.push(inlined(seenAddressesStatement(chunk)));
+  script.push(...writes.usage.map(inlined), 'commit');
+  return script.join(';\n');
+}
+
+/**
+ * Runs a commit on knex's SQLite connection as one script (commitScript), rolled back when a statement of it
+ * fails; null when knex's client is not node-sqlite3. The velocity cache then works the distinct counts out
+ * itself (VelocityCache.apply's `derive`).
+ */
 export function sqliteCommits(knex: Knex): ((writes: CommitStatements) => Promise<void>) | null {
   const client = sqliteClient(knex);
   if (!client) return null;
 
   return async (writes) => {
     const conn = await client.acquireConnection();
-    // Each round trip is waited for whole, so nothing runs outside the transaction or after its rollback.
-    const together = (statements: readonly Statement[]) => allOn(knex, conn, statements);
+    if (knex.listenerCount('query') > 0) for (const statement of [...writes.events, ...writes.usage]) knex.emit('query', { method: 'raw', ...statement });
+    const exec = (sql: string) => new Promise<void>((resolve, reject) => conn.exec(sql, (error: Error | null) => (error ? reject(error) : resolve())));
     try {
-      // A deferred begin: the first insert takes the write lock, waiting for it up to busy_timeout.
-      await together([{ sql: 'begin', bindings: [] }]);
-      const first = await together([...writes.events, ...writes.counters.first]);
-      await together([...writes.counters.rest(first.slice(writes.events.length)), ...writes.usage]);
-      await together([{ sql: 'commit', bindings: [] }]);
+      await exec(commitScript(writes));
     } catch (error) {
-      // Whatever ran is undone (a failed begin leaves nothing to undo: the rollback fails, ignored).
-      await together([{ sql: 'rollback', bindings: [] }]).catch(() => undefined);
+      // A failed statement leaves the transaction open (a failed begin leaves none: the rollback fails, ignored).
+      await exec('rollback').catch(() => undefined);
       throw error;
     } finally {
       await client.releaseConnection(conn);

@@ -814,3 +814,33 @@ describe('the write-ahead log of an embedded SQLite file', () => {
     }
   });
 });
+
+describe('values in an embedded SQLite file’s commit script', () => {
+  it('are stored exactly as given: quotes, U+0000, other scripts, large and negative numbers', async () => {
+    const store = await openSqliteTestStore();
+    try {
+      const odd = ["o'brien@x.io", "'); drop table events; --@x.io", 'nul\u0000byte@x.io', 'ｚ𝔞@x.io'];
+      await Promise.all(
+        odd.map((email, i) =>
+          store.events.record(event({ projectId: 'prj_odd', email, ipv4: '192.0.2.9', riskScore: -i, recordedFacts: { note: email }, createdAt: NOW + i })),
+        ),
+      );
+      const rows = (await store
+        .knex('events')
+        .where({ project_id: 'prj_odd' })
+        .orderBy('created_at')
+        .select('email', 'risk_score', 'recorded_facts')) as Array<{
+        email: string;
+        risk_score: number;
+        recorded_facts: string;
+      }>;
+      expect(rows.map((r) => r.email)).toEqual(odd);
+      expect(rows.map((r) => r.risk_score)).toEqual([0, -1, -2, -3]);
+      expect(rows.map((r) => JSON.parse(r.recorded_facts).note)).toEqual(odd);
+      const v = await store.events.velocityReader('prj_odd').byIp({ ipv4: '192.0.2.9', ipv6: null, since: [], limit: 10 });
+      expect([v.total, v.distinctEmails, v.emails.map((e) => e.email).sort()]).toEqual([4, 4, [...odd].sort()]);
+    } finally {
+      await store.close();
+    }
+  });
+});
