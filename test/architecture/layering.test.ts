@@ -76,10 +76,6 @@ const TYPES_ONLY: Record<string, readonly Layer[]> = {
 const ALLOWED_FOR_NOW: readonly string[] = [
   // removed by issue 47 (engine47): the network layer's OFFLINE constant moves out of the per-request runner.
   'src/network/index.ts → src/engine/run.ts',
-  // removed by issue 47 (store47): a history with the request's own address set apart moves below the engine.
-  'plugins/velocity/windows.ts → src/engine/own-address.ts',
-  'src/store/events.ts → src/engine/own-address.ts',
-  'src/store/velocity-queries.ts → src/engine/own-address.ts',
 ];
 
 function layerOf(file: string): Layer | null {
