@@ -14,7 +14,7 @@ import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
-import { sqliteDataVersion } from './sqlite-statements.js';
+import { SQLITE_BUSY_TIMEOUT_MS, sqliteDataVersion } from './sqlite-statements.js';
 import { createUsage, type Usage } from './usage.js';
 import { createVelocityCache, watchDataVersion } from './velocity-cache.js';
 
@@ -54,11 +54,11 @@ const ACCEPTED_FORMS =
 
 // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every commit (a commit
 // survives a process crash; the last ones may be lost on power loss). A 32 MB page cache (default 2 MB)
-// keeps the event and counter indexes in memory while history grows. A writer waits up to BUSY_TIMEOUT_MS
-// for another process's write lock, then fails as an outage (SQLITE_BUSY: 503); node-sqlite3 runs every
-// statement, that wait and the automatic checkpoints on libuv's pool, never on the event loop. Temporary
-// files in memory: a commit's counter upsert keeps a statement journal that would otherwise spill to disk.
-export const BUSY_TIMEOUT_MS = 5_000;
+// keeps the event and counter indexes in memory while history grows. better-sqlite3 runs every statement on
+// the event loop, so a lock held elsewhere is waited for briefly (SQLITE_BUSY_TIMEOUT_MS, then 503), except
+// by the event commits, which wait off the loop (sqlite-statements.ts). Temporary files in memory: a commit's
+// counter upsert keeps a statement journal that would otherwise spill to disk.
+export const BUSY_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS;
 const SQLITE_PRAGMAS = `PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;`;
 
 function badUrl(detail: string): Error {
@@ -155,15 +155,16 @@ async function makeFolder(folder: string): Promise<void> {
 }
 
 /**
- * Connections of an embedded file's read pool (the velocity and history reads of requests): WAL readers
- * run beside the writer and each other, on libuv's pool, so a read never queues behind a commit.
+ * Connections of an embedded file's read pool (the velocity and history reads of requests): a WAL reader
+ * beside the writer, so a read never waits for a knex transaction holding the writer connection. One is
+ * enough: better-sqlite3 runs each read to its end in one call.
  */
-export const SQLITE_READ_CONNECTIONS = 2;
+export const SQLITE_READ_CONNECTIONS = 1;
 
-/** knex over node-sqlite3 on `filename`, with `connections` pooled (the file is prepared by the caller). */
+/** knex over better-sqlite3 on `filename`, with `connections` pooled (the file is prepared by the caller). */
 function sqliteConfig(filename: string, options: OpenOptions, connections: number): Knex.Config {
   return {
-    client: 'sqlite3',
+    client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
     ...NO_VALUES_IN_ERRORS,
@@ -171,8 +172,13 @@ function sqliteConfig(filename: string, options: OpenOptions, connections: numbe
     pool: {
       min: 1,
       max: connections,
-      afterCreate: (conn: { exec(sql: string, done: (err: Error | null) => void): void }, done: (err: Error | null, conn: unknown) => void) => {
-        conn.exec(SQLITE_PRAGMAS, (error) => done(error, conn));
+      afterCreate: (conn: { exec(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
+        try {
+          conn.exec(SQLITE_PRAGMAS);
+          done(null, conn);
+        } catch (error) {
+          done(error as Error, conn);
+        }
       },
     },
   };

@@ -124,7 +124,7 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
     }
     if (commit !== undefined) {
       const { counts, addresses } = writes.counters.increments();
-      cache?.apply(commit, counts, addresses, sqlite !== null);
+      cache?.apply(commit, counts, addresses);
     }
   }
 

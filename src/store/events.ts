@@ -163,8 +163,8 @@ export function knexReads(
   bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false },
   cache: VelocityCache | null = null,
 ): Reads {
-  // On SQLite, prepared statements on the pool's connections (sqlite-statements.ts).
-  const sqlite = sqliteReads(knex, bound.timeoutMs);
+  // On SQLite, synchronous prepared statements on the pool's connections (sqlite-statements.ts).
+  const sqlite = sqliteReads(knex);
   const query = ({ sql, bindings }: Statement) => knex.raw(sql, bindings as Knex.RawBinding[]).timeout(bound.timeoutMs, { cancel: bound.cancel });
   return { all: sqlite ? sqlite.all : async (statement) => rowsOf(await query(statement)), ...(cache ? { cache } : {}) };
 }

@@ -56,12 +56,8 @@ export interface VelocityCache {
   set(token: Token, fromBucket: number, limit: number, counts: Rows, addresses: Rows): void;
   /** Before a commit of this process, with the counter rows it will upsert: its id for apply() or failed(). */
   committing(counts: readonly CountRow[]): number;
-  /**
-   * After that commit: its increments. `derive`: the total rows' distinct counts are not known (the commit
-   * counted them in SQL), so they are worked out from each held subject's list where it is whole, and a
-   * subject whose list is not whole is dropped.
-   */
-  apply(id: number, counts: readonly CountRow[], addresses: readonly AddressRow[], derive?: boolean): void;
+  /** After that commit: its increments (the total rows' distinct counts included). */
+  apply(id: number, counts: readonly CountRow[], addresses: readonly AddressRow[]): void;
   /** After that commit failed (rolled back: nothing to apply). */
   failed(id: number): void;
   /** Drops every subject (retention through this process). */
@@ -172,35 +168,15 @@ export function createVelocityCache(version: () => number | null): VelocityCache
 
     clear: () => entries.clear(),
 
-    apply(id, counts, addresses, derive = false) {
+    apply(id, counts, addresses) {
       finish(id);
-      const added = derive ? new Map<string, string[]>() : null;
-      if (added) {
-        for (const a of addresses) {
-          const key = keyOf(a.project_id, a.kind, a.subject);
-          const list = added.get(key);
-          if (list) list.push(a.address);
-          else added.set(key, [a.address]);
-        }
-      }
       for (const c of counts) {
         const key = keyOf(c.project_id, c.kind, c.subject);
         const entry = entries.peek(key);
         if (!entry) continue;
         if (c.bucket === TOTAL_BUCKET) {
-          let distinct = c.addresses;
-          if (added) {
-            // An address not held is new only when the list held every address of the subject.
-            const whole = entry.addresses.length === entry.distinct;
-            const fresh = (added.get(key) ?? []).filter((address) => !entry.addresses.some((held) => held.address === address));
-            if (fresh.length > 0 && !whole) {
-              entries.delete(key);
-              continue;
-            }
-            distinct = fresh.length;
-          }
           entry.total += c.validations;
-          entry.distinct += distinct;
+          entry.distinct += c.addresses;
           continue;
         }
         if (c.bucket < entry.floor) continue;

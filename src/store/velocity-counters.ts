@@ -165,8 +165,13 @@ export function counterWrites(rows: readonly EventRow[]): {
   return {
     first: chunks.map(newAddressesStatement),
     rest(inserted) {
-      const isNew = new Set<string>();
-      for (const result of inserted) for (const r of result) isNew.add(keyOf(String(r.project_id), String(r.kind), String(r.subject), String(r.address)));
+      // Each new address by its subject (an address may itself hold the separator: SQLite stores U+0000).
+      const isNew = new Map<string, string>();
+      for (const result of inserted)
+        for (const r of result) {
+          const subject = keyOf(String(r.project_id), String(r.kind), String(r.subject));
+          isNew.set(keyOf(subject, String(r.address)), subject);
+        }
       const statements: Statement[] = [];
       for (const chunk of chunks) {
         const seen = chunk.filter((a) => !isNew.has(keyOf(a.project_id, a.kind, a.subject, a.address)));
@@ -174,8 +179,8 @@ export function counterWrites(rows: readonly EventRow[]): {
       }
       if (isNew.size > 0) {
         const totals = new Map(counts.filter((c) => c.bucket === TOTAL_BUCKET).map((c) => [keyOf(c.project_id, c.kind, c.subject), c]));
-        for (const key of isNew) {
-          const total = totals.get(key.slice(0, key.lastIndexOf(SEP)));
+        for (const subject of isNew.values()) {
+          const total = totals.get(subject);
           if (total) total.addresses += 1;
         }
       }

@@ -12,7 +12,6 @@ import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sqlite3 from 'sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqliteConnection } from '../store/sqlite-connection.js';
 import { startDnsServer } from '../support/dns-server.js';
@@ -136,7 +135,7 @@ it('stores the event of every verify answered 200 before SIGTERM ended the proce
   expect(answered.filter((o) => o.status !== 200)).toEqual([]);
   for (const { error } of failed) expect(['ECONNREFUSED', 'ECONNRESET', 'socket hang up', 'EPIPE']).toContain(error);
 
-  const db = await sqliteConnection(databaseFile, sqlite3.OPEN_READONLY);
+  const db = await sqliteConnection(databaseFile, { readonly: true });
   const stored = new Set((await db.all<{ email: string }>('select email from events')).map((row) => row.email));
   await db.close();
   const missing = answered.filter((o) => !stored.has(o.email));
@@ -194,7 +193,7 @@ it('handles a request whose client hung up to the end before closing: its event 
     proc.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0 });
 
-    const db = await sqliteConnection(databaseFile, sqlite3.OPEN_READONLY);
+    const db = await sqliteConnection(databaseFile, { readonly: true });
     const stored = await db.all('select email, action from events');
     await db.close();
     expect(stored).toEqual([{ email: 'hangup@silent.test', action: expect.any(String) }]);

@@ -815,7 +815,7 @@ describe('the write-ahead log of an embedded SQLite file', () => {
   });
 });
 
-describe('values in an embedded SQLite file’s commit script', () => {
+describe('values in an embedded SQLite file’s commit', () => {
   it('are stored exactly as given: quotes, U+0000, other scripts, large and negative numbers', async () => {
     const store = await openSqliteTestStore();
     try {

@@ -1,6 +1,6 @@
-// A connection of its own on a SQLite file, through node-sqlite3 (the store's driver), as another process
+// A connection of its own on a SQLite file, through better-sqlite3 (the store's driver), as another process
 // would hold one: to take the write lock, or read what the store committed, beside the store under test.
-import sqlite3 from 'sqlite3';
+import Database from 'better-sqlite3';
 
 export interface SqliteConnection {
   run(sql: string, ...bindings: unknown[]): Promise<void>;
@@ -8,20 +8,16 @@ export interface SqliteConnection {
   close(): Promise<void>;
 }
 
-/** Opens `file` (created if missing, unless `mode` says otherwise) with busy_timeout 0: a lock held elsewhere fails at once. */
-export async function sqliteConnection(file: string, mode = sqlite3.OPEN_READWRITE | sqlite3.OPEN_CREATE): Promise<SqliteConnection> {
-  const db = await new Promise<sqlite3.Database>((resolve, reject) => {
-    const opened: sqlite3.Database = new sqlite3.Database(file, mode, (error) => (error ? reject(error) : resolve(opened)));
-  });
-  const done =
-    <T>(resolve: (value: T) => void, reject: (error: Error) => void) =>
-    (error: Error | null, value: T) =>
-      error ? reject(error) : resolve(value);
-  const connection: SqliteConnection = {
-    run: (sql, ...bindings) => new Promise((resolve, reject) => db.run(sql, bindings, (error: Error | null) => (error ? reject(error) : resolve()))),
-    all: <T>(sql: string, ...bindings: unknown[]) => new Promise<T[]>((resolve, reject) => db.all<T>(sql, bindings, done(resolve, reject))),
-    close: () => new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve()))),
+/** Opens `file` (created if missing, unless `readonly`) with busy_timeout 0: a lock held elsewhere fails at once. */
+export async function sqliteConnection(file: string, options: { readonly?: boolean } = {}): Promise<SqliteConnection> {
+  const db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: 0 });
+  return {
+    run: async (sql, ...bindings) => {
+      db.prepare(sql).run(...bindings);
+    },
+    all: async <T>(sql: string, ...bindings: unknown[]) => db.prepare(sql).all(...bindings) as T[],
+    close: async () => {
+      db.close();
+    },
   };
-  await connection.run('pragma busy_timeout = 0'); // node-sqlite3 opens with 1 s
-  return connection;
 }
