@@ -15,6 +15,12 @@ import { usageStatement } from './usage.js';
 import type { VelocityCache } from './velocity-cache.js';
 import { counterWrites, rowsOf, type Statement, valuesList } from './velocity-counters.js';
 
+/**
+ * On an embedded file a commit runs on the event loop (better-sqlite3) and costs mostly its own writing of
+ * the pages it touched, whatever its rows: the next commit starts at least this long after the last one
+ * began, so that under load a commit takes the rows of several turns (docs/decisions/0065).
+ */
+export const SQLITE_COMMIT_GAP_MS = 2;
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
 /** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
@@ -97,10 +103,13 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
+  const gapMs = sqlite ? SQLITE_COMMIT_GAP_MS : 0;
+  let lastStarted = Number.NEGATIVE_INFINITY;
 
   // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
     const started = performance.now();
+    lastStarted = started;
     eventBatchSize.observe(rows.length);
     try {
       await insertRows(rows);
@@ -170,10 +179,13 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
   function schedule(): void {
     if (scheduled || committing) return;
     scheduled = true;
-    setImmediate(() => {
+    const start = () => {
       scheduled = false;
       committing = commitQueue();
-    });
+    };
+    const wait = lastStarted + gapMs - performance.now();
+    if (wait > 0) setTimeout(start, wait);
+    else setImmediate(start);
   }
 
   return {
