@@ -72,7 +72,9 @@ function sqliteClient(knex: Knex): SqliteClient | null {
 function runOn(knex: Knex, conn: Connection, statement: Statement): Rows {
   if (knex.listenerCount('query') > 0) knex.emit('query', { method: 'raw', ...statement });
   const prepared = prepare(conn, statement.sql);
-  const rows = prepared.reader ? (prepared.all(statement.bindings) as Rows) : (prepared.run(statement.bindings), []);
+  let rows: Rows = [];
+  if (prepared.reader) rows = prepared.all(statement.bindings) as Rows;
+  else prepared.run(statement.bindings);
   if (knex.listenerCount('query-response') > 0) knex.emit('query-response', rows, { method: 'raw', ...statement });
   return rows;
 }
@@ -111,7 +113,8 @@ export function sqliteDataVersion(knex: Knex): (() => Promise<number>) | null {
   };
 }
 
-const isBusy = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && String((error as { code: string }).code).startsWith('SQLITE_BUSY');
+const isBusy = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === 'string' && String((error as { code: string }).code).startsWith('SQLITE_BUSY');
 
 /**
  * Runs a commit on knex's SQLite writer connection in one immediate transaction of prepared statements

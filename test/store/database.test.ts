@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
-import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/store/sqlite-statements.js';
 import { migrationSource } from '../../src/store/migrations/index.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/store/sqlite-statements.js';
 import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 import { type CapturedLog, captureLog } from '../support/log-capture.js';
 
