@@ -1,5 +1,5 @@
-// The store's hot path alone, in process, no HTTP: CPU µs (every thread of the process, so libuv's pool, where
-// node-sqlite3 runs the statements, counts too) per event written in commits of 32, and per velocity read
+// The store's hot path alone, in process, no HTTP: CPU µs (every thread of the process; better-sqlite3 runs the
+// statements on the event loop) per event written in commits of 32, and per velocity read
 // (byIp, an IP with 150 addresses, the velocity plugin's six windows and 100 addresses, and the plugin's facts
 // worked out from the answer) from memory (velocity-cache.ts) and through the read statements, over every
 // thread and on the event loop alone. With `--baseline DIR` (a built checkout of another revision) both are
