@@ -242,7 +242,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   const dataVersion = readKnex !== knex && !cluster.isWorker ? sqliteDataVersion(knex) : null;
   const version = dataVersion ? watchDataVersion(dataVersion) : null;
   const cache = version ? createVelocityCache(version.current) : null;
-  const events = createEvents(knex, knexReads(readKnex, bound, cache));
+  const reads = knexReads(readKnex, bound, cache, readKnex !== knex);
+  const events = createEvents(knex, reads);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -258,6 +259,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     async close() {
       await events.flush();
       version?.stop();
+      await reads.release();
       if (readKnex !== knex) await readKnex.destroy();
       await knex.destroy();
     },

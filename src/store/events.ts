@@ -156,17 +156,20 @@ export const READ_TIMEOUT_MS = 2_000;
 
 /**
  * Reads through knex, each bounded by `timeoutMs`; with `cancel` (PostgreSQL) a read past it is also
- * cancelled in the database rather than left running. `cache`: an embedded file's velocity cache.
+ * cancelled in the database rather than left running. `cache`: an embedded file's velocity cache. `hold`:
+ * knex's SQLite pool is the reads' own, and they keep one of its connections until `release()`.
  */
 export function knexReads(
   knex: Knex,
   bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false },
   cache: VelocityCache | null = null,
-): Reads {
-  // On SQLite, synchronous prepared statements on the pool's connections (sqlite-statements.ts).
-  const sqlite = sqliteReads(knex);
+  hold = false,
+): Reads & { release(): Promise<void> } {
+  // On SQLite, synchronous prepared statements (sqlite-statements.ts).
+  const sqlite = sqliteReads(knex, hold);
   const query = ({ sql, bindings }: Statement) => knex.raw(sql, bindings as Knex.RawBinding[]).timeout(bound.timeoutMs, { cancel: bound.cancel });
-  return { all: sqlite ? sqlite.all : async (statement) => rowsOf(await query(statement)), ...(cache ? { cache } : {}) };
+  if (sqlite) return { all: sqlite.all, release: sqlite.release, ...(cache ? { cache } : {}) };
+  return { all: async (statement) => rowsOf(await query(statement)), release: async () => undefined, ...(cache ? { cache } : {}) };
 }
 
 /**

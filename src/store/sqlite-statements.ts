@@ -80,21 +80,43 @@ function runOn(knex: Knex, conn: Connection, statement: Statement): Rows {
 }
 
 /**
- * Read statements on knex's SQLite connections (database.ts: the read pool's), each run synchronously between
- * an acquire and a release; null when knex's client is not better-sqlite3. A read is bounded (its LIMIT), and
- * a WAL reader waits for no writer.
+ * Read statements on knex's SQLite connections, each run synchronously; null when knex's client is not
+ * better-sqlite3. With `hold` (knex's pool is the reads' own: database.ts's read pool) one connection is taken
+ * at the first read and kept until `release()`, with no acquire per read; else each read acquires and
+ * releases one. A read is bounded (its LIMIT), and a WAL reader waits for no writer.
  */
-export function sqliteReads(knex: Knex): Reads | null {
+export function sqliteReads(knex: Knex, hold = false): (Reads & { release(): Promise<void> }) | null {
   const client = sqliteClient(knex);
   if (!client) return null;
+  if (!hold) {
+    return {
+      async all(statement) {
+        const conn = await client.acquireConnection();
+        try {
+          return runOn(knex, conn, statement);
+        } finally {
+          await client.releaseConnection(conn);
+        }
+      },
+      release: async () => undefined,
+    };
+  }
+  let held: Connection | null = null;
+  let taking: Promise<Connection> | null = null;
   return {
     async all(statement) {
-      const conn = await client.acquireConnection();
-      try {
-        return runOn(knex, conn, statement);
-      } finally {
-        await client.releaseConnection(conn);
+      if (!held) {
+        taking ??= client.acquireConnection().finally(() => {
+          taking = null;
+        });
+        held = await taking;
       }
+      return runOn(knex, held, statement);
+    },
+    async release() {
+      const conn = held ?? (await taking?.catch(() => null)) ?? null;
+      held = null;
+      if (conn) await client.releaseConnection(conn);
     },
   };
 }
