@@ -63,7 +63,7 @@ describe('isUnavailable', () => {
 
   it('a pool that gives no connection within acquireConnectionTimeout is an outage', async () => {
     const knex = knexFactory({
-      client: 'sqlite3',
+      client: 'better-sqlite3',
       connection: { filename: join(dir, 'pool.sqlite') },
       useNullAsDefault: true,
       pool: { min: 1, max: 1 },
