@@ -34,7 +34,7 @@ export interface CpuPerRequest {
   main_us: number;
   /** Every other thread of the process, together. */
   other_threads_us: number;
-  /** The busiest of them: under verify's and intelligence's loads, the store thread (src/store/sqlite-thread.ts). */
+  /** The busiest of them: under verify's and intelligence's loads, a thread of libuv's pool or V8's (the store's statements run on the event loop). */
   busiest_other_thread_us: number;
 }
 

@@ -1,17 +1,15 @@
 // IP and device velocity: how many addresses, and how many validations, this project has seen from the
 // request's IP, in total and in trailing windows, and how many addresses from its device (the
 // fingerprint's device hash). History comes from ctx.velocity (the store), which bounds every read.
-import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import type { CheckOptions, Condition, FactSpec, FactValues, Plugin } from '../../src/engine/plugin.js';
 import {
   countFact,
   DEVICE_WINDOWS,
   DISTINCT_SCAN_LIMIT,
   deviceDistinctFact,
   deviceFacts,
-  deviceWindowStarts,
   distinctFact,
   LIST_LIMIT,
-  ownAddress,
   velocityFacts,
   WINDOWS,
   type WindowName,
@@ -145,26 +143,18 @@ const plugin: Plugin = {
     const v4 = typeof ipv4 === 'string' && ipv4 !== '' ? ipv4 : null;
     const v6 = typeof ipv6 === 'string' && ipv6 !== '' ? ipv6 : null;
     const dev = typeof device === 'string' && device !== '' ? device : null;
-    // No history to read.
-    if (typeof email !== 'string' || (v4 === null && v6 === null && dev === null)) return { ...NO_FACTS };
-    return historyFacts(ctx, email, v4, v6, dev);
+    const values: FactValues = { ...NO_FACTS };
+    if (typeof email !== 'string' || (v4 === null && v6 === null && dev === null)) return values;
+    const now = ctx.now();
+    // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
+    const [byIp, byDevice] = await Promise.all([
+      v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: windowStarts(now), limit: DISTINCT_SCAN_LIMIT }),
+      dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT }),
+    ]);
+    if (byIp) withDuplicationFlag(velocityFacts(email, now, byIp, values), ctx.options('ip_duplication'));
+    if (byDevice && dev) deviceFacts(email, dev, now, byDevice, values);
+    return values;
   },
 };
-
-async function historyFacts(ctx: PluginContext, email: string, v4: string | null, v6: string | null, dev: string | null): Promise<FactValues> {
-  const now = ctx.now();
-  // The store bounds each read; when one fails, the runner reports it and every velocity fact is unknown.
-  const starts = windowStarts(now);
-  // Each read sets the request's own address apart, so that only the entries listed cross from the store.
-  const ip =
-    v4 === null && v6 === null ? null : ctx.velocity.byIp({ ipv4: v4, ipv6: v6, since: starts, limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, starts) });
-  const device =
-    dev === null ? null : ctx.velocity.byDevice({ device: dev, since: [], limit: DISTINCT_SCAN_LIMIT, own: ownAddress(email, deviceWindowStarts(now)) });
-  const [byIp, byDevice] = await Promise.all([ip, device]);
-  const values: FactValues = { ...NO_FACTS };
-  if (byIp) withDuplicationFlag(velocityFacts(email, now, byIp, values), ctx.options('ip_duplication'));
-  if (byDevice && dev) deviceFacts(email, dev, now, byDevice, values);
-  return values;
-}
 
 export default plugin;

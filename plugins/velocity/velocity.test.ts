@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PluginContext, Velocity, VelocityReader } from '../../src/engine/plugin.js';
+import type { FactValues, PluginContext, Velocity, VelocityReader } from '../../src/engine/plugin.js';
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
@@ -408,20 +408,32 @@ describe('velocity plugin against the store', () => {
     }
   });
 
-  it('answers the same whether the store has the history at hand or answers after a wait', async () => {
-    const history = (since: number[]): Velocity => ({ emails: [{ email: 'b@x.io', at: NOW - MIN }], distinctEmails: 1, total: 1, since: since.map(() => 1) });
-    const atHand: VelocityReader = { byIp: (q) => history(q.since), byDevice: (q) => history(q.since) };
-    const later: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since) };
-    const ctx = (reader: VelocityReader) =>
-      ({
-        input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
-        velocity: reader,
-        now,
-        options: (check: string) => velocity.checks[check]?.defaults ?? {},
-      }) as unknown as PluginContext;
-    const now1 = await velocity.run(ctx(atHand));
-    expect(now1.distinct_emails_in_ip).toBe(2);
-    expect(await velocity.run(ctx(later))).toEqual(now1);
+  it("sets the request's own address apart from the store's answer: listed once, first, and counted once", async () => {
+    // The store's answer: the newest addresses, newest first, the request's own (in another case) among them.
+    const emails = Array.from({ length: 30 }, (_, i) => ({ email: i === 3 ? 'A@x.io' : `other${i}@x.io`, at: NOW - (i + 1) * MIN }));
+    const history = (since: number[]): Velocity => ({ emails, distinctEmails: 30, total: 40, since: since.map(() => 7) });
+    const answer: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since) };
+    const facts = (await velocity.run({
+      input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
+      velocity: answer,
+      now,
+      options: (check: string) => velocity.checks[check]?.defaults ?? {},
+    } as unknown as PluginContext)) as FactValues;
+    const listed = (facts.emails_in_ip as Array<{ email_address: string }>).map((e) => e.email_address);
+    expect(listed).toEqual([
+      'a@x.io',
+      ...emails
+        .filter((_, i) => i !== 3)
+        .slice(0, 19)
+        .map((e) => e.email),
+    ]);
+    expect(facts.distinct_emails_in_ip).toBe(30); // seen before: not one more
+    expect(facts.total_email_in_ip).toBe(41);
+    // The other addresses last seen within 5 minutes (other0, other1, other2, other4: 1-5 minutes ago), and this one.
+    expect(facts.distinct_emails_in_ip_last_5_minutes).toBe(5);
+    expect(facts.emails_in_ip_last_5_minutes).toBe(8);
+    expect(facts.distinct_emails_from_device).toBe(30);
+    expect(facts.distinct_emails_from_device_last_1_day).toBe(30);
   });
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {

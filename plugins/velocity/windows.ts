@@ -1,6 +1,5 @@
 // The trailing windows the spec names, and the facts computed for one request from the IP's history.
-import { withOwnAddress } from '../../src/engine/own-address.js';
-import type { FactValues, OwnAddress, OwnAnswer, Velocity } from '../../src/engine/plugin.js';
+import type { FactValues, Velocity, VelocityEntry } from '../../src/engine/plugin.js';
 
 export const WINDOWS = [
   { name: '5_minutes', ms: 5 * 60_000 },
@@ -74,34 +73,54 @@ export function windowStarts(now: number): number[] {
   return WINDOWS.map((w) => now - w.ms);
 }
 
-/** The query's OwnAddress for the request's address: the entries a request lists besides its own, and the windows' starts. */
-export function ownAddress(email: string, starts: number[]): OwnAddress {
-  return { address: email.toLowerCase(), list: LIST_LIMIT - 1, since: starts };
+/** The other addresses of a history, apart from the request's own: the first of them to list, and how many there are in all and per window. */
+interface Others {
+  /** Whether the request's own address is in the history. */
+  seen: boolean;
+  /** The others' entries, newest first, at most LIST_LIMIT - 1 (the request's own is listed first). */
+  list: VelocityEntry[];
+  /** How many other addresses the history holds. */
+  count: number;
+  /** How many of them were last seen at or after each start, in that order. */
+  since: number[];
 }
 
-/** The history's answer for `own`: the reader's, or worked out here from the addresses it returned. */
-function answered(history: Velocity, own: OwnAddress): Velocity & { own: OwnAnswer } {
-  return (history.own ? history : withOwnAddress(history, own)) as Velocity & { own: OwnAnswer };
+/** The history's addresses (newest first) with the request's own (lower-cased) set apart. */
+function othersOf(history: Velocity, own: string, starts: readonly number[]): Others {
+  const list: VelocityEntry[] = [];
+  const since = starts.map(() => 0);
+  let count = 0;
+  let seen = false;
+  for (const entry of history.emails) {
+    if (entry.email.toLowerCase() === own) {
+      seen = true;
+      continue;
+    }
+    count += 1;
+    if (list.length < LIST_LIMIT - 1) list.push(entry);
+    for (let i = 0; i < starts.length; i++) if (entry.at >= (starts[i] as number)) since[i] = (since[i] as number) + 1;
+  }
+  return { seen, list, count, since };
 }
 
 /**
- * Facts for the current request from the IP's history, read with `ownAddress(email, windowStarts(now))`
- * (has_multiple_emails_in_ip is the check's: index.ts), written into `facts` (a new object by default; the
- * plugin gives a copy of its template, index.ts). The history does not hold this request yet (its event is
- * stored after the decision), so every count includes it here.
+ * Facts for the current request from the IP's history (its newest DISTINCT_SCAN_LIMIT addresses, read with
+ * windowStarts(now); has_multiple_emails_in_ip is the check's: index.ts), written into `facts` (a new object
+ * by default; the plugin gives a copy of its template, index.ts). The history does not hold this request yet
+ * (its event is stored after the decision), so every count includes it here.
  */
 export function velocityFacts(email: string, now: number, history: Velocity, facts: FactValues = {}): FactValues {
   const current = email.toLowerCase();
-  const { emails, own } = answered(history, ownAddress(email, windowStarts(now)));
-  facts.distinct_emails_in_ip = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
+  const others = othersOf(history, current, windowStarts(now));
+  facts.distinct_emails_in_ip = Math.max(history.distinctEmails + (others.seen ? 0 : 1), others.count + 1);
   facts.emails_in_ip = [
     { email_address: current, created_time: createdTime(now) },
-    ...emails.slice(0, LIST_LIMIT - 1).map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
+    ...others.list.map((e) => ({ email_address: e.email, created_time: createdTime(e.at) })),
   ];
   facts.total_email_in_ip = history.total + 1;
   for (let i = 0; i < WINDOWS.length; i++) {
     facts[COUNT_FACTS[i] as string] = (history.since[i] ?? 0) + 1;
-    facts[DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
+    facts[DISTINCT_FACTS[i] as string] = (others.since[i] ?? 0) + 1;
   }
   return facts;
 }
@@ -120,13 +139,13 @@ export function deviceWindowStarts(now: number): number[] {
 }
 
 /**
- * Distinct addresses from the request's device, in total and per window, this one included; read with
- * `ownAddress(email, deviceWindowStarts(now))`; written into `facts`, as velocityFacts.
+ * Distinct addresses from the request's device, in total and per window (DEVICE_WINDOWS), this one included,
+ * from the device's newest DISTINCT_SCAN_LIMIT addresses; written into `facts`, as velocityFacts.
  */
 export function deviceFacts(email: string, device: string, now: number, history: Velocity, facts: FactValues = {}): FactValues {
-  const { own } = answered(history, ownAddress(email, deviceWindowStarts(now)));
+  const others = othersOf(history, email.toLowerCase(), deviceWindowStarts(now));
   facts.device = device;
-  facts.distinct_emails_from_device = Math.max(history.distinctEmails + (own.seen ? 0 : 1), own.others + 1);
-  for (let i = 0; i < DEVICE_WINDOWS.length; i++) facts[DEVICE_DISTINCT_FACTS[i] as string] = (own.othersSince[i] ?? 0) + 1;
+  facts.distinct_emails_from_device = Math.max(history.distinctEmails + (others.seen ? 0 : 1), others.count + 1);
+  for (let i = 0; i < DEVICE_WINDOWS.length; i++) facts[DEVICE_DISTINCT_FACTS[i] as string] = (others.since[i] ?? 0) + 1;
   return facts;
 }

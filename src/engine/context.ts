@@ -19,14 +19,12 @@ export class RunContext implements PluginContext {
     this.input = run.request.input;
   }
 
-  /** The project's history; a read that is not at hand tells the run that this plugin waited (RequestRun.waited). */
+  /**
+   * The project's history. Its reads do not make the plugin late in `steps` (run-order.ts): the order stays
+   * the order of the reads whichever database answers, and only network lookups move a plugin last.
+   */
   get velocity(): VelocityReader {
-    const reader = this.run.request.services.velocity;
-    const waits = <T>(answer: T): T => {
-      if (answer instanceof Promise) this.run.order.waited(this.index);
-      return answer;
-    };
-    return { byIp: (query) => waits(reader.byIp(query)), byDevice: (query) => waits(reader.byDevice(query)) };
+    return this.run.request.services.velocity;
   }
 
   get network(): NetworkAccess {

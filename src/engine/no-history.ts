@@ -1,6 +1,6 @@
 // A project without history: what policy tests and plugin tests read when they declare none.
 import type { VelocityReader } from './plugin.js';
 
-const empty = ({ since }: { since: number[] }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) });
+const empty = async ({ since }: { since: number[] }) => ({ emails: [], distinctEmails: 0, total: 0, since: since.map(() => 0) });
 
 export const noHistory: VelocityReader = { byIp: empty, byDevice: empty };

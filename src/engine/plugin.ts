@@ -88,38 +88,10 @@ export interface VelocityEntry {
   at: number;
 }
 
-/**
- * The request's own address, for a reader to set apart (VelocityQuery.own): so that the store sends the few
- * entries a request lists and the counts it needs, not every address it read.
- */
-export interface OwnAddress {
-  /** The request's address, lower-cased: left out of the answer's list and of the counts of `others`. */
-  address: string;
-  /** Entries of the other addresses to list at most. */
-  list: number;
-  /** Times (ms) from which to count the other addresses by when they were last seen. */
-  since: number[];
-}
-
-/** What a reader worked out for OwnAddress, over the newest `limit` addresses it read. */
-export interface OwnAnswer {
-  /** Whether the request's own address is among them. */
-  seen: boolean;
-  /** How many of them are other addresses. */
-  others: number;
-  /** How many of those others were last seen at or after each `OwnAddress.since` time, in that order. */
-  othersSince: number[];
-}
-
 /** The history of one subject (an IP, a device): what velocity reads. */
 export interface Velocity {
-  /**
-   * Distinct addresses seen from the subject, each with the time it was last seen, newest first, at most
-   * `limit`; when the query gave its own address, only the other addresses, at most `own.list`.
-   */
+  /** Distinct addresses seen from the subject, each with the time it was last seen, newest first, at most `limit`. */
   emails: VelocityEntry[];
-  /** Set when the query gave its own address. */
-  own?: OwnAnswer;
   /** Number of distinct addresses seen from the subject. */
   distinctEmails: number;
   /** Number of validations from the subject. */
@@ -137,12 +109,11 @@ export type IpVelocity = Velocity;
  * Read access to this project's history; the store implements it, and bounds it: each read costs a bounded
  * amount however long the history (windows up to 3 hours are exact to the minute, `limit` addresses at
  * most), and a read the database does not answer within the store's read timeout (2 s) rejects, so a
- * plugin need not time it. A reader with the history at hand (an embedded file's replica of its cache)
- * answers with the value itself, so that the plugin settles without a wait.
+ * plugin need not time it.
  */
 export interface VelocityReader {
-  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number; own?: OwnAddress }): Velocity | Promise<Velocity>;
-  byDevice(query: { device: string; since: number[]; limit: number; own?: OwnAddress }): Velocity | Promise<Velocity>;
+  byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<Velocity>;
+  byDevice(query: { device: string; since: number[]; limit: number }): Promise<Velocity>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */

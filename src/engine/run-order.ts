@@ -69,7 +69,7 @@ export class RunOrder {
     reads.push(i);
   }
 
-  /** Plugin number `p`'s run waits for I/O: the network, or a history read not at hand. */
+  /** Plugin number `p`'s run waits for I/O: the network. */
   waited(p: number): void {
     this.waitedFor[p] = true;
   }

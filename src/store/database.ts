@@ -1,5 +1,6 @@
 // Opens the store named by DATABASE_URL: SQLite (embedded, one file) or PostgreSQL (several
 // service instances). One knex migration set serves both.
+import cluster from 'node:cluster';
 import { constants } from 'node:fs';
 import { access, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -13,8 +14,9 @@ import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
-import { openSqliteThread } from './sqlite-thread.js';
+import { SQLITE_BUSY_TIMEOUT_MS, sqliteDataVersion } from './sqlite-statements.js';
 import { createUsage, type Usage } from './usage.js';
+import { createVelocityCache, watchDataVersion } from './velocity-cache.js';
 
 export interface Store {
   knex: Knex;
@@ -42,8 +44,6 @@ export interface OpenOptions {
   acquireTimeoutMs?: number;
   /** How long a velocity read may wait for the database (default READ_TIMEOUT_MS, 2 s). */
   readTimeoutMs?: number;
-  /** An embedded file's write-ahead log limit (sqlite-writes.ts, WAL_SIZE_LIMIT_BYTES unless set: a test's). */
-  walLimitBytes?: number;
   /** Where knex's own warnings go, throttled (knexLog); without it they are dropped. */
   log?: Logger;
 }
@@ -54,14 +54,12 @@ const ACCEPTED_FORMS =
 
 // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every commit (a commit
 // survives a process crash; the last ones may be lost on power loss). A 32 MB page cache (default 2 MB)
-// keeps the event and counter indexes in memory while history grows: writes stay fast at millions of rows.
-// No automatic checkpoint (wal_autocheckpoint=0): this connection runs on the event loop, and with the log
-// always past SQLite's 1,000 pages under load, each of its write commits (a key's last use, then the
-// usage counts) copied up to a second's worth of log into the database and fsynced it, the event loop waiting
-// 47-88 ms (issue 12). The checkpoint thread (sqlite-checkpoints.ts) does it; a process that writes through
-// this connection alone (a CLI command) checkpoints when it closes the database.
-const SQLITE_PRAGMAS =
-  'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA cache_size=-32768; PRAGMA wal_autocheckpoint=0;';
+// keeps the event and counter indexes in memory while history grows. better-sqlite3 runs every statement on
+// the event loop, so a lock held elsewhere is waited for briefly (SQLITE_BUSY_TIMEOUT_MS, then 503), except
+// by the event commits, which wait off the loop (sqlite-statements.ts). Temporary files in memory: a commit's
+// counter upsert keeps a statement journal that would otherwise spill to disk.
+export const BUSY_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS;
+const SQLITE_PRAGMAS = `PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;`;
 
 function badUrl(detail: string): Error {
   return new Error(`DATABASE_URL ${detail}; accepted forms: ${ACCEPTED_FORMS}`);
@@ -156,12 +154,15 @@ async function makeFolder(folder: string): Promise<void> {
   if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error(`${folder} is not a folder`), { code: 'ENOTDIR' });
 }
 
-async function sqliteConfig(filename: string, options: OpenOptions): Promise<Knex.Config> {
-  if (filename !== SQLITE_MEMORY) await prepareSqliteFile(filename);
-  // better-sqlite3, not node-sqlite3: the event writer and the velocity reads open connections of their
-  // own with it, and connections of one process must share one copy of the SQLite library, or their POSIX
-  // file locks do not see each other (two copies let two writers in at once: sqlite.org/howtocorrupt.html,
-  // 2.2.1). Its statements run synchronously on the event loop; every one on the request path is bounded.
+/**
+ * Connections of an embedded file's read pool (the velocity and history reads of requests): a WAL reader
+ * beside the writer, so a read never waits for a knex transaction holding the writer connection. One is
+ * enough: better-sqlite3 runs each read to its end in one call.
+ */
+export const SQLITE_READ_CONNECTIONS = 1;
+
+/** knex over better-sqlite3 on `filename`, with `connections` pooled (the file is prepared by the caller). */
+function sqliteConfig(filename: string, options: OpenOptions, connections: number): Knex.Config {
   return {
     client: 'better-sqlite3',
     connection: { filename },
@@ -170,8 +171,8 @@ async function sqliteConfig(filename: string, options: OpenOptions): Promise<Kne
     acquireConnectionTimeout: options.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS,
     pool: {
       min: 1,
-      max: 1,
-      afterCreate: (conn: { exec(sql: string): void }, done: (err: Error | null, conn: unknown) => void) => {
+      max: connections,
+      afterCreate: (conn: { exec(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
         try {
           conn.exec(SQLITE_PRAGMAS);
           done(null, conn);
@@ -224,17 +225,25 @@ function knexLog(log: Logger | undefined): NonNullable<Knex.Config['log']> {
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Store> {
   const target = parseDatabaseUrl(url);
-  const config = target.client === 'sqlite' ? await sqliteConfig(target.filename, options) : postgresConfig(target.url, options);
-  const knex = knexFactory({ ...config, log: knexLog(options.log) });
-  // An embedded file's event commits and hot-path reads (velocity, intelligence's history) go to a worker
-  // thread with a connection of its own, which keeps the velocity cache exact beside it (sqlite-thread.ts,
-  // velocity-cache.ts); memory databases cannot share a connection.
-  const embedded = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? target.filename : null;
-  const thread = embedded ? openSqliteThread(embedded, knex, options.walLimitBytes ? { walLimitBytes: options.walLimitBytes } : {}) : null;
-  const keys = createKeys(knex, thread);
-  // Through knex every read is bounded.
+  if (target.client === 'sqlite' && target.filename !== SQLITE_MEMORY) await prepareSqliteFile(target.filename);
+  const log = knexLog(options.log);
+  // SQLite: one connection writes (one writer at a time; a memory database is one connection's), and an
+  // embedded file's request-path reads have a pool of their own.
+  const knex = knexFactory({ ...(target.client === 'sqlite' ? sqliteConfig(target.filename, options, 1) : postgresConfig(target.url, options)), log });
+  const readKnex =
+    target.client === 'sqlite' && target.filename !== SQLITE_MEMORY
+      ? knexFactory({ ...sqliteConfig(target.filename, options, SQLITE_READ_CONNECTIONS), log })
+      : knex;
+  const keys = createKeys(knex);
+  // Every read on the request's path is bounded (READ_TIMEOUT_MS); PostgreSQL also cancels one past it.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
-  const events = createEvents(knex, thread ? { all: thread.all, velocity: thread.velocity } : knexReads(knex, bound), thread);
+  // An embedded file's velocity reads come from memory once read (velocity-cache.ts): off in a process of
+  // WORKERS, whose siblings commit to the same file all the time.
+  const dataVersion = readKnex !== knex && !cluster.isWorker ? sqliteDataVersion(knex) : null;
+  const version = dataVersion ? watchDataVersion(dataVersion) : null;
+  const cache = version ? createVelocityCache(version.current) : null;
+  const reads = knexReads(readKnex, bound, cache, readKnex !== knex);
+  const events = createEvents(knex, reads);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -242,14 +251,16 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     keys,
     fingerprintKeys: createFingerprintKeys(knex),
     events,
-    domainFacts: createDomainFacts(knex, thread),
+    domainFacts: createDomainFacts(knex),
     usage: createUsage(knex),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },
     async close() {
       await events.flush();
-      await thread?.close();
+      version?.stop();
+      await reads.release();
+      if (readKnex !== knex) await readKnex.destroy();
       await knex.destroy();
     },
   };

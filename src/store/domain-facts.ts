@@ -1,9 +1,7 @@
 // domain_facts: cached per-domain results (DNS, domain age, website) with an expiry, shared by all
 // projects. Values are stored as JSON text, so a cached `null` (e.g. "no age known") is a hit too.
 import type { Knex } from 'knex';
-import { backgroundWrites, nativeStatement } from './background-writes.js';
 import { toNumber } from './sql-values.js';
-import type { SqliteThread } from './sqlite-thread.js';
 
 export interface DomainFact<T = unknown> {
   value: T;
@@ -28,11 +26,7 @@ interface DomainFactRow {
   updated_at: unknown;
 }
 
-/** `thread`: an embedded file's store thread, which writes the facts on its own connection (usage.ts says why). */
-export function createDomainFacts(knex: Knex, thread: Pick<SqliteThread, 'write'> | null = null): DomainFacts {
-  // Facts are stored as requests find them, beside the store thread's commits: without holding the event
-  // loop while the write lock is taken (background-writes.ts).
-  const write = backgroundWrites(knex);
+export function createDomainFacts(knex: Knex): DomainFacts {
   return {
     async get<T>(domain: string, kind: string, now = Date.now()) {
       const row = (await knex<DomainFactRow>('domain_facts')
@@ -48,9 +42,7 @@ export function createDomainFacts(knex: Knex, thread: Pick<SqliteThread, 'write'
       const json = JSON.stringify(value);
       if (json === undefined) throw new TypeError('a domain fact value must be JSON-serialisable');
       const row = { domain: domain.toLowerCase(), kind, value: json, expires_at: now + ttlMs, updated_at: now };
-      const upsert = (q: Knex | Knex.Transaction) => q('domain_facts').insert(row).onConflict(['domain', 'kind']).merge(['value', 'expires_at', 'updated_at']);
-      if (thread) await thread.write([nativeStatement(upsert(knex))]);
-      else await write(upsert);
+      await knex('domain_facts').insert(row).onConflict(['domain', 'kind']).merge(['value', 'expires_at', 'updated_at']);
     },
 
     async pruneExpired(now = Date.now()) {

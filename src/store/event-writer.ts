@@ -1,35 +1,32 @@
 // Group commit for events: rows written together commit in one transaction, and each caller's promise
 // settles with the commit that holds its row, so a response is sent only after its event is durable; the
 // velocity counters (velocity-counters.ts) and the quota's usage counts (usage.ts) are upserted in the same
-// transaction. Through knex a turn's rows are
-// one transaction. On an embedded SQLite file the commits go to the store thread (sqlite-thread.ts), a turn's
-// rows in groups of ROWS_SENT_AT_ONCE as they are written and the rest at the turn's end, and each of its
-// commits takes every group waiting on it. Rows arrive type-checked (events.ts), but the database may still
-// refuse one (PostgreSQL cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed
-// commit is then retried one event per transaction, so only the refused event's caller sees the error, not
+// transaction. A turn's rows are one transaction, and one commit runs at a time: the next takes every row
+// that queued meanwhile. Rows arrive type-checked (events.ts), but the database may still refuse one
+// (PostgreSQL cannot store U+0000 in text, nor an index entry over about 2,700 bytes): a failed commit is
+// then retried one event per transaction, so only the refused event's caller sees the error, not
 // the other requests (other projects' too) that happened to share its commit.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
+import { sqliteCommits } from './sqlite-statements.js';
 import { isUnavailable } from './unavailable.js';
-import { writeUsage } from './usage.js';
-import { valuesList, writeCounters } from './velocity-counters.js';
+import { usageStatement } from './usage.js';
+import type { VelocityCache } from './velocity-cache.js';
+import { counterWrites, rowsOf, type Statement, valuesList } from './velocity-counters.js';
 
+/**
+ * On an embedded file a commit runs on the event loop (better-sqlite3) and costs mostly its own writing of
+ * the pages it touched, whatever its rows: the next commit starts at least this long after the last one
+ * began, so that under load a commit takes the rows of several turns (docs/decisions/0065).
+ */
+export const SQLITE_COMMIT_GAP_MS = 2;
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
-/**
- * On the store thread, a turn's rows go to it in groups of this many as they are written, the rest at the
- * turn's end: the thread commits the first ones while the event loop decides the others. Under verify's
- * load a turn decided about 15 requests, 3-4 ms of the loop's work, and each row waited for the turn's end to
- * be sent; the loop then slept 6-13 % of the time, every request waiting for a commit that had only just
- * begun. In groups of 8 it slept 1.2-1.8 %, and verify answered ×1.25 as many requests a second side by side,
- * with commits of 7 rows on average instead of 15 (bench/README.md, the twentieth pass). A turn of fewer rows,
- * as at 1,000 verifies a second, goes as before: whole, at its end.
- */
-export const ROWS_SENT_AT_ONCE = 8;
 /** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
-const COLUMNS = [
+/** The events table's columns as the store writes them: the one list of them. */
+export const EVENT_COLUMNS = [
   'project_id',
   'endpoint',
   'email',
@@ -66,18 +63,32 @@ export interface EventRow {
   counted?: boolean;
 }
 
-/** A commit path other than knex's: the rows, their velocity counters and their usage in one transaction, or nothing. */
-export interface EventCommits {
-  insert(rows: readonly EventRow[]): Promise<void>;
-  /** Told after velocity history changed through knex (retention): what it remembers of it may be out of date. */
-  forget?(): void;
-}
-
 export interface EventWriter {
   /** Resolves once the row is committed; rejects when its commit fails. */
   write(row: EventRow): Promise<void>;
   /** Waits until every write() made so far has settled. */
   flush(): Promise<void>;
+}
+
+/** A commit's statements, in the order they run: the events, the counters (velocity-counters.ts), the usage counts. */
+export interface CommitStatements {
+  rows: readonly EventRow[];
+  events: Statement[];
+  counters: ReturnType<typeof counterWrites>;
+  usage: Statement[];
+}
+
+/** Plain multi-row VALUES, in statements of at most ROWS_PER_STATEMENT rows (knex would write SQLite's as UNION ALL selects). */
+function commitStatements(rows: readonly EventRow[]): CommitStatements {
+  const events: Statement[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const bindings: unknown[] = [];
+    for (const row of chunk) for (const column of EVENT_COLUMNS) bindings.push(row[column]);
+    events.push({ sql: `insert into events (${EVENT_COLUMNS.join(', ')}) values ${valuesList(chunk.length, EVENT_COLUMNS.length)}`, bindings });
+  }
+  const usage = usageStatement(rows);
+  return { rows, events, counters: counterWrites(rows), usage: usage ? [usage] : [] };
 }
 
 interface Pending {
@@ -86,16 +97,20 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** `sqlite`: the embedded file's own commit path; without it every commit goes through knex. */
-export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null): EventWriter {
+/** `cache`: an embedded file's velocity cache, kept up to date with each commit's increments. */
+export function createEventWriter(knex: Knex, cache: VelocityCache | null = null): EventWriter {
+  const sqlite = sqliteCommits(knex);
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
+  const gapMs = sqlite ? SQLITE_COMMIT_GAP_MS : 0;
+  let lastStarted = Number.NEGATIVE_INFINITY;
 
   // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
     const started = performance.now();
-    if (!sqlite) eventBatchSize.observe(rows.length); // the store thread's commits are counted as it makes them (sqlite-thread.ts)
+    lastStarted = started;
+    eventBatchSize.observe(rows.length);
     try {
       await insertRows(rows);
       eventCommitDuration.observe({ outcome: 'committed' }, secondsSince(started));
@@ -107,17 +122,28 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
 
   // The event rows, the velocity counters and the usage counts they add commit together, or not at all.
   async function insertRows(rows: EventRow[]): Promise<void> {
-    if (sqlite) return sqlite.insert(rows);
+    const writes = commitStatements(rows);
+    const commit = cache?.committing(writes.counters.increments().counts);
+    try {
+      if (sqlite) await sqlite(writes);
+      else await viaKnex(writes);
+    } catch (error) {
+      if (commit !== undefined) cache?.failed(commit);
+      throw error;
+    }
+    if (commit !== undefined) {
+      const { counts, addresses } = writes.counters.increments();
+      cache?.apply(commit, counts, addresses);
+    }
+  }
+
+  async function viaKnex(writes: CommitStatements): Promise<void> {
     await knex.transaction(async (trx) => {
-      // Plain multi-row VALUES (knex would write SQLite's as UNION ALL selects, slower to build and run).
-      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-        const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-        const bindings: unknown[] = [];
-        for (const row of chunk) for (const column of COLUMNS) bindings.push(row[column]);
-        await trx.raw(`insert into events (${COLUMNS.join(', ')}) values ${valuesList(chunk.length, COLUMNS.length)}`, bindings as Knex.RawBinding[]);
-      }
-      await writeCounters(trx, rows);
-      await writeUsage(trx, rows);
+      const run = async ({ sql, bindings }: Statement) => rowsOf(await trx.raw(sql, bindings as Knex.RawBinding[]));
+      for (const statement of writes.events) await run(statement);
+      const inserted: Array<Array<Record<string, unknown>>> = [];
+      for (const statement of writes.counters.first) inserted.push(await run(statement));
+      for (const statement of [...writes.counters.rest(inserted), ...writes.usage]) await run(statement);
     });
   }
 
@@ -150,47 +176,29 @@ export function createEventWriter(knex: Knex, sqlite: EventCommits | null = null
     }
   }
 
-  // Batches sent to the store thread and not yet answered.
-  const sent = new Set<Promise<void>>();
-
   function schedule(): void {
-    // Through knex one commit runs at a time, and the next takes what queued meanwhile. The store thread
-    // queues what it is sent and commits every batch waiting behind its current commit as one (sqlite-thread-
-    // worker.ts), so a turn's rows (those not sent already, ROWS_SENT_AT_ONCE) go at its end: they wait for the
-    // thread's commit in progress, not for the event loop to take its answer first (a turn later, under load).
-    if (scheduled || (committing && !sqlite)) return;
+    if (scheduled || committing) return;
     scheduled = true;
-    setImmediate(() => {
+    const start = () => {
       scheduled = false;
-      if (!sqlite) {
-        committing = commitQueue();
-        return;
-      }
-      send();
-    });
-  }
-
-  /** The store thread gets what is queued now; it commits it behind (or with) what it was sent before. */
-  function send(): void {
-    while (queue.length > 0) {
-      const batch = commitBatch(queue.splice(0, MAX_ROWS_PER_COMMIT)).finally(() => sent.delete(batch));
-      sent.add(batch);
-    }
+      committing = commitQueue();
+    };
+    const wait = lastStarted + gapMs - performance.now();
+    if (wait > 0) setTimeout(start, wait);
+    else setImmediate(start);
   }
 
   return {
     write(row) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ row, resolve, reject });
-        if (sqlite && queue.length >= ROWS_SENT_AT_ONCE) send();
-        else schedule();
+        schedule();
       });
     },
 
     async flush() {
-      while (queue.length > 0 || scheduled || committing || sent.size > 0) {
+      while (queue.length > 0 || scheduled || committing) {
         if (committing) await committing;
-        else if (sent.size > 0) await Promise.all(sent);
         else await nextTurn();
       }
     },

@@ -4,10 +4,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
-import { withOwnAddress } from '../engine/own-address.js';
-import type { OwnAddress, Velocity, VelocityReader } from '../engine/plugin.js';
-import { createEventWriter, type EventCommits, type EventRow } from './event-writer.js';
+import type { VelocityReader } from '../engine/plugin.js';
+import { createEventWriter, type EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
+import { sqliteReads } from './sqlite-statements.js';
+import type { VelocityCache } from './velocity-cache.js';
 import {
   COUNTED_COLUMNS,
   type CounterKind,
@@ -155,16 +156,28 @@ export const READ_TIMEOUT_MS = 2_000;
 
 /**
  * Reads through knex, each bounded by `timeoutMs`; with `cancel` (PostgreSQL) a read past it is also
- * cancelled in the database rather than left running.
+ * cancelled in the database rather than left running. `cache`: an embedded file's velocity cache. `hold`:
+ * knex's SQLite pool is the reads' own, and they keep one of its connections until `release()`.
  */
-export function knexReads(knex: Knex, bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false }): Reads {
+export function knexReads(
+  knex: Knex,
+  bound: { timeoutMs: number; cancel: boolean } = { timeoutMs: READ_TIMEOUT_MS, cancel: false },
+  cache: VelocityCache | null = null,
+  hold = false,
+): Reads & { release(): Promise<void> } {
+  // On SQLite, synchronous prepared statements (sqlite-statements.ts).
+  const sqlite = sqliteReads(knex, hold);
   const query = ({ sql, bindings }: Statement) => knex.raw(sql, bindings as Knex.RawBinding[]).timeout(bound.timeoutMs, { cancel: bound.cancel });
-  return { all: async (statement) => rowsOf(await query(statement)) };
+  if (sqlite) return { all: sqlite.all, release: sqlite.release, ...(cache ? { cache } : {}) };
+  return { all: async (statement) => rowsOf(await query(statement)), release: async () => undefined, ...(cache ? { cache } : {}) };
 }
 
-/** `writes`: an embedded SQLite file's own commit path (sqlite-thread.ts); without it events commit through knex. */
-export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes: EventCommits | null = null): Events {
-  const writer = createEventWriter(knex, writes);
+/**
+ * Events written through `knex` (group commits: event-writer.ts) and read through `reads` (each read bounded);
+ * `reads.cache` (an embedded file's) is kept up to date by the writer and emptied by retention.
+ */
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
+  const writer = createEventWriter(knex, reads.cache ?? null);
   return {
     record(event) {
       let row: EventRow;
@@ -178,48 +191,32 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex), writes:
     velocityReader: (projectId) => velocityReader(reads, projectId),
     byEmail: (projectId, baseEmail, limit) => byEmail(reads, projectId, baseEmail, limit),
     byIpHistory: (projectId, ip, limit) => byIpHistory(reads, projectId, ip, limit),
-    pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize, () => writes?.forget?.()),
+    pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize, () => reads.cache?.clear()),
     flush: () => writer.flush(),
   };
 }
 
 function velocityReader(reads: Reads, projectId: string): VelocityReader {
   const windows = (since: number[]) => since.map((t) => (Number.isFinite(t) ? t : 0));
-  // What crosses to the store thread is plain data of known shape, whatever the caller passed.
-  const ownOf = (own: OwnAddress | undefined): OwnAddress | undefined =>
-    own ? { address: String(own.address), list: clampLimit(own.list), since: windows(Array.isArray(own.since) ? own.since : []) } : undefined;
-  const empty = (since: number[], own: OwnAddress | undefined) => {
-    const none = emptyVelocity(since);
-    return own ? withOwnAddress(none, own) : none;
-  };
-  // A subject's read answers with its value when the store has it at hand (subjectVelocity), a promise otherwise.
   return {
-    byIp(query): Velocity | Promise<Velocity> {
+    async byIp(query) {
       const since = windows(query.since);
       const limit = clampLimit(query.limit);
       const ipv4 = canonicalIp(query.ipv4);
       const ipv6 = canonicalIp(query.ipv6);
-      const own = ownOf(query.own);
-      if (ipv4 === null || ipv6 === null) {
-        // One subject sets the own address apart where it is read.
-        const one = ipv4 === null ? (ipv6 === null ? null : (['ipv6', ipv6] as const)) : (['ipv4', ipv4] as const);
-        return one ? subjectVelocity(reads, { projectId, kind: one[0], subject: one[1], since, limit, ...(own ? { own } : {}) }) : empty(since, own);
+      const read = (kind: 'ipv4' | 'ipv6', subject: string) => subjectVelocity(reads, { projectId, kind, subject, since, limit });
+      if (ipv4 !== null && ipv6 !== null) {
+        const [v4, v6] = await Promise.all([read('ipv4', ipv4), read('ipv6', ipv6)]);
+        return mergeVelocity(v4, v6, limit);
       }
-      // Two are merged here first.
-      const merged = (v4: Velocity, v6: Velocity) => {
-        const both = mergeVelocity(v4, v6, limit);
-        return own ? withOwnAddress(both, own) : both;
-      };
-      const v4 = subjectVelocity(reads, { projectId, kind: 'ipv4', subject: ipv4, since, limit });
-      const v6 = subjectVelocity(reads, { projectId, kind: 'ipv6', subject: ipv6, since, limit });
-      if (!(v4 instanceof Promise) && !(v6 instanceof Promise)) return merged(v4, v6);
-      return Promise.all([v4, v6]).then(([a, b]) => merged(a, b));
+      if (ipv4 !== null) return read('ipv4', ipv4);
+      if (ipv6 !== null) return read('ipv6', ipv6);
+      return emptyVelocity(since);
     },
-    byDevice(query): Velocity | Promise<Velocity> {
+    async byDevice(query) {
       const since = windows(query.since);
-      const own = ownOf(query.own);
-      if (typeof query.device !== 'string' || query.device === '') return empty(since, own);
-      return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit), ...(own ? { own } : {}) });
+      if (typeof query.device !== 'string' || query.device === '') return emptyVelocity(since);
+      return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit) });
     },
   };
 }
@@ -231,7 +228,7 @@ async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subje
 }
 
 // The newest events of an address or an IP, through the (project_id, base_email | ipv4 | ipv6, created_at)
-// indexes: bounded by their limit, so they go through `reads` (on an embedded file, its own connection).
+// indexes: bounded by their limit, and through `reads` (the read timeout).
 const eventsOfEmail = (limit: number) =>
   `select email, base_email, created_at from events where project_id = ? and base_email = ? order by created_at desc ${limitClause(limit)}`;
 const eventsOfIp = (column: 'ipv4' | 'ipv6', limit: number) =>
@@ -279,8 +276,7 @@ async function byIpHistory(reads: Reads, projectId: string, ip: { ipv4: string |
 
 /**
  * Deletes old events in batches, each in one transaction with taking them off their subjects' totals,
- * then the minute and address rows older than the cutoff (velocity-counters.ts); `changed` after each
- * commit (the store thread's replica of the velocity cache, sqlite-thread.ts).
+ * then the minute and address rows older than the cutoff (velocity-counters.ts); `changed` after each commit.
  */
 async function pruneOlderThan(knex: Knex, cutoff: number, batchSize: number | undefined, changed: () => void): Promise<number> {
   const size = Math.max(1, Math.trunc(batchSize ?? 1_000));

@@ -7,10 +7,8 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { backgroundWrites, nativeStatement } from './background-writes.js';
 import { type Project, projectFromRow } from './projects.js';
 import { newId, toNullableNumber, toNumber } from './sql-values.js';
-import type { SqliteThread } from './sqlite-thread.js';
 
 export const KEY_KINDS = ['access_token', 'private_key', 'public_key'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
@@ -151,8 +149,7 @@ async function insertKey(knex: Knex, projectId: string, kind: KeyKind, now: numb
   return { key, token };
 }
 
-/** `thread`: an embedded file's store thread, which writes the keys' last uses on its own connection (usage.ts says why). */
-export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | null = null): Keys {
+export function createKeys(knex: Knex): Keys {
   // Date.now, not performance.now: the clock the rest of the store reads (and tests move); ttlResolution 0
   // so every check reads it.
   const cacheOptions = { max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 };
@@ -163,7 +160,6 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
     cache.clear();
     notFound.clear();
   };
-  const write = backgroundWrites(knex);
 
   return {
     async create(projectId, kind, options = {}) {
@@ -220,18 +216,13 @@ export function createKeys(knex: Knex, thread: Pick<SqliteThread, 'write'> | nul
 
     async markUsed(uses) {
       if (uses.size === 0) return;
-      // Off the request's path, beside the store thread's commits: without holding the event loop (background-writes.ts).
-      const lastUse = (q: Knex | Knex.Transaction, id: string, at: number) =>
-        q('api_keys')
-          .where({ id })
-          .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', at))
-          .update({ last_used_at: at });
-      if (thread) {
-        await thread.write([...uses].map(([id, at]) => nativeStatement(lastUse(knex, id, at))));
-        return;
-      }
-      await write(async (trx) => {
-        for (const [id, at] of uses) await lastUse(trx, id, at);
+      await knex.transaction(async (trx) => {
+        for (const [id, at] of uses) {
+          await trx('api_keys')
+            .where({ id })
+            .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', at))
+            .update({ last_used_at: at });
+        }
       });
     },
 

@@ -22,7 +22,7 @@ export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === '23505') return true; // PostgreSQL unique_violation
-  // better-sqlite3 gives the extended code (SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY); node-sqlite3 the base one.
+  // SQLite's codes: the extended SQLITE_CONSTRAINT_UNIQUE (better-sqlite3) or the base SQLITE_CONSTRAINT, with UNIQUE in the message.
   return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT') && typeof message === 'string' && message.includes('UNIQUE');
 }
 

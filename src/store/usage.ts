@@ -1,8 +1,7 @@
 // usage: calls per project per calendar month (UTC), for quotas: the quota's source of truth (service/quota.ts).
-// A served call's count is added in the transaction that commits its event (event-writer.ts, and on an
-// embedded file the store thread's commit, sqlite-writes.ts), so the table always agrees with the events: a
-// call whose event did not commit is not counted, and a kill -9 loses no count. Sandbox calls are not counted
-// (their events say so: EventRow.counted).
+// A served call's count is added in the transaction that commits its event (event-writer.ts), so the table
+// always agrees with the events: a call whose event did not commit is not counted, and a kill -9 loses no
+// count. Sandbox calls are not counted (their events say so: EventRow.counted).
 import type { Knex } from 'knex';
 import type { EventRow } from './event-writer.js';
 import { toNumber } from './sql-values.js';
@@ -39,37 +38,18 @@ export function usageOf(rows: readonly EventRow[]): UsageRow[] {
   return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-/** Sums the rows of one project and month (commits merged on the store thread), in key order. */
-export function mergedUsage(rows: readonly UsageRow[]): UsageRow[] {
-  const counts = new Map<string, UsageRow>();
-  for (const row of rows) {
-    const key = `${row.project_id}\u0000${row.month}`;
-    const held = counts.get(key);
-    if (held) held.count += row.count;
-    else counts.set(key, { ...row });
-  }
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-}
-
 /** The upsert of `n` usage rows (PostgreSQL and SQLite alike). */
-export const usageSql = (n: number) =>
+const usageSql = (n: number) =>
   `insert into usage (project_id, month, count) values ${valuesList(n, 3)}
   on conflict (project_id, month) do update set count = usage.count + excluded.count`;
 
-/** The rows as one flat list of values (project_id, month, count, …): the statement's bindings, and how they travel to the store thread. */
-export const usageBindings = (rows: readonly UsageRow[]): unknown[] => rows.flatMap((r) => [r.project_id, r.month, r.count]);
+/** The rows as one flat list of values (project_id, month, count, …): the statement's bindings. */
+const usageBindings = (rows: readonly UsageRow[]): unknown[] => rows.flatMap((r) => [r.project_id, r.month, r.count]);
 
-/** The rows of usageBindings() again. */
-export function usageOfBindings(values: readonly unknown[]): UsageRow[] {
-  const rows: UsageRow[] = [];
-  for (let i = 0; i + 2 < values.length; i += 3) rows.push({ project_id: String(values[i]), month: String(values[i + 1]), count: Number(values[i + 2]) });
-  return rows;
-}
-
-/** Adds the counted rows' calls inside the caller's transaction (the one committing their events). */
-export async function writeUsage(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
+/** The statement adding the counted rows' calls, for the transaction committing their events; null when none count. */
+export function usageStatement(rows: readonly EventRow[]): { sql: string; bindings: unknown[] } | null {
   const usage = usageOf(rows);
-  if (usage.length > 0) await trx.raw(usageSql(usage.length), usageBindings(usage) as Knex.RawBinding[]);
+  return usage.length > 0 ? { sql: usageSql(usage.length), bindings: usageBindings(usage) } : null;
 }
 
 export function createUsage(knex: Knex): Usage {

@@ -1,38 +1,30 @@
-// Velocity reads on an embedded SQLite file answered from memory (issue 12): the rows the two read
-// statements of a subject (velocity-counters.ts: counts from a bucket on, newest addresses) returned, kept
-// per (project, kind, subject) and brought up to date by this process's event writer after each commit
-// with exactly what the commit added (the same increments the upserts made). So a cached answer is the
-// one the database would give, row for row, never an approximation:
+// Velocity reads of an embedded SQLite file answered from memory, on the event loop: the rows a subject's
+// two read statements (velocity-counters.ts) returned, kept per (project, kind, subject) and brought up to
+// date after each commit of this process's event writer with exactly what the commit added (the increments
+// its upserts made). So a cached answer is the one the database would give, row for row:
 //
-// - Another connection's commit (retention and project lists through knex, a second process on the file)
-//   changes the writer connection's `PRAGMA data_version`: every entry read before it is dropped.
-// - A read that raced a commit of this process (read, then the commit, then the answer stored) is not
-//   stored: the commit counter moved.
-// - An entry answers a window read only from the bucket it was read from on, and an address list only up
-//   to the limit it was read with; otherwise the statements run and replace it.
-// - Address rows are ordered as SQLite's covering index returns them: last_seen descending, then the
-//   address descending in binary (UTF-8) order.
+// - Every write of this process goes through one connection (database.ts); another connection's commit (a
+//   second process on the file, the CLI) changes that connection's `PRAGMA data_version`, read every
+//   VERSION_POLL_MS: a change drops every entry, and without a reading within VERSION_FRESH_MS nothing is
+//   answered from memory. Retention through this process drops every entry too (events.ts).
+// - A subject's read that overlapped a commit of this process touching that subject (the commit in flight
+//   when the read began, or begun before its answer came) is not kept: its rows may or may not hold it.
+// - An entry answers a window read only from the bucket it was read from on, and an address list only up to
+//   the limit it was read with; otherwise the statements run and replace it.
+// - Address rows are ordered as SQLite's covering index returns them: last_seen descending, then the address
+//   descending in binary (UTF-8) order.
 import { LRUCache } from 'lru-cache';
 import type { AddressRow, CountRow } from './velocity-counters.js';
 import { type CounterKind, MAX_WINDOW_BUCKETS, TOTAL_BUCKET } from './velocity-counters.js';
 
 /** Subjects held; the least recently read go first. An entry is at most 182 buckets and `limit` addresses (about 20 KB at 100). */
 export const MAX_CACHED_SUBJECTS = 1_024;
+/** How often the writer connection's data_version is read. */
+export const VERSION_POLL_MS = 50;
+/** How old the last reading may be for the cache to answer: another process's commit is seen within this. */
+export const VERSION_FRESH_MS = 1_000;
 
-type Rows = Array<Record<string, unknown>>;
-
-/** One subject as held (see Entry), on its way to another copy of the cache (sqlite-thread.ts's replica). */
-export interface HeldSubject {
-  floor: number;
-  total: number;
-  distinct: number;
-  /** [bucket, validations] pairs, flat, newest first. */
-  minutes: number[];
-  limit: number;
-  addresses: string[];
-  /** last_seen of each of `addresses`. */
-  lastSeen: number[];
-}
+type Rows = ReadonlyArray<Record<string, unknown>>;
 
 interface Entry {
   version: number;
@@ -45,57 +37,38 @@ interface Entry {
   /** The address statement's limit when it was read; the list holds at most this many. */
   limit: number;
   addresses: Array<{ address: string; last_seen: number }>;
-  /** last_seen of each of `addresses`, in the same order (see SubjectHistory.lastSeen). */
-  lastSeen: number[];
-  /** How many of `addresses` lower-case to each form (see SubjectHistory.lowered). */
-  lowered: Map<string, number>;
 }
 
-/**
- * What a subject's two statements would return (velocity-counters.ts), as the cache holds it: the total row's
- * counts, the minute rows from the bucket read on (newest first, at most MAX_WINDOW_BUCKETS) and the newest
- * addresses (at most the limit read). Read at once: the arrays and their items are the cache's own.
- */
+/** What a subject's two statements would return, as the cache holds it (the arrays are the cache's own: read at once). */
 export interface SubjectHistory {
   total: number;
   distinct: number;
   minutes: ReadonlyArray<readonly [number, number]>;
   addresses: ReadonlyArray<{ readonly address: string; readonly last_seen: number }>;
-  /**
-   * When the whole list is given: the last_seen of each address, in order, and how many of the addresses
-   * lower-case to each form. A read whose own address is not among them counts its windows from these
-   * numbers alone, without reaching each of up to 100 address objects and strings (under load, 20 µs of
-   * cache misses a request once the IPs' lists were full).
-   */
-  lastSeen?: readonly number[];
-  lowered?: ReadonlyMap<string, number>;
 }
 
 export interface VelocityCache {
   /** The subject's history as its statements would read it, or null when they must run. */
   get(projectId: string, kind: CounterKind, subject: string, fromBucket: number, limit: number): SubjectHistory | null;
-  /** A token to take before running the statements and hand to set(). */
-  begin(): { version: number; commits: number };
-  /** Keeps what the statements returned, unless a commit of this process or another connection came between. */
-  set(
-    token: { version: number; commits: number },
-    projectId: string,
-    kind: CounterKind,
-    subject: string,
-    fromBucket: number,
-    limit: number,
-    counts: Rows,
-    addresses: Rows,
-  ): void;
-  /** After a commit of this process: its increments (aggregate() of velocity-counters.ts, distinct counts included). */
-  apply(counts: readonly CountRow[], addresses: readonly AddressRow[]): void;
-  /** A subject as held now, or null when it is not. */
-  held(projectId: string, kind: CounterKind, subject: string): HeldSubject | null;
-  /** Holds a subject as another copy held it at this cache's current version (the copies saw the same commits). */
-  adopt(projectId: string, kind: CounterKind, subject: string, held: HeldSubject): void;
-  /** Drops every subject. */
+  /** A token to take before running the subject's statements and hand to set(). */
+  begin(projectId: string, kind: CounterKind, subject: string): Token;
+  /** Keeps what the statements returned, unless a commit touching the subject or another connection's came between. */
+  set(token: Token, fromBucket: number, limit: number, counts: Rows, addresses: Rows): void;
+  /** Before a commit of this process, with the counter rows it will upsert: its id for apply() or failed(). */
+  committing(counts: readonly CountRow[]): number;
+  /** After that commit: its increments (the total rows' distinct counts included). */
+  apply(id: number, counts: readonly CountRow[], addresses: readonly AddressRow[]): void;
+  /** After that commit failed (rolled back: nothing to apply). */
+  failed(id: number): void;
+  /** Drops every subject (retention through this process). */
   clear(): void;
 }
+
+/** What begin() hands to set(); null: the read is not to be kept. */
+export type Token = { key: string; version: number; commit: number } | null;
+
+/** Finished commits whose subjects are remembered for the reads in flight; a read older than them is not kept. */
+const RECENT_COMMITS = 256;
 
 const keyOf = (projectId: string, kind: string, subject: string) => `${projectId}\u0000${kind}\u0000${subject}`;
 
@@ -105,110 +78,101 @@ function compareText(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
-/** `addresses`' last_seen in order and their lower-cased forms counted (Entry.lastSeen, Entry.lowered). */
-function indexOf(addresses: ReadonlyArray<{ address: string; last_seen: number }>): { lastSeen: number[]; lowered: Map<string, number> } {
-  const lastSeen: number[] = new Array(addresses.length);
-  const lowered = new Map<string, number>();
-  for (let i = 0; i < addresses.length; i++) {
-    const { address, last_seen } = addresses[i] as { address: string; last_seen: number };
-    lastSeen[i] = last_seen;
-    countLowered(lowered, address, 1);
-  }
-  return { lastSeen, lowered };
-}
-
-function countLowered(lowered: Map<string, number>, address: string, by: 1 | -1): void {
-  const form = address.toLowerCase();
-  const n = (lowered.get(form) ?? 0) + by;
-  if (n > 0) lowered.set(form, n);
-  else lowered.delete(form);
-}
-
 const newestFirst = (x: { address: string; last_seen: number }, y: { address: string; last_seen: number }) =>
   y.last_seen - x.last_seen || compareText(y.address, x.address);
 
-/** `version`: the writer connection's PRAGMA data_version (changes when any other connection commits). */
-export function createVelocityCache(version: () => number): VelocityCache {
+/** `version`: the writer connection's data_version as last read, or null when it is not known to be fresh. */
+export function createVelocityCache(version: () => number | null): VelocityCache {
   const entries = new LRUCache<string, Entry>({ max: MAX_CACHED_SUBJECTS });
-  let commits = 0;
+  /** The last commit id given. */
+  let lastCommit = 0;
+  /** Subjects of the commits in flight, and how many of them touch each. */
+  const inFlight = new Map<number, readonly string[]>();
+  const pending = new Map<string, number>();
+  /** The subjects of the last RECENT_COMMITS finished commits, oldest first. */
+  const recent: Array<{ id: number; keys: ReadonlySet<string> }> = [];
+  const finish = (id: number) => {
+    const keys = inFlight.get(id) ?? [];
+    inFlight.delete(id);
+    for (const key of keys) {
+      const n = (pending.get(key) ?? 1) - 1;
+      if (n > 0) pending.set(key, n);
+      else pending.delete(key);
+    }
+    recent.push({ id, keys: new Set(keys) });
+    if (recent.length > RECENT_COMMITS) recent.shift();
+  };
+  /** Whether a commit begun after `since` touched `key`, or may have (it is no longer remembered). */
+  const touchedSince = (key: string, since: number) => {
+    if (pending.has(key)) return true;
+    if (since === lastCommit) return false;
+    const oldest = recent[0];
+    if (!oldest || oldest.id > since + 1) return true;
+    for (let i = recent.length - 1; i >= 0 && (recent[i] as { id: number }).id > since; i--)
+      if ((recent[i] as { keys: ReadonlySet<string> }).keys.has(key)) return true;
+    return false;
+  };
 
   return {
     get(projectId, kind, subject, fromBucket, limit) {
       const entry = entries.get(keyOf(projectId, kind, subject));
       if (!entry || fromBucket < entry.floor || limit > entry.limit) return null;
-      if (entry.version !== version()) {
+      const now = version();
+      if (now === null) return null;
+      if (entry.version !== now) {
         entries.clear(); // another connection wrote: nothing held can be trusted
         return null;
       }
       // Newest first: the minutes from fromBucket on are a prefix (apply keeps at most MAX_WINDOW_BUCKETS).
       let minutes = 0;
-      while (minutes < entry.minutes.length && minutes < MAX_WINDOW_BUCKETS && (entry.minutes[minutes] as [number, number])[0] >= fromBucket) minutes++;
-      const whole = limit >= entry.addresses.length;
+      while (minutes < entry.minutes.length && (entry.minutes[minutes] as [number, number])[0] >= fromBucket) minutes++;
       return {
         total: entry.total,
         distinct: entry.distinct,
         minutes: minutes === entry.minutes.length ? entry.minutes : entry.minutes.slice(0, minutes),
-        addresses: whole ? entry.addresses : entry.addresses.slice(0, limit),
-        ...(whole ? { lastSeen: entry.lastSeen, lowered: entry.lowered } : {}),
+        addresses: limit >= entry.addresses.length ? entry.addresses : entry.addresses.slice(0, limit),
       };
     },
 
-    begin: () => ({ version: version(), commits }),
+    begin(projectId, kind, subject) {
+      const key = keyOf(projectId, kind, subject);
+      const now = version();
+      return now === null || pending.has(key) ? null : { key, version: now, commit: lastCommit };
+    },
 
-    set(token, projectId, kind, subject, fromBucket, limit, counts, addresses) {
-      if (token.commits !== commits || token.version !== version()) return;
+    set(token, fromBucket, limit, counts, addresses) {
+      if (token === null || token.version !== version() || touchedSince(token.key, token.commit)) return;
       const [first, ...rest] = counts;
       // Only a subject with a total row (the statement returns it first): anything else is read each time.
       if (!first || Number(first.bucket) !== TOTAL_BUCKET) return;
-      const list = addresses.map((r) => ({ address: String(r.address), last_seen: Number(r.last_seen) }));
-      entries.set(keyOf(projectId, kind, subject), {
+      entries.set(token.key, {
         version: token.version,
         floor: fromBucket,
         total: Number(first.validations),
         distinct: Number(first.addresses),
         minutes: rest.map((r) => [Number(r.bucket), Number(r.validations)]),
         limit,
-        addresses: list,
-        ...indexOf(list),
+        addresses: addresses.map((r) => ({ address: String(r.address), last_seen: Number(r.last_seen) })),
       });
     },
 
-    held(projectId, kind, subject) {
-      const entry = entries.peek(keyOf(projectId, kind, subject));
-      if (!entry) return null;
-      return {
-        floor: entry.floor,
-        total: entry.total,
-        distinct: entry.distinct,
-        minutes: entry.minutes.flat(),
-        limit: entry.limit,
-        addresses: entry.addresses.map((a) => a.address),
-        lastSeen: entry.addresses.map((a) => a.last_seen),
-      };
+    committing(counts) {
+      const id = ++lastCommit;
+      const keys = [...new Set(counts.map((c) => keyOf(c.project_id, c.kind, c.subject)))];
+      inFlight.set(id, keys);
+      for (const key of keys) pending.set(key, (pending.get(key) ?? 0) + 1);
+      return id;
     },
 
-    adopt(projectId, kind, subject, held) {
-      const minutes: Array<[number, number]> = [];
-      for (let i = 0; i + 1 < held.minutes.length; i += 2) minutes.push([held.minutes[i] as number, held.minutes[i + 1] as number]);
-      const list = held.addresses.map((address, i) => ({ address, last_seen: held.lastSeen[i] as number }));
-      entries.set(keyOf(projectId, kind, subject), {
-        version: version(),
-        floor: held.floor,
-        total: held.total,
-        distinct: held.distinct,
-        minutes,
-        limit: held.limit,
-        addresses: list,
-        ...indexOf(list),
-      });
-    },
+    failed: finish,
 
     clear: () => entries.clear(),
 
-    apply(counts, addresses) {
-      commits += 1;
+    apply(id, counts, addresses) {
+      finish(id);
       for (const c of counts) {
-        const entry = entries.peek(keyOf(c.project_id, c.kind, c.subject));
+        const key = keyOf(c.project_id, c.kind, c.subject);
+        const entry = entries.peek(key);
         if (!entry) continue;
         if (c.bucket === TOTAL_BUCKET) {
           entry.total += c.validations;
@@ -223,37 +187,61 @@ export function createVelocityCache(version: () => number): VelocityCache {
         const found = minutes[at];
         if (found && found[0] === c.bucket) found[1] += c.validations;
         else minutes.splice(at, 0, [c.bucket, c.validations]);
-        if (entry.minutes.length > MAX_WINDOW_BUCKETS) entry.minutes.length = MAX_WINDOW_BUCKETS;
+        if (minutes.length > MAX_WINDOW_BUCKETS) minutes.length = MAX_WINDOW_BUCKETS;
       }
       for (const a of addresses) {
         const entry = entries.peek(keyOf(a.project_id, a.kind, a.subject));
         if (!entry) continue;
-        const { addresses: list, lastSeen, lowered } = entry;
-        // Held already? Only an address whose lower-cased form is counted can be (a new one, nearly every
-        // event's, is known not to be without comparing it to each held address).
-        let i = lowered.has(a.address.toLowerCase()) ? list.length - 1 : -1;
-        while (i >= 0 && (list[i] as (typeof list)[number]).address !== a.address) i--;
+        const list = entry.addresses;
+        const i = list.findIndex((held) => held.address === a.address);
         let item = { address: a.address, last_seen: a.last_seen };
         if (i >= 0) {
           const held = list[i] as (typeof list)[number];
           if (held.last_seen >= a.last_seen) continue; // its row keeps the later time
           list.splice(i, 1);
-          lastSeen.splice(i, 1);
-          item = held;
-          held.last_seen = a.last_seen;
-        } else countLowered(lowered, item.address, 1);
+          item = { address: held.address, last_seen: a.last_seen };
+        }
         // Into its place (usually the front: a new event is the newest); an address past the limit is not held.
         let at = 0;
         while (at < list.length && newestFirst(list[at] as (typeof list)[number], item) < 0) at++;
-        if (at >= entry.limit) {
-          countLowered(lowered, item.address, -1);
-          continue;
-        }
+        if (at >= entry.limit) continue;
         list.splice(at, 0, item);
-        lastSeen.splice(at, 0, item.last_seen);
-        while (list.length > entry.limit) countLowered(lowered, (list.pop() as (typeof list)[number]).address, -1);
-        lastSeen.length = list.length;
+        if (list.length > entry.limit) list.length = entry.limit;
       }
     },
+  };
+}
+
+/**
+ * Reads the writer connection's data_version (`dataVersion`) every VERSION_POLL_MS (an unref'd timer); `current()` is the
+ * last reading, or null when none came within VERSION_FRESH_MS (the connection busy, the file gone).
+ */
+export function watchDataVersion(dataVersion: () => Promise<number>, now: () => number = Date.now): { current(): number | null; stop(): void } {
+  let version: number | null = null;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading = false;
+  const read = () => {
+    if (reading) return;
+    reading = true;
+    dataVersion()
+      .then(
+        (read) => {
+          version = read;
+          readAt = now();
+        },
+        () => {
+          version = null;
+        },
+      )
+      .finally(() => {
+        reading = false;
+      });
+  };
+  read();
+  const timer = setInterval(read, VERSION_POLL_MS);
+  timer.unref();
+  return {
+    current: () => (version !== null && now() - readAt <= VERSION_FRESH_MS ? version : null),
+    stop: () => clearInterval(timer),
   };
 }

@@ -111,51 +111,94 @@ export function rowsOf(result: unknown): Array<Record<string, unknown>> {
   return (Array.isArray(result) ? result : (result as { rows: Array<Record<string, unknown>> }).rows) ?? [];
 }
 
-/**
- * Upserts the counters of a batch of events, inside the caller's transaction. A new address row (insert …
- * on conflict do nothing returning) adds one to its subject's distinct count, so two writers (two service
- * instances on PostgreSQL) never count one address twice.
- */
-export async function writeCounters(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
-  const { counts, addresses } = aggregate(rows);
-  const isNew = new Set<string>();
-  for (let i = 0; i < addresses.length; i += ROWS_PER_STATEMENT) {
-    const chunk = addresses.slice(i, i + ROWS_PER_STATEMENT);
-    const inserted = rowsOf(
-      await trx.raw(
-        `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(chunk.length, 5)}
+/** The new address rows of `chunk` inserted; returns those inserted (project_id, kind, subject, address). */
+export function newAddressesStatement(chunk: readonly AddressRow[]): Statement {
+  return {
+    sql: `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(chunk.length, 5)}
          on conflict (project_id, kind, subject, address) do nothing returning project_id, kind, subject, address`,
-        chunk.flatMap((a) => [a.project_id, a.kind, a.subject, a.address, a.last_seen]),
-      ),
-    );
-    for (const r of inserted) isNew.add(keyOf(String(r.project_id), String(r.kind), String(r.subject), String(r.address)));
-    const seen = chunk.filter((a) => !isNew.has(keyOf(a.project_id, a.kind, a.subject, a.address)));
-    if (seen.length > 0) {
-      await trx.raw(
-        `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(seen.length, 5)}
+    bindings: chunk.flatMap((a) => [a.project_id, a.kind, a.subject, a.address, a.last_seen]),
+  };
+}
+
+/** The address rows of `chunk` seen before: each keeps the later of its two times. */
+export function seenAddressesStatement(chunk: readonly AddressRow[]): Statement {
+  return {
+    sql: `insert into velocity_addresses (project_id, kind, subject, address, last_seen) values ${valuesList(chunk.length, 5)}
          on conflict (project_id, kind, subject, address) do update set last_seen =
            case when excluded.last_seen > velocity_addresses.last_seen then excluded.last_seen else velocity_addresses.last_seen end`,
-        seen.flatMap((a) => [a.project_id, a.kind, a.subject, a.address, a.last_seen]),
-      );
-    }
-  }
-  if (isNew.size > 0) {
-    const totals = new Map(counts.filter((c) => c.bucket === TOTAL_BUCKET).map((c) => [keyOf(c.project_id, c.kind, c.subject), c]));
-    for (const key of isNew) {
-      const total = totals.get(key.slice(0, key.lastIndexOf(SEP)));
-      if (total) total.addresses += 1;
-    }
-  }
-  for (let i = 0; i < counts.length; i += ROWS_PER_STATEMENT) {
-    const chunk = counts.slice(i, i + ROWS_PER_STATEMENT);
-    await trx.raw(
-      `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses) values ${valuesList(chunk.length, 6)}
+    bindings: chunk.flatMap((a) => [a.project_id, a.kind, a.subject, a.address, a.last_seen]),
+  };
+}
+
+/** The counter rows of `chunk` added to those stored. */
+export function countsUpsertStatement(chunk: readonly CountRow[]): Statement {
+  return {
+    sql: `insert into velocity_counts (project_id, kind, subject, bucket, validations, addresses) values ${valuesList(chunk.length, 6)}
        on conflict (project_id, kind, subject, bucket) do update set
          validations = velocity_counts.validations + excluded.validations,
          addresses = velocity_counts.addresses + excluded.addresses`,
-      chunk.flatMap((c) => [c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses]),
-    );
-  }
+    bindings: chunk.flatMap((c) => [c.project_id, c.kind, c.subject, c.bucket, c.validations, c.addresses]),
+  };
+}
+
+/** `rows` in chunks of ROWS_PER_STATEMENT. */
+export function chunksOf<T>(rows: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) chunks.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+  return chunks;
+}
+
+/**
+ * A batch's counter writes as statements, for a caller that runs them in its transaction: first `first`
+ * (the new address rows, each returning the rows it inserted), then, from their returned rows, `rest` (the
+ * addresses seen before and the counters, a subject's distinct count raised by its new addresses). A new
+ * address row adds one to its subject's distinct count, so two writers (two service instances on PostgreSQL)
+ * never count one address twice. `increments()` is what the batch added (velocity-cache.ts).
+ */
+export function counterWrites(rows: readonly EventRow[]): {
+  first: Statement[];
+  rest(inserted: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Statement[];
+  increments(): { counts: CountRow[]; addresses: AddressRow[] };
+} {
+  const { counts, addresses } = aggregate(rows);
+  const chunks = chunksOf(addresses);
+  return {
+    first: chunks.map(newAddressesStatement),
+    rest(inserted) {
+      // Each new address by its subject (an address may itself hold the separator: SQLite stores U+0000).
+      const isNew = new Map<string, string>();
+      for (const result of inserted)
+        for (const r of result) {
+          const subject = keyOf(String(r.project_id), String(r.kind), String(r.subject));
+          isNew.set(keyOf(subject, String(r.address)), subject);
+        }
+      const statements: Statement[] = [];
+      for (const chunk of chunks) {
+        const seen = chunk.filter((a) => !isNew.has(keyOf(a.project_id, a.kind, a.subject, a.address)));
+        if (seen.length > 0) statements.push(seenAddressesStatement(seen));
+      }
+      if (isNew.size > 0) {
+        const totals = new Map(counts.filter((c) => c.bucket === TOTAL_BUCKET).map((c) => [keyOf(c.project_id, c.kind, c.subject), c]));
+        for (const subject of isNew.values()) {
+          const total = totals.get(subject);
+          if (total) total.addresses += 1;
+        }
+      }
+      for (const chunk of chunksOf(counts)) statements.push(countsUpsertStatement(chunk));
+      return statements;
+    },
+    increments: () => ({ counts, addresses }),
+  };
+}
+
+/** Upserts the counters of a batch of events inside the caller's transaction (counterWrites); returns the increments made. */
+export async function writeCounters(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<{ counts: CountRow[]; addresses: AddressRow[] }> {
+  const writes = counterWrites(rows);
+  const run = async ({ sql, bindings }: Statement) => rowsOf(await trx.raw(sql, bindings as Knex.RawBinding[]));
+  const inserted: Array<Array<Record<string, unknown>>> = [];
+  for (const statement of writes.first) inserted.push(await run(statement));
+  for (const statement of writes.rest(inserted)) await run(statement);
+  return writes.increments();
 }
 
 // ---- reads: each statement returns at most MAX_WINDOW_BUCKETS + 1 or `limit` rows ----
@@ -185,7 +228,7 @@ export function addressesStatement(projectId: string, kind: CounterKind, subject
   };
 }
 
-/** A subject's history (velocity-cache.ts's SubjectHistory) from the rows of its two statements. */
+/** A subject's history from the rows of its two statements: totals, minute rows newest first, addresses newest first. */
 export function historyOf(
   counts: ReadonlyArray<Record<string, unknown>>,
   addresses: ReadonlyArray<Record<string, unknown>>,

@@ -10,20 +10,17 @@
 // A request with both an IPv4 and an IPv6 address reads both subjects: each count is the larger of the
 // two subjects' (an event carrying both is one validation, not two), and the address lists are merged
 // (an address seen from both keeps its latest time).
-import { setApart } from '../engine/own-address.js';
-import type { OwnAddress, Velocity, VelocityEntry } from '../engine/plugin.js';
+import type { Velocity, VelocityEntry } from '../engine/plugin.js';
 import type { SubjectHistory, VelocityCache } from './velocity-cache.js';
 import { addressesStatement, type CounterKind, countsStatement, historyOf, MAX_WINDOW_BUCKETS, minuteOf, type Statement } from './velocity-counters.js';
 
 export type { Statement } from './velocity-counters.js';
 
-/** Runs read statements; the default goes through knex, an embedded SQLite file has a faster one. */
+/** Runs read statements (through knex, each bounded by the read timeout: events.ts, knexReads). */
 export interface Reads {
   all(statement: Statement): Promise<Array<Record<string, unknown>>>;
   /** An embedded file's subjects kept in memory, exact (velocity-cache.ts). */
   cache?: VelocityCache;
-  /** A subject's whole read done elsewhere (an embedded file's store thread, sqlite-thread.ts): the value when at hand. */
-  velocity?(query: SubjectQuery): Velocity | Promise<Velocity>;
 }
 
 export interface SubjectQuery {
@@ -34,8 +31,6 @@ export interface SubjectQuery {
   since: number[];
   /** Addresses to read at most. */
   limit: number;
-  /** The request's own address, set apart in the answer (withOwnAddress) where the history is read. */
-  own?: OwnAddress;
 }
 
 /** The first bucket a window read needs: the oldest window start, but never more than MAX_WINDOW_BUCKETS back from the newest. */
@@ -51,86 +46,40 @@ function fromBucket(since: readonly number[]): number {
   return Math.max(oldest, newest - MAX_WINDOW_BUCKETS);
 }
 
-/** The subject's velocity: at once when `reads` has it in memory, after its statements otherwise. */
-export function subjectVelocity(reads: Reads, q: SubjectQuery): Velocity | Promise<Velocity> {
-  if (reads.velocity) return reads.velocity(q);
-  const held = reads.cache ? cachedVelocity(reads.cache, q) : null;
-  return held ?? readVelocity(reads, q);
-}
-
-async function readVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+/** One subject's velocity: from the cache when it holds the subject, else its two bounded statements, run together. */
+export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
   const from = fromBucket(q.since);
-  const token = reads.cache?.begin();
+  const held = reads.cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
+  if (held) return velocityOf(held, q.since);
+  const token = reads.cache?.begin(q.projectId, q.kind, q.subject);
   const [counts, addresses] = await Promise.all([
     reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),
     q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
   ]);
-  if (token) reads.cache?.set(token, q.projectId, q.kind, q.subject, from, q.limit, counts, addresses);
-  return velocityOf(historyOf(counts, addresses), q);
+  if (token) reads.cache?.set(token, from, q.limit, counts, addresses);
+  return velocityOf(historyOf(counts, addresses), q.since);
 }
 
-/** The subject's velocity from what `cache` holds, without a wait; null when it must be read. */
-export function cachedVelocity(cache: VelocityCache, q: SubjectQuery): Velocity | null {
-  const held = cache.get(q.projectId, q.kind, q.subject, fromBucket(q.since), q.limit);
-  return held ? velocityOf(held, q) : null;
-}
-
-/**
- * The velocity from a subject's history: a window starting at `start` counts the minute rows from the one
- * holding it on (the rows are newest first: a prefix of them); with `own`, the own address is set apart
- * (only the entries listed are made).
- */
-function velocityOf(history: SubjectHistory, q: SubjectQuery): Velocity {
-  const { minutes } = history;
-  const since: number[] = new Array(q.since.length);
-  for (let w = 0; w < q.since.length; w++) {
-    const from = minuteOf(q.since[w] as number);
+/** The velocity from a subject's history: a window starting at `start` counts the minute rows from the one holding it on (newest first: a prefix). */
+function velocityOf(history: SubjectHistory, starts: readonly number[]): Velocity {
+  const since = starts.map((start) => {
+    const from = minuteOf(start);
     let n = 0;
-    for (let i = 0; i < minutes.length; i++) {
-      const row = minutes[i] as readonly [number, number];
-      if (row[0] < from) break;
-      n += row[1];
+    for (const [bucket, validations] of history.minutes) {
+      if (bucket < from) break;
+      n += validations;
     }
-    since[w] = n;
-  }
-  const { addresses } = history;
-  if (q.own) {
-    if (history.lastSeen && history.lowered && !history.lowered.has(q.own.address)) return withoutOwn(history, history.lastSeen, q.own, since);
-    const { list, answer } = setApart(
-      addresses.length,
-      (i) => (addresses[i] as SubjectHistory['addresses'][number]).address,
-      (i) => (addresses[i] as SubjectHistory['addresses'][number]).last_seen,
-      q.own,
-    );
-    return { emails: list, distinctEmails: history.distinct, total: history.total, since, own: answer };
-  }
-  return { emails: addresses.map((a) => ({ email: a.address, at: a.last_seen })), distinctEmails: history.distinct, total: history.total, since };
+    return n;
+  });
+  return {
+    emails: history.addresses.map((a) => ({ email: a.address, at: a.last_seen })),
+    distinctEmails: history.distinct,
+    total: history.total,
+    since,
+  };
 }
 
-/**
- * The velocity when the request's own address is known not to be among the addresses (nearly every request
- * from an IP with new addresses): what setApart gives, from the history's last_seen numbers and the first
- * `own.list` entries only.
- */
-function withoutOwn(history: SubjectHistory, lastSeen: readonly number[], own: OwnAddress, since: number[]): Velocity {
-  const { addresses } = history;
-  const othersSince: number[] = new Array(own.since.length);
-  for (let w = 0; w < own.since.length; w++) {
-    const from = own.since[w] as number;
-    let n = 0;
-    for (let k = 0; k < lastSeen.length; k++) if ((lastSeen[k] as number) >= from) n++;
-    othersSince[w] = n;
-  }
-  const listed = Math.min(own.list, addresses.length);
-  const list: VelocityEntry[] = new Array(listed);
-  for (let k = 0; k < listed; k++) {
-    const a = addresses[k] as SubjectHistory['addresses'][number];
-    list[k] = { email: a.address, at: a.last_seen };
-  }
-  return { emails: list, distinctEmails: history.distinct, total: history.total, since, own: { seen: false, others: addresses.length, othersSince } };
-}
-
-/** Two subjects' velocity (read without `own`) as one: the larger of each count, the lists merged newest first. */
+/** Two subjects' velocity as one: the larger of each count, the lists merged newest first. */
 export function mergeVelocity(a: Velocity, b: Velocity, limit: number): Velocity {
   const latest = new Map<string, number>();
   for (const e of [...a.emails, ...b.emails]) latest.set(e.email, Math.max(e.at, latest.get(e.email) ?? e.at));

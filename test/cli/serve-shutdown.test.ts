@@ -12,8 +12,8 @@ import { type AddressInfo, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sqliteConnection } from '../store/sqlite-connection.js';
 import { startDnsServer } from '../support/dns-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -135,9 +135,9 @@ it('stores the event of every verify answered 200 before SIGTERM ended the proce
   expect(answered.filter((o) => o.status !== 200)).toEqual([]);
   for (const { error } of failed) expect(['ECONNREFUSED', 'ECONNRESET', 'socket hang up', 'EPIPE']).toContain(error);
 
-  const db = new Database(databaseFile, { readonly: true });
-  const stored = new Set((db.prepare('select email from events').all() as { email: string }[]).map((row) => row.email));
-  db.close();
+  const db = await sqliteConnection(databaseFile, { readonly: true });
+  const stored = new Set((await db.all<{ email: string }>('select email from events')).map((row) => row.email));
+  await db.close();
   const missing = answered.filter((o) => !stored.has(o.email));
   expect(missing).toEqual([]);
   const inFlightAtSigterm = answered.length - ACKED_BEFORE_SIGTERM;
@@ -193,9 +193,9 @@ it('handles a request whose client hung up to the end before closing: its event 
     proc.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0 });
 
-    const db = new Database(databaseFile, { readonly: true });
-    const stored = db.prepare('select email, action from events').all();
-    db.close();
+    const db = await sqliteConnection(databaseFile, { readonly: true });
+    const stored = await db.all('select email, action from events');
+    await db.close();
     expect(stored).toEqual([{ email: 'hangup@silent.test', action: expect.any(String) }]);
     expect(lines().filter((line) => Number(line.level) >= 50)).toEqual([]);
     expect(lines().map((line) => line.msg)).toContain('stopped: events committed, database closed');

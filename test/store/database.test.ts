@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, parseDatabaseUrl, type Store } from '../../src/store/database.js';
 import { migrationSource } from '../../src/store/migrations/index.js';
+import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/store/sqlite-statements.js';
 import { openPostgresTestStore, openSqliteTestStore, testDatabases } from '../support/databases.js';
 import { type CapturedLog, captureLog } from '../support/log-capture.js';
 
@@ -63,7 +64,7 @@ describe('SQLite connection setup', () => {
     expect(await pragma('journal_mode')).toBe('wal');
     expect(await pragma('synchronous')).toBe(1); // NORMAL
     expect(await pragma('foreign_keys')).toBe(1);
-    expect(await pragma('busy_timeout')).toBe(5000);
+    expect(await pragma('busy_timeout')).toBe(SQLITE_BUSY_TIMEOUT_MS);
   });
 
   it('enforces foreign keys', async () => {

@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import knexFactory from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Store } from '../../src/store/database.js';
 import { isUnavailable, outageReason } from '../../src/store/unavailable.js';
 import { testDatabases } from '../support/databases.js';
+import { sqliteConnection } from './sqlite-connection.js';
 
 /** The rejection of `work`, which must reject. */
 async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
@@ -63,7 +63,7 @@ describe('isUnavailable', () => {
 
   it('a pool that gives no connection within acquireConnectionTimeout is an outage', async () => {
     const knex = knexFactory({
-      client: 'sqlite3',
+      client: 'better-sqlite3',
       connection: { filename: join(dir, 'pool.sqlite') },
       useNullAsDefault: true,
       pool: { min: 1, max: 1 },
@@ -80,31 +80,23 @@ describe('isUnavailable', () => {
     }
   });
 
-  it('a SQLite file locked by another writer (SQLITE_BUSY) or that cannot be opened (SQLITE_CANTOPEN) is an outage', () => {
+  it('a SQLite file locked by another writer (SQLITE_BUSY) or that cannot be opened (SQLITE_CANTOPEN) is an outage', async () => {
     const file = join(dir, 'busy.sqlite');
-    const holder = new Database(file);
-    const other = new Database(file, { timeout: 0 });
+    const holder = await sqliteConnection(file);
+    const other = await sqliteConnection(file); // busy_timeout 0
     try {
-      holder.exec('create table t (x); begin exclusive; insert into t values (1)');
-      let busy: unknown;
-      try {
-        other.exec('insert into t values (2)');
-      } catch (error) {
-        busy = error;
-      }
+      await holder.run('create table t (x)');
+      await holder.run('begin exclusive');
+      await holder.run('insert into t values (1)');
+      const busy = await failureOf(() => other.run('insert into t values (2)'));
       expect((busy as { code?: string }).code).toBe('SQLITE_BUSY');
       expect(isUnavailable(busy)).toBe(true);
-      holder.exec('rollback');
+      await holder.run('rollback');
     } finally {
-      holder.close();
-      other.close();
+      await holder.close();
+      await other.close();
     }
-    let cantOpen: unknown;
-    try {
-      new Database(dir); // a folder, not a file
-    } catch (error) {
-      cantOpen = error;
-    }
+    const cantOpen = await failureOf(() => sqliteConnection(dir)); // a folder, not a file
     expect(isUnavailable(cantOpen)).toBe(true);
   });
 
