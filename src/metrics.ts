@@ -60,29 +60,9 @@ export const eventBatchSize = new Histogram({
 
 export const eventCommitDuration = new Histogram({
   name: 'email_trust_event_commit_duration_seconds',
-  help: 'Time from a group of events sent to its commit (rows and velocity counters, one transaction), by outcome',
+  help: 'Time an event commit took (rows, velocity counters and usage counts, one transaction; on SQLite a wait for a lock held elsewhere included), by outcome',
   labelNames: ['outcome'] as const,
   buckets: LATENCY_BUCKETS,
-  registers: [registry],
-});
-
-export const velocityReads = new Counter({
-  name: 'email_trust_velocity_reads_total',
-  help: "Velocity reads of one subject (an IP, a device) on an embedded SQLite file, by where they were answered: replica (the event loop's copy of the velocity cache) or thread (the store thread: its cache or its statements)",
-  labelNames: ['answer'] as const,
-  registers: [registry],
-});
-
-export const logCatchUps = new Counter({
-  name: 'email_trust_wal_catch_ups_total',
-  help: "Times the store thread copied the rest of an embedded SQLite file's write-ahead log before a commit, the log being past its limit, so that the commit started it again (each stops the commits for a copy and two fsyncs)",
-  registers: [registry],
-});
-
-export const walFlushDuration = new Histogram({
-  name: 'email_trust_wal_flush_seconds',
-  help: "Time the checkpoint thread took to write an embedded SQLite file and its write-ahead log to disk before asking the store thread to start the log again (what that thread's catch-up would otherwise wait for, with the commits)",
-  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers: [registry],
 });
 

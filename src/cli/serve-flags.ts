@@ -5,8 +5,9 @@
 // (v8.setFlagsFromString later leaves the pool at four).
 //
 // --v8-pool-size=1: V8's background work (concurrent marking, the scavenger's helpers, sweeping, compiling)
-// on one thread instead of node's default four, which on two cores took them from the event loop and the
-// store thread at each full collection and raised the fixed-rate p99 (docs/decisions/0035).
+// on one thread instead of node's default four, which on two cores took them from the event loop at each full
+// collection and raised the fixed-rate p99 (docs/decisions/0035, measured while a store thread also ran; not
+// measured again since SQLite runs on the event loop, 0065).
 
 /** The node flags `serve` is started with, in the order they are given. */
 export const SERVE_NODE_FLAGS: readonly string[] = ['--v8-pool-size=1'];
