@@ -24,7 +24,6 @@ import { replayBench } from './replay.js';
 import { type ServiceView, scrape, serviceView } from './service-view.js';
 import { type CpuPerRequest, cpuPerRequest, eventLoopShares, eventLoopTimes, type LoopShares, threadTimes } from './thread-cpu.js';
 import { velocityBench } from './velocity.js';
-import type { WakeCost } from './wake-cost.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -236,11 +235,11 @@ async function fixedRate(service: Started, offset: number): Promise<FixedRateFig
   console.log(
     `${figures.achieved_per_second}/s answered, p50 ${figures.p50_ms} ms, p90 ${figures.p90_ms} ms, p99 ${figures.p99_ms} ms (from the send ${figures.p99_from_send_ms} ms), max ${figures.max_ms} ms` +
       `${figures.sent_late ? `, ${figures.sent_late} sent late` : ''}${figures.non_2xx ? `, ${figures.non_2xx} non-2xx` : ''}${figures.errors ? `, ${figures.errors} errors` : ''}` +
-      `; inside the service ${seen.answers_over_10_ms} of ${seen.answers} answers over 10 ms, ${seen.commits_over_10_ms} of ${seen.commits} commits over 10 ms, ${seen.wal_catch_ups} log catch-ups` +
+      `; inside the service ${seen.answers_over_10_ms} of ${seen.answers} answers over 10 ms, ${seen.commits_over_10_ms} of ${seen.commits} commits over 10 ms` +
       `; p99 of each second ${figures.p99_ms_by_second.join(', ')} ms` +
       (figures.warm_up ? `; the ${figures.warm_up.seconds} s warm-up before it: p99 ${figures.warm_up.p99_ms} ms, max ${figures.warm_up.max_ms} ms` : '') +
       (cpu
-        ? `; CPU per answer: event loop ${cpu.main_us} µs, store thread ${cpu.busiest_other_thread_us} µs, other threads in all ${cpu.other_threads_us} µs`
+        ? `; CPU per answer: event loop ${cpu.main_us} µs, busiest other thread ${cpu.busiest_other_thread_us} µs, other threads in all ${cpu.other_threads_us} µs`
         : '') +
       (loop ? `; event loop asleep ${loop.asleep_percent} %, waiting for a core ${loop.waiting_for_a_core_percent} %` : '') +
       `; the driver's CPU per request ${figures.driver_cpu_us} µs`,
@@ -466,21 +465,6 @@ function pauseCostFigures(): { date: string; evaluation_us: PauseCost[]; slowdow
   return { date: new Date().toISOString(), evaluation_us: costs, slowdown_after_1_ms: slowdown };
 }
 
-/**
- * What handing rows to the store thread costs the event loop here (wake-cost.js, in a process of its own): a
- * message to a thread asleep, which wakes it, against one to a thread busy. Verify's event loop sends one per
- * group of rows and ip's none, so where the first is much the larger (the twenty-first pass in bench/README.md)
- * verify's ratio to ip is lower for it.
- */
-function wakeCostFigures(): { date: string } & WakeCost {
-  const out = execFileSync(process.execPath, [join(packageRoot, 'dist/bench/wake-cost.js'), '--json'], { encoding: 'utf8' });
-  const cost = JSON.parse(out) as WakeCost;
-  console.log(
-    `a message of 8 event rows to the store thread: ${cost.asleep_us} µs on the event loop when the thread is asleep (p90 ${cost.asleep_p90_us}), ${cost.busy_us} µs when it is busy`,
-  );
-  return { date: new Date().toISOString(), ...cost };
-}
-
 /** BENCH_ONLY=velocity (or metrics) runs only that part and merges its figures into bench/results.json. */
 async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -607,7 +591,7 @@ async function main(): Promise<void> {
       `verify/ip throughput ratio: ${ratio}${each(rounds.map((r) => r.verify_to_ip))} (floor ≥ 0.2); p99 at ${RATE}/s: ${fixed.p99_ms} ms${each(fixedRuns.map((f) => f.p99_ms))} (floor ≤ 12)`,
     );
     console.log(
-      `at ${RATE}/s, each round: p99 from the send ${fixedRuns.map((f) => f.p99_from_send_ms).join(', ')} ms; answers over 10 ms inside the service ${fixedRuns.map((f) => f.service.answers_over_10_ms).join(', ')}; log catch-ups ${fixedRuns.map((f) => f.service.wal_catch_ups).join(', ')}`,
+      `at ${RATE}/s, each round: p99 from the send ${fixedRuns.map((f) => f.p99_from_send_ms).join(', ')} ms; answers over 10 ms inside the service ${fixedRuns.map((f) => f.service.answers_over_10_ms).join(', ')}`,
     );
     console.log(`intelligence/ip throughput ratio: ${intelligenceRatio}${each(rounds.map((r) => r.intelligence_to_ip))} (floor ≥ 0.22)`);
     // The same comparison in event-loop CPU per request (steadier than req/s on a shared machine; not the target's measure).
@@ -624,7 +608,6 @@ async function main(): Promise<void> {
     }
     const network = await networkRuns(dir, verifyFigures);
     const pauseCost = pauseCostFigures();
-    const wakeCost = wakeCostFigures();
     const ipLookup = ipLookupFigures();
     console.log(
       `ip lookup: IPv4 ${ipLookup.ipv4_lookups_per_second}/s, IPv6 ${ipLookup.ipv6_lookups_per_second}/s; tables +${ipLookup.rss_mb_tables} MB RSS, loaded in ${ipLookup.load_ms} ms (${ipLookup.loaded_from_cache ? 'from the cache' : 'no cache yet'}; compiled ${ipLookup.compile_ms} ms)`,
@@ -654,14 +637,13 @@ async function main(): Promise<void> {
         intelligence_to_ip: r.intelligence_to_ip,
       })),
       verify_fixed_rate_p99_ms_each: fixedRuns.map((f) => f.p99_ms),
-      // Each round's tail told apart: the driver's lateness, answers slow inside the service, log catch-ups.
+      // Each round's tail told apart: the driver's lateness, answers and commits slow inside the service.
       verify_fixed_rate_rounds: fixedRuns.map((f) => ({
         p99_ms: f.p99_ms,
         p99_from_send_ms: f.p99_from_send_ms,
         sent_late: f.sent_late,
         answers_over_10_ms: f.service.answers_over_10_ms,
         commits_over_10_ms: f.service.commits_over_10_ms,
-        wal_catch_ups: f.service.wal_catch_ups,
         p99_ms_by_second: f.p99_ms_by_second,
       })),
       event_loop_cpu_ratio: { ip_to_verify: cpuRatio(verifyFigures), ip_to_intelligence: cpuRatio(intelligenceFigures) },
@@ -671,7 +653,6 @@ async function main(): Promise<void> {
       target: { verify_to_ip_at_least: 0.2, intelligence_to_ip_at_least: 0.22, fixed_rate_p99_ms_at_most: 12, rss_mb_after_load_at_most: 250 },
       network,
       pause_cost: pauseCost,
-      wake_cost: wakeCost,
       ip_lookup: ipLookup,
       velocity,
       redis_outage: redisOutage,

@@ -1,6 +1,6 @@
 // CPU time of a process's threads (Linux /proc/<pid>/task/<tid>/stat: user + system clock ticks), to tell
 // how much CPU a request costs the service's event loop (its main thread, tid = pid) and its other threads
-// (the store thread, the garbage collector's helpers). Requests per second move with everything else on the
+// (libuv's pool, V8's helpers). Requests per second move with everything else on the
 // machine and with how busy the event loop is kept; CPU per request moves much less. Null off Linux.
 //
 // And where the event loop's wall time went (/proc/<pid>/task/<pid>/schedstat: time on a core and time
