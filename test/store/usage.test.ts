@@ -1,6 +1,6 @@
 // The usage table is written with the events (issue 46, point 3): a counted event adds one to its project's
 // month in the transaction that commits it, so the table always agrees with the events, a refused event adds
-// nothing, and nothing is left to flush. On both databases (an embedded SQLite file commits on the store thread).
+// nothing, and nothing is left to flush. On both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
