@@ -105,6 +105,11 @@ export class RequestRun {
     return this.gather(names, RULES);
   }
 
+  /** The values of several facts, in order, read by plugin number `reader` (its ctx.facts). */
+  readBy(names: readonly string[], reader: number): Promise<unknown[]> {
+    return this.gather(names, reader);
+  }
+
   /** The values of several facts, in order, read by no one: their plugins run, but the read counts nowhere (outcome-memo.ts). */
   peek(names: readonly string[]): Promise<unknown[]> {
     return this.gather(names, undefined);
@@ -133,7 +138,7 @@ export class RequestRun {
     for (const name of names) {
       const i = factIndex.get(name);
       if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      if (reader === RULES) this.read[i] = true;
+      if (reader !== undefined && reader !== CALLER) this.read[i] = true;
       if (reader !== undefined) this.order.read(i, reader);
       if (this.givenOf(i, name) !== undefined || this.settled[factOwnerIndex[i] as number]) continue;
       const run = this.runOf(i);
@@ -202,7 +207,7 @@ export class RequestRun {
       const settled = this.settled[this.catalog.factOwnerIndex[i] as number];
       if (given !== undefined) value = Promise.resolve(given);
       else if (settled) value = Promise.resolve(settled[name] ?? null);
-      else value = this.runOf(i).then((values) => values[name] ?? null);
+      else value = this.runOf(i).then(this.catalog.factOf[i]);
       this.values[i] = value;
     }
     return value;

@@ -111,7 +111,8 @@ export class PolicyRunner {
     // waiting for each plugin. The same facts it reads in any case, so the same plugins run.
     const certain = await state.rulesWillRead(this.certain);
     // An explanation needs every condition's result.
-    const memo = request.explain ? undefined : await this.memo.recall(certain, (names) => state.peek(names));
+    const recall = request.explain ? undefined : this.memo.recall(certain, (names) => state.peek(names));
+    const memo = recall instanceof Promise ? await recall : recall;
     const known = memo?.known;
     if (known) {
       state.readByRules(known.reads);
