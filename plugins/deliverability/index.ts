@@ -38,7 +38,7 @@ const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : n
 const bool = (v: unknown) => (typeof v === 'boolean' ? v : null);
 
 async function evidence(ctx: PluginContext): Promise<Evidence> {
-  return evidenceOf(await Promise.all(EVIDENCE_FACTS.map((name) => ctx.fact(name))));
+  return evidenceOf(await ctx.facts(EVIDENCE_FACTS));
 }
 
 function evidenceOf([

@@ -47,9 +47,8 @@ const SIGNAL_FACTS = [
 
 async function signals(ctx: PluginContext): Promise<Signals> {
   // Read together: the plugins behind them (DNS, RDAP, the website probe) wait in parallel.
-  const [mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting] = await Promise.all(
-    SIGNAL_FACTS.map((name) => ctx.fact(name)),
-  );
+  const [mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting] =
+    await ctx.facts(SIGNAL_FACTS);
   return { mxStatus, aFallback, hasNullMx, mxHostsAreIps, ageSignal, ageDays, hasWebsite, randomSubdomain, uuidSubdomain, deepNesting };
 }
 

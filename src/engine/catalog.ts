@@ -26,6 +26,8 @@ export class FactCatalog {
   readonly factOwners: readonly Plugin[];
   readonly factOwnerIndex: readonly number[];
   readonly pluginIndex: ReadonlyMap<Plugin, number>;
+  /** By fact number: its value in its plugin's facts (null when absent), made once so that a read of a fact not yet computed makes no closure. */
+  readonly factOf: ReadonlyArray<(values: FactValues) => unknown>;
   /** By plugin number: the facts it may read through ctx.fact (those of the plugins it names in `needs`). */
   private readonly readable: ReadonlyArray<ReadonlySet<string>>;
   /** By plugin number: its facts' names and unknownValues, walked on every run it makes (anyKnown). */
@@ -52,6 +54,7 @@ export class FactCatalog {
     this.factOwners = this.factNames.map((name) => owner.get(name) as Plugin);
     this.pluginIndex = new Map(registry.map((plugin, i) => [plugin, i]));
     this.factOwnerIndex = this.factOwners.map((plugin) => this.pluginIndex.get(plugin) as number);
+    this.factOf = this.factNames.map((name) => (values: FactValues) => values[name] ?? null);
     for (const plugin of registry) {
       for (const need of plugin.needs) {
         const needed = plugins.get(need);

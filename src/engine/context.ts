@@ -44,6 +44,11 @@ export class RunContext implements PluginContext {
     return this.run.fact(name, this.index) as Promise<T | null>;
   }
 
+  facts(names: readonly string[]): Promise<unknown[]> {
+    for (const name of names) if (!this.readable.has(name)) return Promise.reject(this.run.undeclared(this.plugin, name));
+    return this.run.readBy(names, this.index);
+  }
+
   options(check: string): CheckOptions {
     return this.run.optionsFor(this.plugin, check);
   }

@@ -45,14 +45,23 @@ export class OutcomeMemo {
     this.certain = new Set(certain);
   }
 
-  /** What is known for a run whose certain reads gave `values`; `peek` reads further facts without counting them. */
-  async recall(values: readonly unknown[], peek: Peek): Promise<Recall> {
+  /**
+   * What is known for a run whose certain reads gave `values`; `peek` reads further facts without counting
+   * them. Answered at once (no promise, no wait) when the remembered run read no other fact.
+   */
+  recall(values: readonly unknown[], peek: Peek): Recall | Promise<Recall> {
     const first = keyOf(values);
     if (first === undefined) return {};
     const node = this.nodes.get(first);
     if (!node) return { remember: (outcome) => this.begin(first, outcome, peek) };
-    const second = keyOf(await peek(node.extra));
-    if (second === undefined) return {};
+    if (node.extra.length === 0) return this.known(node, '');
+    return peek(node.extra).then((extra) => {
+      const second = keyOf(extra);
+      return second === undefined ? {} : this.known(node, second);
+    });
+  }
+
+  private known(node: Node, second: string): Recall {
     const known = node.outcomes.get(second);
     if (known) return { known };
     return {

@@ -171,9 +171,14 @@ export interface PluginContext {
   /**
    * Value of a fact emitted by a plugin named in `needs` (computed once per request); null when unknown.
    * Any other fact rejects with an error naming both plugins: `needs` is the contract, not a hint. A fact
-   * already computed is answered from the request's cache: `await ctx.fact(name)` is the one way to read.
+   * already computed is answered from the request's cache.
    */
   fact<T = unknown>(name: string): Promise<T | null>;
+  /**
+   * The values of several facts, in order: each read as `fact` reads it, all asked for at once (the plugins
+   * behind them wait in parallel), with one wait for those not yet computed and none when all are.
+   */
+  facts(names: readonly string[]): Promise<unknown[]>;
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;

@@ -65,6 +65,33 @@ export interface RunOutcome {
 }
 
 /**
+ * A run's outcome. A class, not an object literal with getters: each literal's getters are new closures, so
+ * each object gets a hidden class of its own, made in the old generation, which holds the request's state
+ * alive through scavenges (promoted, then collected only by a full collection).
+ */
+class Outcome implements RunOutcome {
+  fired: FiredRule[] = [];
+  rules?: RuleOutcome[];
+  readonly fact: (name: string) => Promise<unknown>;
+  readonly facts: (names: readonly string[]) => Promise<unknown[]>;
+  readonly recorded: () => Promise<Record<string, unknown>>;
+
+  constructor(private readonly state: RequestRun) {
+    this.fact = (name) => state.fact(name, CALLER);
+    this.facts = (names) => state.facts(names);
+    this.recorded = () => state.recorded();
+  }
+
+  get pluginsRan(): readonly string[] {
+    return this.state.ran;
+  }
+
+  get pluginsApplied(): readonly string[] {
+    return this.state.applied;
+  }
+}
+
+/**
  * Runs one compiled rule set against requests. Engines are pooled: Engine#run keeps its status (running,
  * stopped) on the engine, so two concurrent runs, one of which stops early (stop_on_block), must not share one.
  */
@@ -94,24 +121,14 @@ export class PolicyRunner {
 
   async run(request: RunRequest): Promise<RunOutcome> {
     const state = new RequestRun(request, this.catalog);
-    const outcome: RunOutcome = {
-      fired: [],
-      get pluginsRan() {
-        return state.ran;
-      },
-      get pluginsApplied() {
-        return state.applied;
-      },
-      fact: (name) => state.fact(name, CALLER),
-      facts: (names) => state.facts(names),
-      recorded: () => state.recorded(),
-    };
+    const outcome = new Outcome(state);
     if (this.rules.length === 0) return outcome;
     // Read before the engine asks: it then finds them settled, rather than a chain of reactions per condition
     // waiting for each plugin. The same facts it reads in any case, so the same plugins run.
     const certain = await state.rulesWillRead(this.certain);
     // An explanation needs every condition's result.
-    const memo = request.explain ? undefined : await this.memo.recall(certain, (names) => state.peek(names));
+    const recall = request.explain ? undefined : this.memo.recall(certain, (names) => state.peek(names));
+    const memo = recall instanceof Promise ? await recall : recall;
     const known = memo?.known;
     if (known) {
       state.readByRules(known.reads);

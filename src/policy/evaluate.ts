@@ -68,29 +68,51 @@ export async function evaluateVerdict(
 }
 
 function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D): Evaluation<D> {
-  let ran: Promise<EnabledCheck[]> | undefined;
+  return new RunEvaluation(policy, outcome, decision);
+}
+
+/**
+ * A class, not an object literal with getters: each literal's getters are new closures, so each object gets a
+ * hidden class of its own, made in the old generation, which holds the request's state through scavenges.
+ */
+class RunEvaluation<D> implements Evaluation<D> {
+  readonly fact: (name: string) => Promise<unknown>;
+  readonly facts: (names: readonly string[]) => Promise<unknown[]>;
+  readonly recorded: () => Promise<Record<string, unknown>>;
+  explanation?: Explanation;
+  private ran: Promise<EnabledCheck[]> | undefined;
+
+  constructor(
+    private readonly policy: CompiledPolicy,
+    private readonly outcome: RunOutcome,
+    readonly decision: D,
+  ) {
+    this.fact = outcome.fact;
+    this.facts = outcome.facts;
+    this.recorded = outcome.recorded;
+  }
+
+  get pluginsRan(): readonly string[] {
+    return this.outcome.pluginsRan;
+  }
+
+  get pluginsApplied(): readonly string[] {
+    return this.outcome.pluginsApplied;
+  }
+
   // Worked out once, when steps or checked types are first asked for (show_results and show_steps both need it).
-  const checks = () => {
-    ran ??= checksThatRan(policy, outcome);
-    return ran;
+  private checks(): Promise<EnabledCheck[]> {
+    this.ran ??= checksThatRan(this.policy, this.outcome);
+    return this.ran;
+  }
+
+  readonly steps = async (): Promise<string[]> => {
+    const { policy, outcome } = this;
+    const [checksRan, rulesRan] = await Promise.all([this.checks(), thatRan(outcome, policy, policy.rules)]);
+    return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
   };
-  return {
-    decision,
-    fact: outcome.fact,
-    facts: outcome.facts,
-    get pluginsRan() {
-      return outcome.pluginsRan;
-    },
-    get pluginsApplied() {
-      return outcome.pluginsApplied;
-    },
-    recorded: outcome.recorded,
-    steps: async () => {
-      const [checksRan, rulesRan] = await Promise.all([checks(), thatRan(outcome, policy, policy.rules)]);
-      return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
-    },
-    checkedTypes: async () => checkedTypesOf(await checks()),
-  };
+
+  readonly checkedTypes = async (): Promise<string[]> => checkedTypesOf(await this.checks());
 }
 
 /** The checked types of `checks`, each once, in their order. */

@@ -65,6 +65,25 @@ describe('needs, enforced when a plugin reads', () => {
     expect(error.message).toBe('plugin reader read fact source_value of plugin source, which it does not declare in needs');
   });
 
+  it('gives a group of facts read with ctx.facts in order, each as ctx.fact gives it', async () => {
+    const other = plugin('other', ['other_value', 'other_absent'], [], () => ({ other_value: 'y' }));
+    const reader = plugin('reader', ['read_value'], ['source', 'other'], async (ctx) => ({
+      read_value: (await ctx.facts(['other_absent', 'source_value', 'other_value'])).join(','),
+    }));
+    const { values, errors } = await run([source, other, reader], ['read_value']);
+    expect(errors).toEqual([]);
+    expect(values).toEqual([',x,y']);
+  });
+
+  it('fails a plugin whose ctx.facts names a fact of a plugin it does not need, as ctx.fact does', async () => {
+    const reader = plugin('reader', ['read_value'], [], async (ctx) => ({ read_value: String(await ctx.facts(['source_value'])) }));
+    const { values, errors } = await run([source, reader], ['read_value']);
+    expect(values).toEqual([null]);
+    expect(errors.map(([id, e]) => [id, e instanceof UndeclaredNeedError, (e as Error).message])).toEqual([
+      ['reader', true, 'plugin reader read fact source_value of plugin source, which it does not declare in needs'],
+    ]);
+  });
+
   it('does not let a need stand for its own needs (no reading through a neighbour)', async () => {
     const middle = plugin('middle', ['middle_value'], ['source'], async (ctx) => ({ middle_value: await ctx.fact('source_value') }));
     const reader = plugin('reader', ['read_value'], ['middle'], async (ctx) => ({ read_value: await ctx.fact('source_value') }));

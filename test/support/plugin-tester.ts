@@ -132,7 +132,8 @@ async function failOnPluginError<D>(run: (services: RunServices) => Promise<Eval
     return values.get(name);
   };
   if (errors.length > 0) throw errors[0];
-  return { ...evaluation, fact };
+  // The plugin lists are getters on the evaluation's prototype, which a spread does not copy.
+  return { ...evaluation, pluginsRan: evaluation.pluginsRan, pluginsApplied: evaluation.pluginsApplied, fact };
 }
 
 /** The decision of a policy made of `checks` for `email`. Throws PolicyError for a bad policy. */
