@@ -2,8 +2,8 @@
 // with the policy's weights. No I/O of its own: it reads facts. A signal whose source could not tell
 // (null, unknown: no IP, network checks off) contributes nothing.
 import type { CheckOptions, Condition, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
-// Risk needs velocity (see `needs`): the windows, their fact names and the scan limit are velocity's own.
-import { DISTINCT_SCAN_LIMIT, distinctFact, WINDOWS, type WindowName } from '../velocity/windows.js';
+// Risk needs velocity (see `needs`): its windows, their fact names and its scan limit come from the shared declaration.
+import { DISTINCT_SCAN_LIMIT, distinctFact, WINDOWS, type WindowName } from '../velocity-windows.js';
 import {
   type Contributor,
   DEFAULT_LEVELS,

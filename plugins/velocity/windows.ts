@@ -1,27 +1,9 @@
-// The trailing windows the spec names, and the facts computed for one request from the IP's history.
+// The facts computed for one request from the IP's history, over the windows of ../velocity-windows.ts.
 import type { FactValues, Velocity, VelocityEntry } from '../../src/engine/plugin.js';
+import { countFact, distinctFact, LIST_LIMIT, WINDOWS } from '../velocity-windows.js';
 
-export const WINDOWS = [
-  { name: '5_minutes', ms: 5 * 60_000 },
-  { name: '10_minutes', ms: 10 * 60_000 },
-  { name: '15_minutes', ms: 15 * 60_000 },
-  { name: '30_minutes', ms: 30 * 60_000 },
-  { name: '2_hour', ms: 2 * 3_600_000 },
-  { name: '3_hour', ms: 3 * 3_600_000 },
-] as const;
+export { countFact, DISTINCT_SCAN_LIMIT, distinctFact, LIST_LIMIT, WINDOWS, type WindowName } from '../velocity-windows.js';
 
-export type WindowName = (typeof WINDOWS)[number]['name'];
-
-/** Entries of emails_in_ip, the current request first. */
-export const LIST_LIMIT = 20;
-/**
- * Distinct addresses read from history to count distinct addresses per window: counts are exact up
- * to this many and a lower bound beyond it, so a threshold up to this value is decided exactly.
- */
-export const DISTINCT_SCAN_LIMIT = 100;
-
-export const countFact = (w: WindowName) => `emails_in_ip_last_${w}`;
-export const distinctFact = (w: WindowName) => `distinct_emails_in_ip_last_${w}`;
 /** The windows' fact names in WINDOWS order, made once: a name built per request is a new string to look up. */
 const COUNT_FACTS = WINDOWS.map((w) => countFact(w.name));
 const DISTINCT_FACTS = WINDOWS.map((w) => distinctFact(w.name));

@@ -155,6 +155,7 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     expect((report.matrix as Cell[]).every((c) => c.from === c.to && c.samples.length === 0)).toBe(true);
   });
 
+  // Once, on SQLite: the worker threads read the same store whatever its database, and a run costs a build.
   it.runIf(database === 'sqlite')('gives the same report from the built command with a worker thread', async () => {
     if (!existsSync(join(root, 'dist/src/cli/replay-worker.js'))) await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
     const args = ['policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json'];

@@ -6,17 +6,7 @@ import type { Store } from '../../src/store/database.js';
 import { SQLITE_BUSY_TIMEOUT_MS } from '../../src/store/sqlite-statements.js';
 import { isUnavailable } from '../../src/store/unavailable.js';
 import { openSqliteTestStore } from '../support/databases.js';
-import { type SqliteConnection, sqliteConnection } from './sqlite-connection.js';
-
-/** The rejection of `work`, which must reject. */
-async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
+import { failureOf, type SqliteConnection, sqliteConnection } from './sqlite-connection.js';
 
 describe('writes beside the commits on an embedded SQLite file', () => {
   let store: Store;

@@ -21,3 +21,13 @@ export async function sqliteConnection(file: string, options: { readonly?: boole
     },
   };
 }
+
+/** The rejection of `work`, which must reject. */
+export async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await work();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure');
+}

@@ -9,17 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Store } from '../../src/store/database.js';
 import { isUnavailable, outageReason } from '../../src/store/unavailable.js';
 import { testDatabases } from '../support/databases.js';
-import { sqliteConnection } from './sqlite-connection.js';
-
-/** The rejection of `work`, which must reject. */
-async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await work();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure');
-}
+import { failureOf, sqliteConnection } from './sqlite-connection.js';
 
 /** A local port nothing listens on. */
 async function closedPort(): Promise<number> {

@@ -63,6 +63,7 @@ describe.each(testDatabases)('usage on $name', (db) => {
     expect(await eventsOf('prj_c')).toBe(50);
   });
 
+  // PostgreSQL only: SQLite stores every text, so no event can be refused there by its value.
   it.runIf(db.name === 'postgres')('adds nothing for an event the database refuses, only for those it commits beside it', async () => {
     const at = Date.UTC(2026, 3, 9);
     // PostgreSQL cannot store U+0000 in text: that event's commit fails, the others' (retried alone) do not.
