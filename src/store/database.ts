@@ -14,9 +14,11 @@ import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
-import { SQLITE_BUSY_TIMEOUT_MS, sqliteDataVersion } from './sqlite-statements.js';
+import { backgroundWrites } from './background-writes.js';
+import { SQLITE_BUSY_TIMEOUT_MS, sqlitePragmas } from './sqlite-statements.js';
+import { openSqliteWriter } from './sqlite-writer.js';
 import { createUsage, type Usage } from './usage.js';
-import { createVelocityCache, watchDataVersion } from './velocity-cache.js';
+import { createVelocityCache } from './velocity-cache.js';
 
 export interface Store {
   knex: Knex;
@@ -52,14 +54,9 @@ const SQLITE_MEMORY = ':memory:';
 const ACCEPTED_FORMS =
   'sqlite:<path> (e.g. sqlite:./data/email-trust.sqlite), sqlite::memory:, or postgres://user:password@host:5432/database (postgresql:// also accepted)';
 
-// WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every commit (a commit
-// survives a process crash; the last ones may be lost on power loss). A 32 MB page cache (default 2 MB)
-// keeps the event and counter indexes in memory while history grows. better-sqlite3 runs every statement on
-// the event loop, so a lock held elsewhere is waited for briefly (SQLITE_BUSY_TIMEOUT_MS, then 503), except
-// by the event commits, which wait off the loop (sqlite-statements.ts). Temporary files in memory: a commit's
-// counter upsert keeps a statement journal that would otherwise spill to disk.
-export const BUSY_TIMEOUT_MS = SQLITE_BUSY_TIMEOUT_MS;
-const SQLITE_PRAGMAS = `PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=${BUSY_TIMEOUT_MS}; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;`;
+// better-sqlite3 runs knex's statements on the event loop, so a lock held elsewhere is waited for briefly
+// (SQLITE_BUSY_TIMEOUT_MS, then 503); the event commits and the writes beside them wait in the writer thread.
+const SQLITE_PRAGMAS = sqlitePragmas(SQLITE_BUSY_TIMEOUT_MS);
 
 function badUrl(detail: string): Error {
   return new Error(`DATABASE_URL ${detail}; accepted forms: ${ACCEPTED_FORMS}`);
@@ -234,16 +231,17 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     target.client === 'sqlite' && target.filename !== SQLITE_MEMORY
       ? knexFactory({ ...sqliteConfig(target.filename, options, SQLITE_READ_CONNECTIONS), log })
       : knex;
-  const keys = createKeys(knex);
+  // An embedded file's event commits and the writes beside them run in a thread of their own (sqlite-writer.ts).
+  const thread = target.client === 'sqlite' && target.filename !== SQLITE_MEMORY ? openSqliteWriter(target.filename) : null;
+  const write = backgroundWrites(knex, thread);
+  const keys = createKeys(knex, write);
   // Every read on the request's path is bounded (READ_TIMEOUT_MS); PostgreSQL also cancels one past it.
   const bound = { timeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS, cancel: target.client === 'postgres' };
   // An embedded file's velocity reads come from memory once read (velocity-cache.ts): off in a process of
   // WORKERS, whose siblings commit to the same file all the time.
-  const dataVersion = readKnex !== knex && !cluster.isWorker ? sqliteDataVersion(knex) : null;
-  const version = dataVersion ? watchDataVersion(dataVersion) : null;
-  const cache = version ? createVelocityCache(version.current) : null;
+  const cache = thread && !cluster.isWorker ? createVelocityCache(thread.version) : null;
   const reads = knexReads(readKnex, bound, cache, readKnex !== knex);
-  const events = createEvents(knex, reads);
+  const events = createEvents(knex, reads, thread);
   return {
     knex,
     projects: createProjects(knex, () => keys.clearCache()),
@@ -251,14 +249,14 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     keys,
     fingerprintKeys: createFingerprintKeys(knex),
     events,
-    domainFacts: createDomainFacts(knex),
+    domainFacts: createDomainFacts(knex, write),
     usage: createUsage(knex),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },
     async close() {
       await events.flush();
-      version?.stop();
+      await thread?.close();
       await reads.release();
       if (readKnex !== knex) await readKnex.destroy();
       await knex.destroy();

@@ -1,6 +1,7 @@
 // domain_facts: cached per-domain results (DNS, domain age, website) with an expiry, shared by all
 // projects. Values are stored as JSON text, so a cached `null` (e.g. "no age known") is a hit too.
 import type { Knex } from 'knex';
+import { type BackgroundWrites, backgroundWrites } from './background-writes.js';
 import { toNumber } from './sql-values.js';
 
 export interface DomainFact<T = unknown> {
@@ -26,7 +27,8 @@ interface DomainFactRow {
   updated_at: unknown;
 }
 
-export function createDomainFacts(knex: Knex): DomainFacts {
+/** `write`: how the facts are stored (background-writes.ts). */
+export function createDomainFacts(knex: Knex, write: BackgroundWrites = backgroundWrites(knex, null)): DomainFacts {
   return {
     async get<T>(domain: string, kind: string, now = Date.now()) {
       const row = (await knex<DomainFactRow>('domain_facts')
@@ -42,7 +44,7 @@ export function createDomainFacts(knex: Knex): DomainFacts {
       const json = JSON.stringify(value);
       if (json === undefined) throw new TypeError('a domain fact value must be JSON-serialisable');
       const row = { domain: domain.toLowerCase(), kind, value: json, expires_at: now + ttlMs, updated_at: now };
-      await knex('domain_facts').insert(row).onConflict(['domain', 'kind']).merge(['value', 'expires_at', 'updated_at']);
+      await write([knex('domain_facts').insert(row).onConflict(['domain', 'kind']).merge(['value', 'expires_at', 'updated_at'])]);
     },
 
     async pruneExpired(now = Date.now()) {

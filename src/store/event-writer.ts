@@ -9,86 +9,22 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
-import { sqliteCommits } from './sqlite-statements.js';
+import { type CommitStatements, commitStatements, type EventRow } from './commit-statements.js';
+import { observed } from './sqlite-statements.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 import { isUnavailable } from './unavailable.js';
-import { usageStatement } from './usage.js';
 import type { VelocityCache } from './velocity-cache.js';
-import { counterWrites, rowsOf, type Statement, valuesList } from './velocity-counters.js';
+import { aggregate, rowsOf, type Statement } from './velocity-counters.js';
 
-/**
- * On an embedded file a commit runs on the event loop (better-sqlite3) and costs mostly its own writing of
- * the pages it touched, whatever its rows: the next commit starts at least this long after the last one
- * began, so that under load a commit takes the rows of several turns (docs/decisions/0065).
- */
-export const SQLITE_COMMIT_GAP_MS = 2;
+export type { EventRow };
+
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
-/** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
-const ROWS_PER_STATEMENT = 500;
-/** The events table's columns as the store writes them: the one list of them. */
-export const EVENT_COLUMNS = [
-  'project_id',
-  'endpoint',
-  'email',
-  'email_lower',
-  'base_email',
-  'domain',
-  'ipv4',
-  'ipv6',
-  'device',
-  'action',
-  'risk_score',
-  'policy_revision',
-  'recorded_facts',
-  'created_at',
-] as const satisfies ReadonlyArray<keyof EventRow>;
-
-export interface EventRow {
-  project_id: string;
-  endpoint: string;
-  email: string;
-  email_lower: string;
-  base_email: string;
-  domain: string | null;
-  ipv4: string | null;
-  ipv6: string | null;
-  device: string | null;
-  action: string;
-  risk_score: number | null;
-  policy_revision: string | null;
-  /** JSON of the network and history facts the decision read (fact → value), for replay. */
-  recorded_facts: string | null;
-  created_at: number;
-  /** A served call of a non-sandbox project: it counts toward the project's monthly usage (not a column of events). */
-  counted?: boolean;
-}
-
 export interface EventWriter {
   /** Resolves once the row is committed; rejects when its commit fails. */
   write(row: EventRow): Promise<void>;
   /** Waits until every write() made so far has settled. */
   flush(): Promise<void>;
-}
-
-/** A commit's statements, in the order they run: the events, the counters (velocity-counters.ts), the usage counts. */
-export interface CommitStatements {
-  rows: readonly EventRow[];
-  events: Statement[];
-  counters: ReturnType<typeof counterWrites>;
-  usage: Statement[];
-}
-
-/** Plain multi-row VALUES, in statements of at most ROWS_PER_STATEMENT rows (knex would write SQLite's as UNION ALL selects). */
-function commitStatements(rows: readonly EventRow[]): CommitStatements {
-  const events: Statement[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    const bindings: unknown[] = [];
-    for (const row of chunk) for (const column of EVENT_COLUMNS) bindings.push(row[column]);
-    events.push({ sql: `insert into events (${EVENT_COLUMNS.join(', ')}) values ${valuesList(chunk.length, EVENT_COLUMNS.length)}`, bindings });
-  }
-  const usage = usageStatement(rows);
-  return { rows, events, counters: counterWrites(rows), usage: usage ? [usage] : [] };
 }
 
 interface Pending {
@@ -97,19 +33,18 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** `cache`: an embedded file's velocity cache, kept up to date with each commit's increments. */
-export function createEventWriter(knex: Knex, cache: VelocityCache | null = null): EventWriter {
-  const sqlite = sqliteCommits(knex);
+/**
+ * Commits through `sqlite` (an embedded file's writer thread) or else through knex's transaction; `cache`: an
+ * embedded file's velocity cache, kept up to date with each commit's increments.
+ */
+export function createEventWriter(knex: Knex, sqlite: SqliteWriter | null = null, cache: VelocityCache | null = null): EventWriter {
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
-  const gapMs = sqlite ? SQLITE_COMMIT_GAP_MS : 0;
-  let lastStarted = Number.NEGATIVE_INFINITY;
 
   // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
     const started = performance.now();
-    lastStarted = started;
     eventBatchSize.observe(rows.length);
     try {
       await insertRows(rows);
@@ -122,22 +57,26 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
 
   // The event rows, the velocity counters and the usage counts they add commit together, or not at all.
   async function insertRows(rows: EventRow[]): Promise<void> {
-    const writes = commitStatements(rows);
-    const commit = cache?.committing(writes.counters.increments().counts);
+    const commit = cache?.committing(aggregate(rows).counts);
+    let made: ReturnType<CommitStatements['counters']['increments']>;
     try {
-      if (sqlite) await sqlite(writes);
-      else await viaKnex(writes);
+      made = sqlite ? await viaThread(sqlite, rows) : await viaKnex(commitStatements(rows));
     } catch (error) {
       if (commit !== undefined) cache?.failed(commit);
       throw error;
     }
-    if (commit !== undefined) {
-      const { counts, addresses } = writes.counters.increments();
-      cache?.apply(commit, counts, addresses);
-    }
+    if (commit !== undefined) cache?.apply(commit, made.counts, made.addresses);
   }
 
-  async function viaKnex(writes: CommitStatements): Promise<void> {
+  // Whoever watches every statement of the store (knex's `query` event) sees the thread's too.
+  async function viaThread(thread: SqliteWriter, rows: EventRow[]) {
+    const observe = knex.listenerCount('query') > 0;
+    const { increments, statements } = await thread.commit(rows, observe);
+    for (const statement of statements) observed(knex, statement);
+    return increments;
+  }
+
+  async function viaKnex(writes: CommitStatements) {
     await knex.transaction(async (trx) => {
       const run = async ({ sql, bindings }: Statement) => rowsOf(await trx.raw(sql, bindings as Knex.RawBinding[]));
       for (const statement of writes.events) await run(statement);
@@ -145,6 +84,7 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
       for (const statement of writes.counters.first) inserted.push(await run(statement));
       for (const statement of [...writes.counters.rest(inserted), ...writes.usage]) await run(statement);
     });
+    return writes.counters.increments();
   }
 
   async function commitQueue(): Promise<void> {
@@ -183,9 +123,7 @@ export function createEventWriter(knex: Knex, cache: VelocityCache | null = null
       scheduled = false;
       committing = commitQueue();
     };
-    const wait = lastStarted + gapMs - performance.now();
-    if (wait > 0) setTimeout(start, wait);
-    else setImmediate(start);
+    setImmediate(start);
   }
 
   return {

@@ -6,6 +6,7 @@ import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 import { toNumber } from './sql-values.js';
 import { sqliteReads } from './sqlite-statements.js';
 import type { VelocityCache } from './velocity-cache.js';
@@ -173,11 +174,12 @@ export function knexReads(
 }
 
 /**
- * Events written through `knex` (group commits: event-writer.ts) and read through `reads` (each read bounded);
- * `reads.cache` (an embedded file's) is kept up to date by the writer and emptied by retention.
+ * Events written through `thread` (an embedded file's writer thread) or else `knex` (group commits:
+ * event-writer.ts), and read through `reads` (each read bounded); `reads.cache` (an embedded file's) is kept
+ * up to date by the writer and emptied by retention.
  */
-export function createEvents(knex: Knex, reads: Reads = knexReads(knex)): Events {
-  const writer = createEventWriter(knex, reads.cache ?? null);
+export function createEvents(knex: Knex, reads: Reads = knexReads(knex), thread: SqliteWriter | null = null): Events {
+  const writer = createEventWriter(knex, thread, reads.cache ?? null);
   return {
     record(event) {
       let row: EventRow;

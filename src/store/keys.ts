@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
+import { type BackgroundWrites, backgroundWrites } from './background-writes.js';
 import { type Project, projectFromRow } from './projects.js';
 import { newId, toNullableNumber, toNumber } from './sql-values.js';
 
@@ -149,7 +150,8 @@ async function insertKey(knex: Knex, projectId: string, kind: KeyKind, now: numb
   return { key, token };
 }
 
-export function createKeys(knex: Knex): Keys {
+/** `write`: how a key's last use is stored (background-writes.ts). */
+export function createKeys(knex: Knex, write: BackgroundWrites = backgroundWrites(knex, null)): Keys {
   // Date.now, not performance.now: the clock the rest of the store reads (and tests move); ttlResolution 0
   // so every check reads it.
   const cacheOptions = { max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS, perf: { now: () => Date.now() }, ttlResolution: 0 };
@@ -216,14 +218,14 @@ export function createKeys(knex: Knex): Keys {
 
     async markUsed(uses) {
       if (uses.size === 0) return;
-      await knex.transaction(async (trx) => {
-        for (const [id, at] of uses) {
-          await trx('api_keys')
+      await write(
+        [...uses].map(([id, at]) =>
+          knex('api_keys')
             .where({ id })
             .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', at))
-            .update({ last_used_at: at });
-        }
-      });
+            .update({ last_used_at: at }),
+        ),
+      );
     },
 
     async authenticate(token, kind, now = Date.now()) {

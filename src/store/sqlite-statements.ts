@@ -1,16 +1,11 @@
-// An embedded SQLite file's hot statements on better-sqlite3 (knex client `better-sqlite3`, database.ts),
-// synchronous on the event loop, each text prepared once per connection and kept (docs/decisions/0065):
-// - The group commit (event-writer.ts) as one `transaction.immediate` of its statements with bound values:
-//   one turn of the loop, no promise per statement. A write lock held elsewhere is waited for off the loop
-//   (lockWait), not in SQLite's busy handler.
-// - The request path's reads (events.ts's Reads: velocity, intelligence's history) on the read pool's
-//   connection: a WAL reader, never behind a knex transaction on the writer.
-// Statements are mirrored on knex's `query` event while something listens, so every statement of the store
-// stays observable in one place.
-import { setTimeout as sleep } from 'node:timers/promises';
+// An embedded SQLite file's connections on better-sqlite3 (docs/decisions/0065): their pragmas, and statements
+// prepared once per text and kept, for the writer thread (sqlite-writer-thread.ts) and for the request path's
+// reads (events.ts's Reads: velocity, intelligence's history), which run synchronously on the read pool's
+// connection (knex client `better-sqlite3`, database.ts): a WAL reader, never behind the writer. The reads are
+// mirrored on knex's `query` event while something listens, so every statement of the store stays
+// observable in one place.
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Knex } from 'knex';
-import type { CommitStatements } from './event-writer.js';
 import type { Statement } from './velocity-counters.js';
 import type { Reads } from './velocity-queries.js';
 
@@ -21,24 +16,32 @@ type Connection = BetterSqlite3.Database;
 const MAX_PREPARED = 64;
 
 /**
- * How long any other statement on an embedded file (knex's: projects, keys, domain facts, retention) waits for
- * another connection's write lock, on the event loop (better-sqlite3 is synchronous): short, so a lock held
- * elsewhere answers 503 quickly instead of stalling every request, and the next call tries again.
+ * How long a statement on knex's connections (projects, keys, retention, migrations) waits for another
+ * connection's write lock, on the event loop (better-sqlite3 is synchronous): short, so a lock held elsewhere
+ * answers 503 quickly instead of stalling every request, and the next call tries again.
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 200;
 
 /**
- * How long a commit waits for another connection's write lock (a second process, the CLI's retention, a knex
- * transaction here) before it fails as an outage (SQLITE_BUSY: 503): tried again every LOCK_RETRY_MS with the
- * busy handler off, so the wait never holds the event loop.
+ * How long the writer thread's commits and writes wait for another connection's write lock (a second process,
+ * the CLI's retention, a knex transaction here) before they fail as an outage (SQLITE_BUSY: 503). The thread
+ * waits; the event loop does not.
  */
 export const COMMIT_LOCK_WAIT_MS = 5_000;
-const LOCK_RETRY_MS = 5;
+
+/**
+ * A connection's settings. WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every
+ * commit (a commit survives a process crash; the last ones may be lost on power loss). A 32 MB page cache
+ * (default 2 MB) keeps the event and counter indexes in memory while history grows. Temporary files in
+ * memory: a commit's counter upsert keeps a statement journal that would otherwise spill to disk.
+ */
+export const sqlitePragmas = (busyTimeoutMs: number) =>
+  `PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=${busyTimeoutMs}; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;`;
 
 const preparedOf = new WeakMap<Connection, Map<string, BetterSqlite3.Statement>>();
 
 /** `sql` prepared on `conn` (kept, least recently used dropped past MAX_PREPARED). */
-function prepare(conn: Connection, sql: string): BetterSqlite3.Statement {
+export function prepare(conn: Connection, sql: string): BetterSqlite3.Statement {
   let held = preparedOf.get(conn);
   if (!held) {
     held = new Map();
@@ -69,8 +72,13 @@ function sqliteClient(knex: Knex): SqliteClient | null {
 }
 
 /** `statement`'s rows (a statement returning none: an empty list), mirrored on knex's events while something listens. */
-function runOn(knex: Knex, conn: Connection, statement: Statement): Rows {
+/** `statement` on knex's `query` event, for whoever watches every statement of the store (run elsewhere: knex does not see it). */
+export function observed(knex: Knex, statement: Statement): void {
   if (knex.listenerCount('query') > 0) knex.emit('query', { method: 'raw', ...statement });
+}
+
+function runOn(knex: Knex, conn: Connection, statement: Statement): Rows {
+  observed(knex, statement);
   const prepared = prepare(conn, statement.sql);
   let rows: Rows = [];
   if (prepared.reader) rows = prepared.all(statement.bindings) as Rows;
@@ -118,72 +126,5 @@ export function sqliteReads(knex: Knex, hold = false): (Reads & { release(): Pro
       held = null;
       if (conn) await client.releaseConnection(conn);
     },
-  };
-}
-
-/** The writer connection's PRAGMA data_version (velocity-cache.ts), unobserved; null when knex's client is not better-sqlite3. */
-export function sqliteDataVersion(knex: Knex): (() => Promise<number>) | null {
-  const client = sqliteClient(knex);
-  if (!client) return null;
-  return async () => {
-    const conn = await client.acquireConnection();
-    try {
-      return Number(conn.pragma('data_version', { simple: true }));
-    } finally {
-      await client.releaseConnection(conn);
-    }
-  };
-}
-
-const isBusy = (error: unknown) =>
-  typeof (error as { code?: unknown })?.code === 'string' && String((error as { code: string }).code).startsWith('SQLITE_BUSY');
-
-/**
- * Runs a commit on knex's SQLite writer connection in one immediate transaction of prepared statements
- * (rolled back when one fails); null when knex's client is not better-sqlite3. The new address rows are
- * returned by their insert, so the distinct counts are exact (counterWrites).
- */
-export function sqliteCommits(knex: Knex): ((writes: CommitStatements) => Promise<void>) | null {
-  const client = sqliteClient(knex);
-  if (!client) return null;
-  /** Whether the last attempt's transaction began: a busy attempt is tried again only when it did not. */
-  let entered = false;
-  const transactions = new WeakMap<Connection, (writes: CommitStatements) => void>();
-  const commitOn = (conn: Connection) => {
-    let commit = transactions.get(conn);
-    if (!commit) {
-      commit = conn.transaction((writes: CommitStatements) => {
-        entered = true;
-        for (const statement of writes.events) runOn(knex, conn, statement);
-        const inserted = writes.counters.first.map((statement) => runOn(knex, conn, statement));
-        for (const statement of [...writes.counters.rest(inserted), ...writes.usage]) runOn(knex, conn, statement);
-      }).immediate;
-      transactions.set(conn, commit);
-    }
-    return commit;
-  };
-
-  return async (writes) => {
-    const conn = await client.acquireConnection();
-    const started = performance.now();
-    try {
-      const commit = commitOn(conn);
-      for (;;) {
-        // The lock is taken by BEGIN IMMEDIATE, before any statement: a busy attempt has written nothing.
-        conn.pragma('busy_timeout = 0');
-        entered = false;
-        try {
-          commit(writes);
-          return;
-        } catch (error) {
-          if (entered || !isBusy(error) || performance.now() - started >= COMMIT_LOCK_WAIT_MS) throw error;
-        } finally {
-          conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
-        }
-        await sleep(LOCK_RETRY_MS);
-      }
-    } finally {
-      await client.releaseConnection(conn);
-    }
   };
 }

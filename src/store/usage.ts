@@ -3,7 +3,7 @@
 // always agrees with the events: a call whose event did not commit is not counted, and a kill -9 loses no
 // count. Sandbox calls are not counted (their events say so: EventRow.counted).
 import type { Knex } from 'knex';
-import type { EventRow } from './event-writer.js';
+import type { EventRow } from './commit-statements.js';
 import { toNumber } from './sql-values.js';
 import { valuesList } from './velocity-counters.js';
 

@@ -3,10 +3,11 @@
 // date after each commit of this process's event writer with exactly what the commit added (the increments
 // its upserts made). So a cached answer is the one the database would give, row for row:
 //
-// - Every write of this process goes through one connection (database.ts); another connection's commit (a
-//   second process on the file, the CLI) changes that connection's `PRAGMA data_version`, read every
-//   VERSION_POLL_MS: a change drops every entry, and without a reading within VERSION_FRESH_MS nothing is
-//   answered from memory. Retention through this process drops every entry too (events.ts).
+// - This process's event commits and the writes beside them go through the writer thread's connection
+//   (sqlite-writer.ts); another connection's commit (a second process on the file, the CLI, knex's connection
+//   here) changes that connection's `PRAGMA data_version`, read every VERSION_POLL_MS: a change drops every
+//   entry, and without a reading within VERSION_FRESH_MS nothing is answered from memory. Retention through
+//   this process drops every entry too (events.ts).
 // - A subject's read that overlapped a commit of this process touching that subject (the commit in flight
 //   when the read began, or begun before its answer came) is not kept: its rows may or may not hold it.
 // - An entry answers a window read only from the bucket it was read from on, and an address list only up to
@@ -19,7 +20,7 @@ import { type CounterKind, MAX_WINDOW_BUCKETS, TOTAL_BUCKET } from './velocity-c
 
 /** Subjects held; the least recently read go first. An entry is at most 182 buckets and `limit` addresses (about 20 KB at 100). */
 export const MAX_CACHED_SUBJECTS = 1_024;
-/** How often the writer connection's data_version is read. */
+/** How often the writer thread's connection reads its data_version. */
 export const VERSION_POLL_MS = 50;
 /** How old the last reading may be for the cache to answer: another process's commit is seen within this. */
 export const VERSION_FRESH_MS = 1_000;
@@ -81,7 +82,7 @@ function compareText(a: string, b: string): number {
 const newestFirst = (x: { address: string; last_seen: number }, y: { address: string; last_seen: number }) =>
   y.last_seen - x.last_seen || compareText(y.address, x.address);
 
-/** `version`: the writer connection's data_version as last read, or null when it is not known to be fresh. */
+/** `version`: a count raised by each change of the writer thread's data_version, or null when it is not known to be fresh. */
 export function createVelocityCache(version: () => number | null): VelocityCache {
   const entries = new LRUCache<string, Entry>({ max: MAX_CACHED_SUBJECTS });
   /** The last commit id given. */
@@ -209,39 +210,5 @@ export function createVelocityCache(version: () => number | null): VelocityCache
         if (list.length > entry.limit) list.length = entry.limit;
       }
     },
-  };
-}
-
-/**
- * Reads the writer connection's data_version (`dataVersion`) every VERSION_POLL_MS (an unref'd timer); `current()` is the
- * last reading, or null when none came within VERSION_FRESH_MS (the connection busy, the file gone).
- */
-export function watchDataVersion(dataVersion: () => Promise<number>, now: () => number = Date.now): { current(): number | null; stop(): void } {
-  let version: number | null = null;
-  let readAt = Number.NEGATIVE_INFINITY;
-  let reading = false;
-  const read = () => {
-    if (reading) return;
-    reading = true;
-    dataVersion()
-      .then(
-        (read) => {
-          version = read;
-          readAt = now();
-        },
-        () => {
-          version = null;
-        },
-      )
-      .finally(() => {
-        reading = false;
-      });
-  };
-  read();
-  const timer = setInterval(read, VERSION_POLL_MS);
-  timer.unref();
-  return {
-    current: () => (version !== null && now() - readAt <= VERSION_FRESH_MS ? version : null),
-    stop: () => clearInterval(timer),
   };
 }

@@ -13,7 +13,7 @@
 // email (subject base_email; counts only, no address rows). Every statement is plain SQL that SQLite
 // (≥ 3.35, for RETURNING) and PostgreSQL both run.
 import type { Knex } from 'knex';
-import type { EventRow } from './event-writer.js';
+import type { EventRow } from './commit-statements.js';
 import { toNumber } from './sql-values.js';
 
 export const MINUTE_MS = 60_000;
