@@ -3,8 +3,6 @@
 import { usageStatement } from './usage.js';
 import { counterWrites, type Statement, valuesList } from './velocity-counters.js';
 
-/** Rows per commit; later arrivals wait for the next one. */
-export const MAX_ROWS_PER_COMMIT = 5_000;
 /** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
 /** The events table's columns as the store writes them: the one list of them. */

@@ -9,7 +9,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { eventBatchSize, eventCommitDuration, secondsSince } from '../metrics.js';
-import { type CommitStatements, commitStatements, type EventRow, MAX_ROWS_PER_COMMIT } from './commit-statements.js';
+import { type CommitStatements, commitStatements, type EventRow } from './commit-statements.js';
 import { observed } from './sqlite-statements.js';
 import type { SqliteWriter } from './sqlite-writer.js';
 import { isUnavailable } from './unavailable.js';
@@ -18,6 +18,8 @@ import { aggregate, rowsOf, type Statement } from './velocity-counters.js';
 
 export type { EventRow };
 
+/** Rows per commit; later arrivals wait for the next one. */
+const MAX_ROWS_PER_COMMIT = 5_000;
 export interface EventWriter {
   /** Resolves once the row is committed; rejects when its commit fails. */
   write(row: EventRow): Promise<void>;
@@ -39,8 +41,6 @@ export function createEventWriter(knex: Knex, sqlite: SqliteWriter | null = null
   const queue: Pending[] = [];
   let scheduled = false;
   let committing: Promise<void> | null = null;
-  /** The writer thread's commits not yet answered (commitBatch settles every caller and never rejects). */
-  const sentToThread = new Set<Promise<void>>();
 
   // One commit, timed and counted for GET /metrics.
   async function insert(rows: EventRow[]): Promise<void> {
@@ -116,24 +116,14 @@ export function createEventWriter(knex: Knex, sqlite: SqliteWriter | null = null
     }
   }
 
-  // Through knex one commit runs at a time, and the next takes every row that queued meanwhile. The writer
-  // thread is sent each turn's rows at once, and merges what queued while it committed
-  // (sqlite-writer-thread.ts): no turn waits for the answer to the last commit before sending its own.
   function schedule(): void {
     if (scheduled || committing) return;
     scheduled = true;
-    setImmediate(() => {
+    const start = () => {
       scheduled = false;
-      if (!sqlite) {
-        committing = commitQueue();
-        return;
-      }
-      while (queue.length > 0) {
-        const sent = commitBatch(queue.splice(0, MAX_ROWS_PER_COMMIT));
-        sentToThread.add(sent);
-        void sent.finally(() => sentToThread.delete(sent));
-      }
-    });
+      committing = commitQueue();
+    };
+    setImmediate(start);
   }
 
   return {
@@ -145,9 +135,8 @@ export function createEventWriter(knex: Knex, sqlite: SqliteWriter | null = null
     },
 
     async flush() {
-      while (queue.length > 0 || scheduled || committing || sentToThread.size > 0) {
+      while (queue.length > 0 || scheduled || committing) {
         if (committing) await committing;
-        else if (sentToThread.size > 0) await Promise.all(sentToThread);
         else await nextTurn();
       }
     },

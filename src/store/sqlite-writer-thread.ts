@@ -5,14 +5,11 @@
 //
 // In: { id, op: 'commit', rows, observe } or { id, op: 'write', statements }, answered in order with
 // { id, ok, ... }; every VERSION_POLL_MS, { op: 'version', version }: the connection's PRAGMA data_version,
-// which changes when another connection commits (velocity-cache.ts). Commits that queued while the thread
-// was busy run as one transaction (up to MAX_ROWS_PER_COMMIT rows), so a commit's fixed cost is shared; if
-// it fails, each runs alone, so that no caller fails for another's rows.
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+// which changes when another connection commits (velocity-cache.ts).
+import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type CommitStatements, commitStatements, type EventRow, MAX_ROWS_PER_COMMIT } from './commit-statements.js';
+import { type CommitStatements, commitStatements, type EventRow } from './commit-statements.js';
 import { COMMIT_LOCK_WAIT_MS, prepare, sqlitePragmas } from './sqlite-statements.js';
-import { isUnavailable } from './unavailable.js';
 import { VERSION_POLL_MS } from './velocity-cache.js';
 import type { Statement } from './velocity-counters.js';
 
@@ -85,54 +82,22 @@ const poll = setInterval(() => {
   }
 }, VERSION_POLL_MS);
 
-type CommitRequest = Extract<WriterRequest, { op: 'commit' }>;
-
-/** The commits' rows in one transaction; the first is answered with its increments, the others with none. */
-function commitTogether(commits: readonly CommitRequest[]): void {
-  try {
-    const writes = commitStatements(commits.length === 1 ? (commits[0] as CommitRequest).rows : commits.flatMap((c) => c.rows));
-    const rest = commit(writes);
-    const statements = commits.some((c) => c.observe) ? [...writes.events, ...writes.counters.first, ...rest] : undefined;
-    commits.forEach((c, i) => {
-      const increments = i === 0 ? writes.counters.increments() : { counts: [], addresses: [] };
-      post({ id: c.id, ok: true, increments, ...(i === 0 && statements ? { statements } : {}) });
-    });
-  } catch (error) {
-    // Unreachable or out of space: each alone would only fail again, slowly.
-    if (commits.length === 1 || isUnavailable(error)) for (const c of commits) post({ id: c.id, ok: false, error: errorOf(error) });
-    else for (const c of commits) commitTogether([c]);
+port.on('message', (request: WriterRequest) => {
+  if (request.op === 'close') {
+    clearInterval(poll);
+    db.close();
+    post({ id: request.id, ok: true });
+    port.close();
+    return;
   }
-}
-
-function close(request: WriterRequest): void {
-  clearInterval(poll);
-  db.close();
-  post({ id: request.id, ok: true });
-  port?.close();
-}
-
-// The request that woke the thread and every one queued behind it, in order; a run of commits goes together.
-port.on('message', (first: WriterRequest) => {
-  const requests = [first];
-  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) requests.push(next.message as WriterRequest);
-  for (let i = 0; i < requests.length; ) {
-    const request = requests[i] as WriterRequest;
-    if (request.op === 'close') return close(request);
-    if (request.op === 'write') {
-      try {
-        post({ id: request.id, ok: true, rows: write(request.statements) });
-      } catch (error) {
-        post({ id: request.id, ok: false, error: errorOf(error) });
-      }
-      i += 1;
-      continue;
-    }
-    const together: CommitRequest[] = [];
-    let rows = 0;
-    for (let next = requests[i]; next?.op === 'commit' && (together.length === 0 || rows + next.rows.length <= MAX_ROWS_PER_COMMIT); next = requests[++i]) {
-      together.push(next);
-      rows += next.rows.length;
-    }
-    commitTogether(together);
+  try {
+    if (request.op === 'commit') {
+      const writes = commitStatements(request.rows);
+      const rest = commit(writes);
+      const statements = request.observe ? [...writes.events, ...writes.counters.first, ...rest] : undefined;
+      post({ id: request.id, ok: true, increments: writes.counters.increments(), ...(statements ? { statements } : {}) });
+    } else post({ id: request.id, ok: true, rows: write(request.statements) });
+  } catch (error) {
+    post({ id: request.id, ok: false, error: errorOf(error) });
   }
 });

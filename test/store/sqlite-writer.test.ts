@@ -57,28 +57,6 @@ describe('the SQLite writer thread', () => {
     }
   });
 
-  it("commits queued behind a busy thread go together, and a row the database refuses fails only its own caller", async () => {
-    await other.run("create trigger refuse_bad before insert on events when new.email = 'refused@x.io' begin select raise(abort, 'refused'); end");
-    const writer = openSqliteWriter(file);
-    try {
-      await writer.commit([row('warm@x.io')], false);
-      await other.run('begin immediate'); // the next commit waits for the lock; those behind it queue
-      const settled = ['q1@x.io', 'refused@x.io', 'q2@x.io', 'q3@x.io'].map((email) =>
-        writer.commit([row(email)], false).then(
-          () => 'ok',
-          (error: Error) => error.message,
-        ),
-      );
-      await other.run('commit');
-      expect(await Promise.all(settled)).toEqual(['ok', 'refused', 'ok', 'ok']);
-      const emails = (await other.all<{ email: string }>("select email from events where email like 'q%' or email like 'refused%'")).map((r) => r.email);
-      expect(emails.sort()).toEqual(['q1@x.io', 'q2@x.io', 'q3@x.io']);
-    } finally {
-      await other.run('drop trigger refuse_bad');
-      await writer.close();
-    }
-  });
-
   it('that does not answer in time fails its call as an outage; the next call starts another thread, which commits', async () => {
     const writer = openSqliteWriter(file, { answerTimeoutMs: 300 });
     try {
