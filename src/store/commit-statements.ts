@@ -63,4 +63,3 @@ export function commitStatements(rows: readonly EventRow[]): CommitStatements {
   const usage = usageStatement(rows);
   return { rows, events, counters: counterWrites(rows), usage: usage ? [usage] : [] };
 }
-

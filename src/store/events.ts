@@ -6,9 +6,9 @@ import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { VelocityReader } from '../engine/plugin.js';
 import { createEventWriter, type EventRow } from './event-writer.js';
-import type { SqliteWriter } from './sqlite-writer.js';
 import { toNumber } from './sql-values.js';
 import { sqliteReads } from './sqlite-statements.js';
+import type { SqliteWriter } from './sqlite-writer.js';
 import type { VelocityCache } from './velocity-cache.js';
 import {
   COUNTED_COLUMNS,

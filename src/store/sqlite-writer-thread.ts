@@ -69,7 +69,11 @@ const write = db.transaction((statements: Statement[]) => statements.map(run)).i
 
 const errorOf = (error: unknown): ThreadError => {
   const { name, message, code } = (error ?? {}) as { name?: unknown; message?: unknown; code?: unknown };
-  return { name: typeof name === 'string' ? name : 'Error', message: typeof message === 'string' ? message : String(error), ...(typeof code === 'string' ? { code } : {}) };
+  return {
+    name: typeof name === 'string' ? name : 'Error',
+    message: typeof message === 'string' ? message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 };
 
 const post = (reply: WriterReply) => port.postMessage(reply);

@@ -28,10 +28,9 @@ describe('writes beside the commits on an embedded SQLite file', () => {
     const { key } = await store.keys.create(project.id, 'access_token');
     await other.run('begin immediate');
     let landed = 0;
-    const writes = [
-      store.domainFacts.put('bg.example', 'mx', { hosts: ['mx.bg.example'] }, 60_000),
-      store.keys.markUsed(new Map([[key.id, AT]])),
-    ].map((write) => write.then(() => (landed += 1)));
+    const writes = [store.domainFacts.put('bg.example', 'mx', { hosts: ['mx.bg.example'] }, 60_000), store.keys.markUsed(new Map([[key.id, AT]]))].map(
+      (write) => write.then(() => (landed += 1)),
+    );
     try {
       // Longer than knex's own busy timeout: timers fire and the other connection goes on; nothing lands.
       const until = Date.now() + 2 * SQLITE_BUSY_TIMEOUT_MS;
