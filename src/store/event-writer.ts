@@ -16,8 +16,6 @@ import { isUnavailable } from './unavailable.js';
 import type { VelocityCache } from './velocity-cache.js';
 import { aggregate, rowsOf, type Statement } from './velocity-counters.js';
 
-export type { EventRow };
-
 /** Rows per commit; later arrivals wait for the next one. */
 const MAX_ROWS_PER_COMMIT = 5_000;
 export interface EventWriter {
@@ -57,6 +55,7 @@ export function createEventWriter(knex: Knex, sqlite: SqliteWriter | null = null
 
   // The event rows, the velocity counters and the usage counts they add commit together, or not at all.
   async function insertRows(rows: EventRow[]): Promise<void> {
+    // The subjects the commit touches (the thread works out the same rows' counters itself).
     const commit = cache?.committing(aggregate(rows).counts);
     let made: ReturnType<CommitStatements['counters']['increments']>;
     try {

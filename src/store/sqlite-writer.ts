@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CommitStatements, EventRow } from './commit-statements.js';
+import type { EventRow } from './commit-statements.js';
 import { COMMIT_LOCK_WAIT_MS } from './sqlite-statements.js';
 import type { ThreadError, WriterReply, WriterRequest } from './sqlite-writer-thread.js';
 import { VERSION_FRESH_MS } from './velocity-cache.js';
@@ -36,8 +36,6 @@ export interface SqliteWriter {
   /** Stops the thread (after the calls in flight). */
   close(): Promise<void>;
 }
-
-export type { CommitStatements };
 
 /** The thread's JavaScript: beside this file once built; under vitest (TypeScript sources) the build's copy. */
 function threadFile(): string {
