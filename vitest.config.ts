@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,9 +9,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One worker per core, not vitest's default of one fewer: most of a test's time is spent waiting on the
+    // servers and processes it started, so two files at once on two cores keep both busy (decision 0079).
+    maxWorkers: availableParallelism(),
     // Test files share their worker's modules (each file still gets its own servers, stores and files): the
-    // data lists and the plugin registry load once per worker, not once per file. 118 files took 198 s
-    // isolated on this 2-core machine and 140 s shared, with the machine busier.
+    // data lists and the plugin registry load once per worker, not once per file (decision 0074).
     isolate: false,
   },
 });

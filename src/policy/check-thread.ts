@@ -1,5 +1,5 @@
 // Policy texts a request brings (the playground's) checked on a thread of their own, so that no text, however
-// bad, holds up the event loop: a text within the limits (limits.ts) can still take a parser 100-300 ms of CPU
+// bad, holds up the event loop: a text within the limits (limits.ts) can still take a parser half a second of CPU
 // here (docs/decisions/0008-policy-checks-off-the-event-loop.md). The thread (src/cli/policy-check-worker.ts)
 // runs load.ts's checkPolicy and sends back the checked document; the caller compiles it (1-2 ms). One check
 // runs at a time, each with a deadline; a few wait their turn, and past them a check is refused at once. The

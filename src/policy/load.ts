@@ -86,7 +86,7 @@ function parsePolicy(file: string, text: string): LoadedPolicy {
     const { line, col } = lineCounter.linePos(deep.offset);
     throw new PolicyLimitError({ file, line, column: col, path: '', message: deep.message });
   }
-  const doc = firstDocument(tokens, text.length);
+  const doc = withoutStackTraces(() => firstDocument(tokens, text.length));
   const syntax = [...(doc.errors.length > 0 ? syntaxProblems(file, text, tokens, doc, lineCounter) : []), ...duplicateKeyProblems(file, doc, lineCounter)];
   if (syntax.length > 0) throw new PolicyError(sortProblems(syntax).slice(0, POLICY_LIMITS.problems));
 
@@ -132,6 +132,20 @@ function firstDocument(tokens: readonly CST.Token[], length: number): Document.P
     }
   }
   return first as Document.Parsed;
+}
+
+/**
+ * The work, with no stack traces captured: yaml makes an Error for each problem it finds (tens of thousands in
+ * the worst texts within the limits), whose stacks nobody reads and whose capture was half of such a check.
+ */
+function withoutStackTraces<T>(work: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return work();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** The schema's complaints, a value that is not one of a list getting the closest allowed one (`lesThan`). */
