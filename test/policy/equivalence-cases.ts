@@ -165,7 +165,7 @@ function listsOf(lists: Record<string, string[]> | undefined): ProjectListReader
   return { entries: (list) => Promise.resolve(new Set(lists[list] ?? [])) };
 }
 
-/** What a run of `c` shows: the decision, the steps and checked types, the explanation, and every fact's value. */
+/** What a run of `c` shows: the decision, the steps and checked types, the explanation, and its policy's facts' values. */
 export async function runCase(c: Case): Promise<Record<string, unknown>> {
   const policy = book.byName(c.policy);
   if (!policy) throw new Error(`no policy ${c.policy}`);
@@ -194,9 +194,11 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   shown.recorded = digest(recorded);
   // Explanations and fact values by digest: in full they would make the fixture tens of megabytes.
   shown.explanation = digest(evaluation.explanation);
-  // Every fact only once per policy, address and IP (facts do not depend on the world but through the I/O ones).
+  // The facts of the policy's plugins (what show_results shows), once per policy, address and IP (they do not
+  // depend on the world but through the I/O ones); not every registered fact, so that a new plugin no policy
+  // enables changes no recorded answer.
   if (c.world === 'live') {
-    const names = [...catalog.factNames];
+    const names = policy.enabledPlugins.flatMap((plugin) => Object.keys(plugin.facts));
     const values = await evaluation.facts(names);
     shown.facts = digest(Object.fromEntries(names.map((name, i) => [name, values[i]])));
   }

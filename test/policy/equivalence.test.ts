@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { caseKey, cases, runCase } from './equivalence-cases.js';
 
-/** One file per policy (and per custom verdict), each small enough for the linter. */
+/** One file per policy (and per custom verdict), a line per case (biome.json leaves them as written). */
 const FIXTURES = new URL('../fixtures/policy-equivalence/', import.meta.url);
 const fileOf = (key: string) => new URL(`${key.slice(0, key.indexOf('|')).replace('#', '-')}.json`, FIXTURES);
 /** Lists many cases share, held once in the fixture's `lists` and named by their index. */
