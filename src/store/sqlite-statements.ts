@@ -32,7 +32,7 @@ export const COMMIT_LOCK_WAIT_MS = 5_000;
 /**
  * A connection's settings. WAL lets readers run beside the writer; NORMAL syncs at checkpoints, not at every
  * commit (a commit survives a process crash; the last ones may be lost on power loss). A 32 MB page cache
- * (default 2 MB) keeps the event and counter indexes in memory while history grows. Temporary files in
+ * (default 2 MB; decision 0080) keeps the event and counter indexes in memory while history grows. Temporary files in
  * memory: a commit's counter upsert keeps a statement journal that would otherwise spill to disk.
  */
 export const sqlitePragmas = (busyTimeoutMs: number) =>
