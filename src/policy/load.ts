@@ -137,6 +137,7 @@ function firstDocument(tokens: readonly CST.Token[], length: number): Document.P
 /**
  * The work, with no stack traces captured: yaml makes an Error for each problem it finds (tens of thousands in
  * the worst texts within the limits), whose stacks nobody reads and whose capture was half of such a check.
+ * An error thrown out of the work has no stack either; its message still names what failed.
  */
 function withoutStackTraces<T>(work: () => T): T {
   const limit = Error.stackTraceLimit;

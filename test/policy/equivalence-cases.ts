@@ -165,8 +165,12 @@ function listsOf(lists: Record<string, string[]> | undefined): ProjectListReader
   return { entries: (list) => Promise.resolve(new Set(lists[list] ?? [])) };
 }
 
-/** What a run of `c` shows: the decision, the steps and checked types, the explanation, and its policy's facts' values. */
-export async function runCase(c: Case): Promise<Record<string, unknown>> {
+/**
+ * What a run of `c` shows: the decision, the steps and checked types, the explanation, and the values of the
+ * facts of `factPlugins` (the plugins registered when the answers were recorded: a plugin added since, which
+ * no shipped policy enables, changes no recorded answer).
+ */
+export async function runCase(c: Case, factPlugins: readonly string[]): Promise<Record<string, unknown>> {
   const policy = book.byName(c.policy);
   if (!policy) throw new Error(`no policy ${c.policy}`);
   const world = WORLDS.find((w) => w.name === c.world);
@@ -194,11 +198,9 @@ export async function runCase(c: Case): Promise<Record<string, unknown>> {
   shown.recorded = digest(recorded);
   // Explanations and fact values by digest: in full they would make the fixture tens of megabytes.
   shown.explanation = digest(evaluation.explanation);
-  // The facts of the policy's plugins (what show_results shows), once per policy, address and IP (they do not
-  // depend on the world but through the I/O ones); not every registered fact, so that a new plugin no policy
-  // enables changes no recorded answer.
+  // The facts once per policy, address and IP (they do not depend on the world but through the I/O ones).
   if (c.world === 'live') {
-    const names = policy.enabledPlugins.flatMap((plugin) => Object.keys(plugin.facts));
+    const names = factPlugins.flatMap((id) => Object.keys(catalog.plugins.get(id)?.facts ?? {}));
     const values = await evaluation.facts(names);
     shown.facts = digest(Object.fromEntries(names.map((name, i) => [name, values[i]])));
   }

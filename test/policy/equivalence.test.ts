@@ -3,7 +3,7 @@
 // with EQUIVALENCE_WRITE=1): actions, codes, fired checks, steps, checked types, explanations and facts.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { caseKey, cases, runCase } from './equivalence-cases.js';
+import { caseKey, cases, catalog, runCase } from './equivalence-cases.js';
 
 /** One file per policy (and per custom verdict), a line per case (biome.json leaves them as written). */
 const FIXTURES = new URL('../fixtures/policy-equivalence/', import.meta.url);
@@ -12,11 +12,13 @@ const fileOf = (key: string) => new URL(`${key.slice(0, key.indexOf('|')).replac
 const SHARED = ['steps', 'checkedTypes', 'applied'];
 
 interface Fixture {
+  /** The plugins whose facts each live case's `facts` digest covers: those registered when it was recorded. */
+  factPlugins: string[];
   lists: unknown[][];
   cases: Record<string, Record<string, unknown>>;
 }
 
-function write(answers: Record<string, Record<string, unknown>>): void {
+function write(answers: Record<string, Record<string, unknown>>, factPlugins: readonly string[]): void {
   const byFile = new Map<string, Record<string, Record<string, unknown>>>();
   for (const [key, answer] of Object.entries(answers)) {
     const file = fileOf(key).href;
@@ -25,10 +27,10 @@ function write(answers: Record<string, Record<string, unknown>>): void {
     byFile.set(file, some);
   }
   mkdirSync(FIXTURES, { recursive: true });
-  for (const [file, some] of byFile) writeFixture(new URL(file), some);
+  for (const [file, some] of byFile) writeFixture(new URL(file), some, factPlugins);
 }
 
-function writeFixture(file: URL, answers: Record<string, Record<string, unknown>>): void {
+function writeFixture(file: URL, answers: Record<string, Record<string, unknown>>, factPlugins: readonly string[]): void {
   const lists: string[] = [];
   const index = new Map<string, number>();
   const lines = Object.entries(answers).map(([key, answer]) => {
@@ -45,31 +47,35 @@ function writeFixture(file: URL, answers: Record<string, Record<string, unknown>
     }
     return `${JSON.stringify(key)}: ${JSON.stringify(shown)}`;
   });
-  writeFileSync(file, `{"lists": [\n${lists.join(',\n')}\n],\n"cases": {\n${lines.join(',\n')}\n}}\n`);
+  writeFileSync(file, `{"factPlugins": ${JSON.stringify(factPlugins)},\n"lists": [\n${lists.join(',\n')}\n],\n"cases": {\n${lines.join(',\n')}\n}}\n`);
 }
 
-function read(): Record<string, unknown> {
+function read(): { factPlugins: string[]; answers: Record<string, unknown> } {
   const answers: Record<string, unknown> = {};
+  let factPlugins: string[] | undefined;
   for (const name of readdirSync(FIXTURES).sort()) {
     const fixture = JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as Fixture;
+    factPlugins ??= fixture.factPlugins;
+    if (JSON.stringify(fixture.factPlugins) !== JSON.stringify(factPlugins)) throw new Error(`${name}: recorded with other plugins than the other fixtures`);
     for (const [key, shown] of Object.entries(fixture.cases)) {
       const answer = { ...shown };
       for (const field of SHARED) if (field in answer) answer[field] = fixture.lists[answer[field] as number];
       answers[key] = answer;
     }
   }
-  return answers;
+  return { factPlugins: factPlugins ?? [], answers };
 }
 
 describe('policy equivalence', () => {
   it('gives every recorded case the recorded answer', async () => {
+    const writing = process.env.EQUIVALENCE_WRITE === '1';
+    const { factPlugins, answers: recorded } = writing ? { factPlugins: [...catalog.plugins.keys()].sort(), answers: {} } : read();
     const answers: Record<string, Record<string, unknown>> = {};
-    for (const c of cases()) answers[caseKey(c)] = JSON.parse(JSON.stringify(await runCase(c)));
-    if (process.env.EQUIVALENCE_WRITE === '1') {
-      write(answers);
+    for (const c of cases()) answers[caseKey(c)] = JSON.parse(JSON.stringify(await runCase(c, factPlugins)));
+    if (writing) {
+      write(answers, factPlugins);
       return;
     }
-    const recorded = read();
     expect(Object.keys(answers).sort()).toEqual(Object.keys(recorded).sort());
     if (process.env.EQUIVALENCE_SUMMARY === '1') {
       const differ: Record<string, number> = {};
