@@ -33,6 +33,15 @@ export interface IpLookupFigures {
   ranges: number;
   ipv4_segments: number;
   ipv6_segments: number;
+  /** plugins/ip-network (AS number and country), measured after the above in the same process. */
+  network: {
+    ipv4_lookups_per_second: number;
+    ipv6_lookups_per_second: number;
+    /** The first lookup, which loads the tables (gunzip into typed arrays). */
+    load_ms: number;
+    rss_mb_tables: number;
+    heap_mb_tables: number;
+  };
 }
 
 /** Runs this file in a fresh node process and returns its figures. */
@@ -103,7 +112,9 @@ async function measure(): Promise<IpLookupFigures> {
     if (found < 0) throw new Error('unreachable'); // keeps the loop's result alive
     return Math.round(LOOKUPS / seconds);
   };
+  const network = await measureNetwork(gc, v4, v6);
   return {
+    network,
     date: new Date().toISOString(),
     lookups: LOOKUPS,
     ipv4_lookups_per_second: rate(v4),
@@ -122,6 +133,36 @@ async function measure(): Promise<IpLookupFigures> {
   };
 }
 
+/** plugins/ip-network over the same addresses: its tables' load at the first lookup, their memory, lookups a second. */
+async function measureNetwork(gc: () => void, v4: readonly string[], v6: readonly string[]): Promise<IpLookupFigures['network']> {
+  const { lookupNetwork } = await import('../plugins/ip-network/index.js');
+  gc();
+  const rssBefore = residentMb();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  lookupNetwork('8.8.8.8');
+  const loadMs = Math.round(performance.now() - started);
+  gc();
+  const rssAfter = residentMb();
+  const heapAfter = process.memoryUsage().heapUsed;
+  const rate = (addresses: readonly string[]) => {
+    let found = 0;
+    for (let i = 0; i < 50_000; i++) if (lookupNetwork(addresses[i % SAMPLE] as string)?.asn) found++; // warm-up
+    const t = performance.now();
+    for (let i = 0; i < LOOKUPS; i++) if (lookupNetwork(addresses[i % SAMPLE] as string)?.asn) found++;
+    const seconds = (performance.now() - t) / 1000;
+    if (found < 0) throw new Error('unreachable'); // keeps the loop's result alive
+    return Math.round(LOOKUPS / seconds);
+  };
+  return {
+    ipv4_lookups_per_second: rate(v4),
+    ipv6_lookups_per_second: rate(v6),
+    load_ms: loadMs,
+    rss_mb_tables: Math.round((rssAfter - rssBefore) * 10) / 10,
+    heap_mb_tables: mb(heapAfter - heapBefore),
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const figures = await measure();
   if (process.argv.includes('--json')) console.log(JSON.stringify(figures));
@@ -133,6 +174,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     console.log(
       `  load ${figures.load_ms} ms (${figures.loaded_from_cache ? 'from the cache' : 'compiled: no cache yet'}; compiled without it ${figures.compile_ms} ms); RSS ${figures.rss_mb_before} → ${figures.rss_mb_after} MB after GC (+${figures.rss_mb_tables} MB), live heap +${figures.heap_mb_tables} MB`,
+    );
+    const n = figures.network;
+    console.log(
+      `ip-network (AS number, country): IPv4 ${n.ipv4_lookups_per_second.toLocaleString('en')} /s, IPv6 ${n.ipv6_lookups_per_second.toLocaleString('en')} /s; tables loaded at the first lookup in ${n.load_ms} ms, RSS +${n.rss_mb_tables} MB, live heap +${n.heap_mb_tables} MB`,
     );
   }
 }

@@ -21,6 +21,7 @@ const plugins: readonly Plugin[] = (
     import('./government/index.js'),
     import('./idn/index.js'),
     import('./ip-intelligence/index.js'),
+    import('./ip-network/index.js'),
     import('./known-abuse/index.js'),
     import('./length/index.js'),
     import('./local-part/index.js'),

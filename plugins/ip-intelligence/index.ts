@@ -1,11 +1,10 @@
 // IP intelligence: the provider (cloud, CDN, crawler/AI agent, relay) of the request's IPv4/IPv6
 // address, and whether it is a VPN, a Tor exit or a datacenter, from offline range lists compiled at
 // module load into sorted range tables (lists.ts): one binary search per address, no I/O.
-import ipaddr from 'ipaddr.js';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { ipNumber } from '../ip-address.js';
 import { dataLists } from '../plugin-data.js';
 import { decode, type IpFacts, loadTables, PROVIDERS } from './lists.js';
-import { dottedQuadNumber, ipv4Number, ipv6Halves } from './range-table.js';
 
 const tables = loadTables();
 
@@ -19,18 +18,9 @@ export const tableStats = {
 
 /** The facts of one address; null when it is not an IP address (the service validates before; never throws). */
 export function lookupIp(text: string): IpFacts | null {
-  const quad = dottedQuadNumber(text);
-  if (quad !== null) return decode(tables.v4.find(quad));
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    address = ipaddr.parse(text);
-  } catch {
-    return null;
-  }
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  if (address.kind() === 'ipv4') return decode(tables.v4.find(ipv4Number(address as ipaddr.IPv4)));
-  const [hi, lo] = ipv6Halves(address as ipaddr.IPv6);
-  return decode(tables.v6.find(hi, lo));
+  const ip = ipNumber(text);
+  if (ip === null) return null;
+  return decode(ip.kind === 'ipv4' ? tables.v4.find(ip.value) : tables.v6.find(ip.hi, ip.lo));
 }
 
 const PROVIDER_VALUES = [...[...PROVIDERS].sort(), 'unknown'];

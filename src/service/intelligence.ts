@@ -46,8 +46,9 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
   const response: Record<string, unknown> = { action, parent_rule: parentRule, email: await emailAnalysis(f) };
   // The fingerprint's IP is the evaluation's input: ip-intelligence's facts, all null without a fingerprint.
   if (!formA) {
-    const [isDatacenter, isTor, isVpn] = await f(IP_FACTS);
-    response.ip = { is_datacenter: isDatacenter, is_tor: isTor, is_vpn: isVpn };
+    const [isDatacenter, isTor, isVpn, asn, asOrg, country, networkType] = await f(IP_FACTS);
+    // The interface's three flags, then ip-network's fields (added beyond the interface: docs/api.md).
+    response.ip = { is_datacenter: isDatacenter, is_tor: isTor, is_vpn: isVpn, asn, as_org: asOrg, country, network_type: networkType };
   }
   response.velocity_by_email = {
     items: history.items.map((item) =>
@@ -92,7 +93,7 @@ function verdictFor(ctx: ServiceContext, project: Project, request: Intelligence
 
 /** What the event stores besides the request's own fields. */
 const EVENT_FACTS = ['base_email', 'email_lower', 'domain'] as const;
-const IP_FACTS = ['is_datacenter', 'is_tor', 'is_vpn'] as const;
+const IP_FACTS = ['is_datacenter', 'is_tor', 'is_vpn', 'ip_asn', 'ip_as_org', 'ip_country', 'ip_network_type'] as const;
 
 const EMAIL_FACTS = [
   'valid_address_format',

@@ -26,7 +26,8 @@ function shippedDataFiles(): { plugin: string; name: string }[] {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(plugin, path, base);
-      else if (!/\.(md|mjs)$/.test(entry.name) && entry.name !== 'NOTICES.txt') files.push({ plugin, name: relative(base, path) });
+      // Not lists: notes, build scripts, and ip-network's count of its own files (written by its build).
+      else if (!/\.(md|mjs)$/.test(entry.name) && !['NOTICES.txt', 'entries.json'].includes(entry.name)) files.push({ plugin, name: relative(base, path) });
     }
   };
   for (const plugin of readdirSync(join(root, 'plugins'))) {

@@ -74,7 +74,7 @@ describe.each([
     expect(fromFirst).toMatch(/^fp1\.db1\./);
     const onSecond = await intelligence(second, fromFirst);
     expect(onSecond.status, onSecond.text).toBe(200);
-    expect(onSecond.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false });
+    expect(onSecond.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false, asn: null, as_org: null, country: null, network_type: null });
     expect((await intelligence(first, await issue(second))).status).toBe(200);
   });
 });

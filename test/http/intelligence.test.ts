@@ -86,7 +86,7 @@ describe('intelligence (form B, the default)', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['action', 'email', 'ip', 'parent_rule', 'velocity_by_email', 'velocity_by_ip']);
     expect(['allow', 'block', 'ignore']).toContain(res.body.action);
-    expect(res.body.ip).toEqual({ is_datacenter: null, is_tor: null, is_vpn: null });
+    expect(res.body.ip).toEqual({ is_datacenter: null, is_tor: null, is_vpn: null, asn: null, as_org: null, country: null, network_type: null });
     expect(res.body.velocity_by_ip).toEqual({ items: [], count: 0 });
     expect(res.body.velocity_by_email).toEqual({ items: [], count: 0 });
 
@@ -232,11 +232,11 @@ describe('intelligence (form B, the default)', () => {
 });
 
 describe("intelligence form B: ip, from the fingerprint's IP", () => {
-  it('is false, false, false for the test client (127.0.0.1 is in no list)', async () => {
+  it('is false, false, false for the test client (127.0.0.1 is in no list), with no network (loopback)', async () => {
     const fp = (await fingerprint(project)).body.fingerprint as string;
     const res = await intelligence(project, { email_address: 'ip@example.com', fingerprint: fp });
     expect(res.status).toBe(200);
-    expect(res.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false });
+    expect(res.body.ip).toEqual({ is_datacenter: false, is_tor: false, is_vpn: false, asn: null, as_org: null, country: null, network_type: null });
   });
 
   describe('behind one trusted proxy (TRUST_PROXY=1, one X-Forwarded-For entry)', () => {
@@ -256,13 +256,30 @@ describe("intelligence form B: ip, from the fingerprint's IP", () => {
       return res.body.ip;
     };
 
+    const amazon = { asn: 16509, as_org: 'Amazon.com, Inc.', country: 'KR', network_type: 'hosting' };
     it.each([
-      ['an AWS address', '3.5.140.1', { is_datacenter: true, is_tor: false, is_vpn: false }],
-      ['a Tor exit (also in datacenter.txt)', '5.2.67.226', { is_datacenter: true, is_tor: true, is_vpn: false }],
-      ['an iCloud Private Relay address (also in datacenter.txt)', '172.224.226.1', { is_datacenter: true, is_tor: false, is_vpn: true }],
-      ['an IPv6 Googlebot address', '2001:4860:4801:10::1', { is_datacenter: true, is_tor: false, is_vpn: false }],
-      ['an address in no list', '192.0.2.1', { is_datacenter: false, is_tor: false, is_vpn: false }],
-    ])('fills is_datacenter, is_tor and is_vpn for %s', async (_label, clientIp, expected) => {
+      ['an AWS address', '3.5.140.1', { is_datacenter: true, is_tor: false, is_vpn: false, ...amazon }],
+      [
+        'a Tor exit (also in datacenter.txt)',
+        '5.2.67.226',
+        { is_datacenter: true, is_tor: true, is_vpn: false, asn: 60404, as_org: 'The Infrastructure Group B.V.', country: 'NL', network_type: 'hosting' },
+      ],
+      [
+        'an iCloud Private Relay address (also in datacenter.txt)',
+        '172.224.226.1',
+        { is_datacenter: true, is_tor: false, is_vpn: true, asn: 36183, as_org: 'Akamai Technologies, Inc.', country: 'GB', network_type: 'hosting' },
+      ],
+      [
+        'an IPv6 Googlebot address',
+        '2001:4860:4801:10::1',
+        { is_datacenter: true, is_tor: false, is_vpn: false, asn: 15169, as_org: 'Google LLC', country: 'US', network_type: 'hosting' },
+      ],
+      [
+        'an address in no list (documentation)',
+        '192.0.2.1',
+        { is_datacenter: false, is_tor: false, is_vpn: false, asn: null, as_org: null, country: null, network_type: null },
+      ],
+    ])('fills is_datacenter, is_tor, is_vpn and the network for %s', async (_label, clientIp, expected) => {
       expect(await ipOf(clientIp)).toEqual(expected);
     });
   });
