@@ -4,10 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { testPlugin } from '../../test/support/plugin-tester.js';
-import plugin, { lookupNetwork, networkType } from './index.js';
+import { ipv4Number } from '../ip-address.js';
+import plugin, { lookupNetwork, networkType, specialPurposeV4 } from './index.js';
 import { ENTRIES } from './tables.js';
 
 const GOOGLE = { ip_asn: 15169, ip_as_org: 'Google LLC', ip_country: 'US', ip_network_type: 'hosting' };
@@ -90,6 +92,25 @@ describe('the tables as lookups read them', () => {
     expect(networkType(9009)).toBe('vpn'); // M247: on both lists
     expect(networkType(16509)).toBe('hosting');
     expect(networkType(20712)).toBe('other');
+  });
+
+  it('takes an IPv4 address as special-purpose exactly where ipaddr.js does', () => {
+    const disagree: string[] = [];
+    // Each /16's first, middle and last address, and each side of every special block's edges.
+    const samples: number[] = [];
+    for (let block = 0; block < 65_536; block++) samples.push(block * 65_536, block * 65_536 + 0x7fff, block * 65_536 + 0xffff);
+    for (const cidr of ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '100.64.0.0/10', '198.18.0.0/15', '192.88.99.0/24', '192.175.48.0/24']) {
+      const [address, bits] = ipaddr.parseCIDR(cidr) as [ipaddr.IPv4, number];
+      const first = ipv4Number(address);
+      const last = first + 2 ** (32 - bits) - 1;
+      samples.push(first - 1, first, last, last + 1);
+    }
+    for (const n of samples) {
+      const text = dotted(n);
+      if (specialPurposeV4(n) !== (ipaddr.IPv4.parse(text).range() !== 'unicast')) disagree.push(text);
+    }
+    expect(disagree).toEqual([]);
+    expect(lookupNetwork('198.51.100.1')).toEqual({ asn: null, org: null, country: null });
   });
 
   it('says null, not a throw, for a text that is no IP', () => {
