@@ -18,7 +18,9 @@ function readData(file: string): Buffer {
 
 function uint32s(file: string): Uint32Array {
   const bytes = gunzipSync(readData(file));
-  // A copy on a buffer of its own: gunzip's output may share a pool and sit at any offset.
+  // gunzip's output of this size is a buffer of its own, at offset 0: viewed, not copied (a copy left the
+  // original to the allocator, resident). A view needs 4-byte alignment; a misaligned one is copied.
+  if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   return new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }
 
@@ -55,29 +57,30 @@ function findV6(table: Uint32Array, high: number, next: number): number {
 
 interface Names {
   numbers: Uint32Array;
-  /** The organisations' text, one after another; names[i] is text[starts[i], starts[i + 1]). */
+  /** The file's text; names[i] is text[starts[i], ends[i]) (after the tab). */
   text: Buffer;
   starts: Uint32Array;
+  ends: Uint32Array;
 }
 
 function loadNames(): Names {
   const text = gunzipSync(readData('asn-names.tsv.gz'));
   const count = ENTRIES['asn-names.tsv.gz'] ?? 0;
   const numbers = new Uint32Array(count);
-  const starts = new Uint32Array(count + 1);
-  const names = Buffer.alloc(text.length);
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
   let at = 0;
-  let written = 0;
   for (let i = 0; i < count; i++) {
     const tab = text.indexOf(9, at);
     const end = text.indexOf(10, tab);
-    numbers[i] = Number(text.toString('latin1', at, tab));
-    starts[i] = written;
-    written += text.copy(names, written, tab + 1, end);
+    let n = 0;
+    for (let k = at; k < tab; k++) n = n * 10 + ((text[k] as number) - 48);
+    numbers[i] = n;
+    starts[i] = tab + 1;
+    ends[i] = end;
     at = end + 1;
   }
-  starts[count] = written;
-  return { numbers, text: names.subarray(0, written), starts };
+  return { numbers, text, starts, ends };
 }
 
 function nameOf(names: Names, asn: number): string | null {
@@ -86,10 +89,7 @@ function nameOf(names: Names, asn: number): string | null {
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const n = names.numbers[mid] as number;
-    if (n === asn) {
-      const name = names.text.toString('utf8', names.starts[mid], names.starts[mid + 1]);
-      return name === '' ? null : name;
-    }
+    if (n === asn) return names.starts[mid] === names.ends[mid] ? null : names.text.toString('utf8', names.starts[mid], names.ends[mid]);
     if (n < asn) lo = mid + 1;
     else hi = mid - 1;
   }
