@@ -75,8 +75,7 @@ describe('risk score with the default policy', () => {
     const reply = await verify(project, { email_address: 'jane.doe@example.com', ipv4_address: '2.26.157.10', show_results: true });
     expect(reply.body).toMatchObject({
       action: 'allow',
-      // M247's AS (NordVPN) is a VPN operator's: plugins/ip-network says so too, and weighs nothing in the score.
-      warnings: ['vpn_detected', 'hosting_network_detected'],
+      warnings: ['vpn_detected'],
       risk_score: 25,
       risk_level: 'low',
       risk_score_breakdown: { vpn: 25 },

@@ -1,11 +1,14 @@
 // POST /v1/public/verify over HTTP against the real service: response shapes, stored events,
 // policy behaviour and IP velocity.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import subdomain from '../../plugins/subdomain/index.js';
 import velocity from '../../plugins/velocity/index.js';
 import type { CreatedProject } from '../../src/cli/projects.js';
 import { exposedAs } from '../../src/engine/catalog.js';
 import type { Plugin } from '../../src/engine/plugin.js';
+import { packageRoot } from '../../src/paths.js';
 import { apiKey, bearer, post, type Reply, startService, type TestServer } from '../support/server.js';
 import { ACTIONS, CHECKED_TYPES, CREATED_TIME, fixturePolicy, STEP_IDS, VELOCITY_ANALYZED } from './contract.js';
 
@@ -251,51 +254,57 @@ describe('policy behaviour', () => {
 });
 
 describe('IP intelligence (default policy)', () => {
-  const amazon = { ip_asn: '16509', ip_as_org: 'Amazon.com, Inc.', ip_country: 'KR', ip_network_type: 'hosting' };
-  const google = { ip_asn: '15169', ip_as_org: 'Google LLC', ip_country: 'US', ip_network_type: 'hosting' };
   it.each([
-    ['an AWS IPv4', { ipv4_address: '3.5.140.1' }, { ipv4_provider: 'aws', vpn: 'none', ...amazon }, ['common_provider_detected', 'hosting_network_detected']],
-    [
-      'a Tor exit',
-      { ipv4_address: '5.2.67.226' },
-      { ipv4_provider: 'unknown', vpn: 'detected', ip_asn: '60404', ip_country: 'NL', ip_network_type: 'hosting' },
-      ['vpn_detected', 'hosting_network_detected'],
-    ],
-    [
-      'a Googlebot IPv6',
-      { ipv6_address: '2001:4860:4801:10::1' },
-      { ipv6_provider: 'googlebot', vpn: 'none', ...google },
-      ['common_provider_detected', 'hosting_network_detected'],
-    ],
-    [
-      'an IPv4-mapped IPv6 of AWS',
-      { ipv6_address: '::ffff:3.5.140.1' },
-      { ipv6_provider: 'aws', vpn: 'none', ...amazon },
-      ['common_provider_detected', 'hosting_network_detected'],
-    ],
+    ['an AWS IPv4', { ipv4_address: '3.5.140.1' }, { ipv4_provider: 'aws', vpn: 'none' }, ['common_provider_detected']],
+    ['a Tor exit', { ipv4_address: '5.2.67.226' }, { ipv4_provider: 'unknown', vpn: 'detected' }, ['vpn_detected']],
+    ['a Googlebot IPv6', { ipv6_address: '2001:4860:4801:10::1' }, { ipv6_provider: 'googlebot', vpn: 'none' }, ['common_provider_detected']],
+    ['an IPv4-mapped IPv6 of AWS', { ipv6_address: '::ffff:3.5.140.1' }, { ipv6_provider: 'aws', vpn: 'none' }, ['common_provider_detected']],
     ['an address in no list', { ipv4_address: '192.0.2.1' }, { ipv4_provider: 'unknown', vpn: 'none' }, []],
-  ])(
-    '%s: analyzed_data names the provider, VPN status, network and country, the warnings say so, the action stays allow',
-    async (_label, ip, analyzed, warnings) => {
-      const res = await verify(demo, { email_address: 'jane.doe@example.com', ...ip, show_results: true, show_steps: true });
-      expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings });
-      expect(res.body.analyzed_data).toMatchObject(analyzed);
-      expect(res.body.steps).toEqual(expect.arrayContaining(['ip_provider', 'vpn_ip', ...(warnings.length > 0 ? ['hosting_network'] : [])]));
-    },
-  );
-
-  it('shows no network or country for a documentation address, whatever the registry tables say of it', async () => {
-    // 198.51.100.0/24 (TEST-NET-2) is AU in @ip-location-db's country table.
-    const res = await verify(demo, { email_address: 'jane.doe@example.com', ipv4_address: '198.51.100.7', show_results: true, show_steps: true });
-    for (const name of ['ip_asn', 'ip_as_org', 'ip_country', 'ip_network_type']) expect(res.body.analyzed_data).not.toHaveProperty(name);
-    expect(res.body.steps).not.toContain('hosting_network');
+  ])('%s: analyzed_data names the provider and VPN status, the warnings say so, the action stays allow', async (_label, ip, analyzed, warnings) => {
+    const res = await verify(demo, { email_address: 'jane.doe@example.com', ...ip, show_results: true, show_steps: true });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings });
+    expect(res.body.analyzed_data).toMatchObject(analyzed);
+    expect(res.body.steps).toEqual(expect.arrayContaining(['ip_provider', 'vpn_ip']));
   });
 
   it('shows no provider or VPN field without an IP', async () => {
     const res = await verify(demo, { email_address: 'jane.doe@example.com', show_results: true });
-    for (const name of ['ipv4_provider', 'ipv6_provider', 'vpn', 'ip_asn', 'ip_country']) expect(res.body.analyzed_data).not.toHaveProperty(name);
+    for (const name of ['ipv4_provider', 'ipv6_provider', 'vpn']) expect(res.body.analyzed_data).not.toHaveProperty(name);
     expect(res.body.warnings).toEqual([]);
+  });
+});
+
+describe('IP network and country (a policy enabling hosting_network: strict-signup)', () => {
+  let strict: CreatedProject;
+  beforeAll(async () => {
+    strict = await server.createProject({ name: 'network-strict', policyYaml: readFileSync(join(packageRoot, 'policies/strict-signup.yaml'), 'utf8') });
+  });
+
+  it('an AWS IPv4: analyzed_data names its AS, organisation and country, with the hosting warning', async () => {
+    const res = await verify(strict, { email_address: 'jane.doe@example.com', ipv4_address: '3.5.140.1', show_results: true, show_steps: true });
+    expect(res.status).toBe(200);
+    expect(res.body.analyzed_data).toMatchObject({ ip_asn: '16509', ip_as_org: 'Amazon.com, Inc.', ip_country: 'KR', ip_network_type: 'hosting' });
+    expect(res.body.warnings).toContain('hosting_network_detected');
+    expect(res.body.steps).toContain('hosting_network');
+  });
+
+  it('a home connection: its network, no warning', async () => {
+    const res = await verify(strict, { email_address: 'jane.doe@example.com', ipv4_address: '81.2.69.142', show_results: true });
+    expect(res.body).toMatchObject({ action: 'allow', errors: [], warnings: [] });
+    expect(res.body.analyzed_data).toMatchObject({ ip_asn: '20712', ip_as_org: 'Andrews & Arnold Ltd', ip_country: 'GB', ip_network_type: 'other' });
+  });
+
+  it('a documentation address has no network, whatever the registry tables say of it (198.51.100.0/24 is AU there)', async () => {
+    const res = await verify(strict, { email_address: 'jane.doe@example.com', ipv4_address: '198.51.100.7', show_results: true, show_steps: true });
+    for (const name of ['ip_asn', 'ip_as_org', 'ip_country', 'ip_network_type']) expect(res.body.analyzed_data).not.toHaveProperty(name);
+    expect(res.body.steps).not.toContain('hosting_network');
+  });
+
+  it('the default policy does not enable it: no network fields', async () => {
+    const res = await verify(demo, { email_address: 'jane.doe@example.com', ipv4_address: '3.5.140.1', show_results: true });
+    expect(res.body.analyzed_data).not.toHaveProperty('ip_asn');
+    expect(res.body.warnings).not.toContain('hosting_network_detected');
   });
 });
 
