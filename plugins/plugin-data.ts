@@ -9,7 +9,12 @@ import { packageRoot } from '../src/paths.js';
 
 /** The text of plugins/<pluginId>/data/<file>. */
 export function readDataFile(pluginId: string, file: string): string {
-  return readFileSync(join(packageRoot, 'plugins', pluginId, 'data', file), 'utf8');
+  return readDataBytes(pluginId, file).toString('utf8');
+}
+
+/** The bytes of plugins/<pluginId>/data/<file> (a packed table). */
+export function readDataBytes(pluginId: string, file: string): Buffer {
+  return readFileSync(join(packageRoot, 'plugins', pluginId, 'data', file));
 }
 
 /**

@@ -3,18 +3,14 @@
 // nothing known there), so a lookup is one binary search over a Uint32Array. Loaded at the first lookup
 // (gunzip of 5.4 MB into 12 MB of typed arrays), not at start: a service whose policies never read these
 // facts never holds them.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { packageRoot } from '../../src/paths.js';
 import type { IpNumber } from '../ip-address.js';
+import { readDataBytes } from '../plugin-data.js';
+
+const readData = (file: string) => readDataBytes('ip-network', file);
 
 /** Entries per file, as data/build.mjs wrote them (for `email-trust data`, without loading the tables). */
 export const ENTRIES: Readonly<Record<string, number>> = JSON.parse(readData('entries.json').toString('utf8'));
-
-function readData(file: string): Buffer {
-  return readFileSync(join(packageRoot, 'plugins', 'ip-network', 'data', file));
-}
 
 function uint32s(file: string): Uint32Array {
   const bytes = gunzipSync(readData(file));

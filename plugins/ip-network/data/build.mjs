@@ -28,10 +28,11 @@ function entries(ranges) {
   for (const [first, after, value] of ranges) {
     if (end !== null && first < end) continue; // an overlap: the earlier range keeps it
     if (end !== null && first > end) out.push([end, 0]);
-    if (out.length === 0 || out[out.length - 1][1] !== value || (end !== null && first > end)) out.push([first, value]);
+    out.push([first, value]);
     end = after;
   }
   if (end !== null) out.push([end, 0]);
+  // An entry lasts until the next one: one with its predecessor's value adds nothing.
   return out.filter((e, i) => i === 0 || e[1] !== out[i - 1][1]);
 }
 
