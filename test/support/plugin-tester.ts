@@ -4,6 +4,7 @@
 // plugin need not be registered yet: the tester registers it (register(), as plugins/index.ts does) with
 // the real registry for its own engine and policies.
 import { describe, expect, it } from 'vitest';
+import { getCurrentSuite } from 'vitest/suite';
 import { registry } from '../../plugins/index.js';
 import { register } from '../../plugins/register.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
@@ -169,7 +170,11 @@ export async function computeFacts(plugin: Plugin, c: Omit<PluginCase, 'facts' |
   return (await runCase(plugin, c, opts)).facts;
 }
 
-/** Per plugin, the checks the rows of this test file say fire (vitest loads each test file afresh). */
+/**
+ * Per test file and plugin, the checks the rows of that file say fire. Keyed by the file too: with
+ * `isolate: false` (vitest.config.ts) this module outlives a file, and a second file testing the same plugin
+ * in one worker would otherwise declare no check of its own (and add its rows to the first file's).
+ */
 const firedInRows = new Map<string, Set<string>>();
 
 /**
@@ -179,10 +184,11 @@ const firedInRows = new Map<string, Set<string>>();
 export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOptions = {}): void {
   const hasChecks = Object.keys(plugin.checks).length > 0;
   const seen = new Set<string>();
-  let fired = firedInRows.get(plugin.id);
+  const key = `${getCurrentSuite().file?.filepath ?? ''}\u0000${plugin.id}`;
+  let fired = firedInRows.get(key);
   if (!fired && hasChecks) {
     fired = new Set();
-    firedInRows.set(plugin.id, fired);
+    firedInRows.set(key, fired);
     const all = fired;
     // Runs after every row of the file is declared, so it sees every call's rows.
     it(`plugin ${plugin.id}: every check fires in some row`, () => expect([...all].sort()).toEqual(Object.keys(plugin.checks).sort()));
