@@ -8,6 +8,7 @@ const plugins: readonly Plugin[] = (
   await Promise.all([
     import('./allowed-domains/index.js'),
     import('./deliverability/index.js'),
+    import('./device/index.js'),
     import('./disposable/index.js'),
     import('./disposable-infrastructure/index.js'),
     import('./dns/index.js'),

@@ -1,5 +1,6 @@
 // The velocity plugin's trailing windows (the spec names them), the facts it emits per window and its scan
-// limit: shared here, below both plugins, so that risk can weigh a window's fact without importing velocity.
+// limit: shared here, below the plugins, so that risk can weigh a window's fact without importing velocity,
+// and the device plugin counts a device's IPs over the device windows velocity counts its addresses in.
 export const WINDOWS = [
   { name: '5_minutes', ms: 5 * 60_000 },
   { name: '10_minutes', ms: 10 * 60_000 },
@@ -10,6 +11,11 @@ export const WINDOWS = [
 ] as const;
 
 export type WindowName = (typeof WINDOWS)[number]['name'];
+
+/** A device's windows: the IP's, and a day (a person opening accounts one by one over a day). */
+export const DEVICE_WINDOWS = [...WINDOWS, { name: '1_day', ms: 86_400_000 }] as const;
+
+export type DeviceWindowName = (typeof DEVICE_WINDOWS)[number]['name'];
 
 /** Entries of emails_in_ip, the current request first. */
 export const LIST_LIMIT = 20;

@@ -8,6 +8,9 @@
 // It sends what the page can tell about the device (a random id kept in localStorage, time zone,
 // languages, platform, screen, cores, memory, touch points): the service hashes them with the
 // User-Agent and Accept-Language headers into the token's device, which velocity by device counts.
+// It also says whether the browser is driven by a program (navigator.webdriver), and the service keeps
+// the time zone and what it noticed (automation, inconsistent languages) in the token for the device
+// checks. No canvas, audio or other fingerprinting, and nothing that asks the user.
 //
 // baseUrl defaults to the origin this script was loaded from. The page's origin must be allowed for
 // the project: `email-trust project set-origins NAME https://your.site`.
@@ -51,6 +54,8 @@
     if (Number.isInteger(navigator.hardwareConcurrency)) device.hardware_concurrency = Math.min(1024, navigator.hardwareConcurrency);
     if (typeof navigator.deviceMemory === 'number') device.device_memory = Math.min(1024, navigator.deviceMemory);
     if (Number.isInteger(navigator.maxTouchPoints)) device.touch_points = Math.min(256, navigator.maxTouchPoints);
+    // Set by the browser itself when a program drives it (WebDriver, or DevTools with automation on).
+    if (navigator.webdriver === true) device.webdriver = true;
     if (device.screen && !/^[0-9]{1,5}x[0-9]{1,5}(x[0-9]{1,2})?$/.test(device.screen)) device.screen = undefined;
     return device;
   }

@@ -25,6 +25,7 @@ let store: Store;
 const reader: VelocityReader = {
   byIp: (query) => store.events.velocityReader('prj_risk').byIp(query),
   byDevice: (query) => store.events.velocityReader('prj_risk').byDevice(query),
+  spread: (query) => store.events.velocityReader('prj_risk').spread(query),
 };
 
 beforeAll(async () => {

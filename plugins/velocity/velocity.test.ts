@@ -26,6 +26,7 @@ function reader(projectId: string): VelocityReader {
   return {
     byIp: (query) => store.events.velocityReader(projectId).byIp(query),
     byDevice: (query) => store.events.velocityReader(projectId).byDevice(query),
+    spread: (query) => store.events.velocityReader(projectId).spread(query),
   };
 }
 
@@ -412,7 +413,7 @@ describe('velocity plugin against the store', () => {
     // The store's answer: the newest addresses, newest first, the request's own (in another case) among them.
     const emails = Array.from({ length: 30 }, (_, i) => ({ email: i === 3 ? 'A@x.io' : `other${i}@x.io`, at: NOW - (i + 1) * MIN }));
     const history = (since: number[]): Velocity => ({ emails, distinctEmails: 30, total: 40, since: since.map(() => 7) });
-    const answer: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since) };
+    const answer: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since), spread: async () => ({ seen: [], distinct: 0, total: 0 }) };
     const facts = (await velocity.run({
       input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
       velocity: answer,
@@ -438,7 +439,7 @@ describe('velocity plugin against the store', () => {
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {
     const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
-    const failing: VelocityReader = { byIp: fail, byDevice: fail };
+    const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail };
     await expect(computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: failing, now })).rejects.toThrow(/query timeout/);
   });
 });

@@ -1,8 +1,17 @@
 // The facts computed for one request from the IP's history, over the windows of ../velocity-windows.ts.
 import type { FactValues, Velocity, VelocityEntry } from '../../src/engine/plugin.js';
-import { countFact, distinctFact, LIST_LIMIT, WINDOWS } from '../velocity-windows.js';
+import { countFact, DEVICE_WINDOWS, type DeviceWindowName, distinctFact, LIST_LIMIT, WINDOWS } from '../velocity-windows.js';
 
-export { countFact, DISTINCT_SCAN_LIMIT, distinctFact, LIST_LIMIT, WINDOWS, type WindowName } from '../velocity-windows.js';
+export {
+  countFact,
+  DEVICE_WINDOWS,
+  type DeviceWindowName,
+  DISTINCT_SCAN_LIMIT,
+  distinctFact,
+  LIST_LIMIT,
+  WINDOWS,
+  type WindowName,
+} from '../velocity-windows.js';
 
 /** The windows' fact names in WINDOWS order, made once: a name built per request is a new string to look up. */
 const COUNT_FACTS = WINDOWS.map((w) => countFact(w.name));
@@ -106,11 +115,6 @@ export function velocityFacts(email: string, now: number, history: Velocity, fac
   }
   return facts;
 }
-
-/** The device's windows: the IP's, and a day (a person opening accounts one by one over a day). */
-export const DEVICE_WINDOWS = [...WINDOWS, { name: '1_day', ms: 86_400_000 }] as const;
-
-export type DeviceWindowName = (typeof DEVICE_WINDOWS)[number]['name'];
 
 export const deviceDistinctFact = (w: DeviceWindowName) => `distinct_emails_from_device_last_${w}`;
 const DEVICE_DISTINCT_FACTS = DEVICE_WINDOWS.map((w) => deviceDistinctFact(w.name));

@@ -80,6 +80,28 @@ export interface RequestInput {
   readonly projectId: string;
   /** Device hash of the request's fingerprint (verify's and intelligence's `fingerprint`); null without one. */
   readonly device: string | null;
+  /** What the request's fingerprint token says of the browser that obtained it; null or absent without one. */
+  readonly fingerprint?: FingerprintInput | null;
+}
+
+/**
+ * A fingerprint token as the service opened it: when and from where it was obtained, and what POST
+ * /v1/fingerprint observed of the browser then (src/service/device-traits.ts names the traits).
+ */
+export interface FingerprintInput {
+  /** Identifies the token (a hash of it, not the token): its uses are counted by it. */
+  readonly token: string;
+  /** When it was issued, in milliseconds since the epoch. */
+  readonly issuedAt: number;
+  /** The addresses that obtained it. */
+  readonly ipv4: string | null;
+  readonly ipv6: string | null;
+  /** The browser's IANA time zone as its script reported it; null when it sent none. */
+  readonly timezone: string | null;
+  /** Traits that suggest automation: `webdriver`, `headless_user_agent`, `platform_mismatch`. */
+  readonly automation: readonly string[];
+  /** Traits of the browser's languages: `no_languages`, `languages_mismatch`. */
+  readonly languages: readonly string[];
 }
 
 export interface VelocityEntry {
@@ -106,6 +128,22 @@ export interface Velocity {
 export type IpVelocity = Velocity;
 
 /**
+ * What a device or a fingerprint token was seen with: `device_ip` the IPs a device came from,
+ * `device_network` their networks (IPv4 /24, IPv6 /64), `token_email` the addresses a token was presented
+ * with, `token_ip` the IPs it was presented from (IPv6 by /64). src/ip-prefix.ts spells the values.
+ */
+export type SpreadKind = 'device_ip' | 'device_network' | 'token_email' | 'token_ip';
+
+export interface Spread {
+  /** Distinct values seen, each with the time it was last seen, newest first, at most `limit`. */
+  seen: Array<{ value: string; at: number }>;
+  /** Number of distinct values. */
+  distinct: number;
+  /** Number of validations counted (a token's uses). */
+  total: number;
+}
+
+/**
  * Read access to this project's history; the store implements it, and bounds it: each read costs a bounded
  * amount however long the history (windows up to 3 hours are exact to the minute, `limit` addresses at
  * most), and a read the database does not answer within the store's read timeout (2 s) rejects, so a
@@ -114,6 +152,8 @@ export type IpVelocity = Velocity;
 export interface VelocityReader {
   byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<Velocity>;
   byDevice(query: { device: string; since: number[]; limit: number }): Promise<Velocity>;
+  /** A device's or a token's spread (no windows: each value holds when it was last seen). */
+  spread(query: { kind: SpreadKind; subject: string; limit: number }): Promise<Spread>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */

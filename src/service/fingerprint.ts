@@ -1,9 +1,12 @@
 // Device fingerprints: an AES-256-GCM sealed token `fp1.<key id>.<base64url>` holding the project,
-// the caller's addresses, a device hash and the time it was issued. Only this service can read it;
-// a token of another project, an expired, tampered, non-canonical or unknown-key token is refused.
+// the caller's addresses, a device hash, the time it was issued, the browser's time zone and the traits
+// seen of it (device-traits.ts). Only this service can read it; a token of another project, an expired,
+// tampered, non-canonical or unknown-key token is refused.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import createError from 'http-errors';
+import type { FingerprintInput } from '../engine/plugin.js';
 import type { ClientAddress } from './client-ip.js';
+import { deviceTraits } from './device-traits.js';
 
 /** What the browser may tell about itself (schemas/fingerprint-request.schema.json bounds each field). */
 export interface ClientSignals {
@@ -15,6 +18,8 @@ export interface ClientSignals {
   hardware_concurrency?: number;
   device_memory?: number;
   touch_points?: number;
+  /** navigator.webdriver: true in a browser driven by WebDriver or the DevTools protocol with automation on. */
+  webdriver?: boolean;
 }
 
 export interface FingerprintRequest {
@@ -36,6 +41,11 @@ export interface FingerprintPayload {
   device: string;
   /** Unix seconds. */
   iat: number;
+  /** The script's time zone; absent in tokens sealed before it was kept, and when the browser sent none. */
+  timezone?: string;
+  /** device-traits.ts's traits; absent in older tokens (then none are known). */
+  automation?: string[];
+  languages?: string[];
 }
 
 export interface SealingKey {
@@ -68,6 +78,8 @@ export class FingerprintSealer {
       ip6: signals.address.ipv6_address,
       device: deviceHash(signals),
       iat: Math.floor(nowMs / 1000),
+      ...(signals.client?.timezone ? { timezone: signals.client.timezone } : {}),
+      ...deviceTraits(signals.userAgent, signals.acceptLanguage, signals.client),
     };
     const { id, key } = this.keys[0] as SealingKey;
     const iv = randomBytes(IV_BYTES);
@@ -118,16 +130,38 @@ function deviceHash(signals: DeviceSignals): string {
   return hash.digest('base64url').slice(0, 22);
 }
 
+/** A request's opened token: its device hash (velocity by device) and what the device plugin reads. */
+export interface OpenedFingerprint {
+  device: string;
+  input: FingerprintInput;
+}
+
 /**
  * The `fingerprint` field of a request (verify, intelligence) opened for the project: null when absent;
  * a 400 naming the field when the token is not one of this project's or has expired.
  */
-export function openFingerprintField(sealer: FingerprintSealer, token: string | undefined, projectId: string, nowMs: number): FingerprintPayload | null {
+export function openFingerprintField(sealer: FingerprintSealer, token: string | undefined, projectId: string, nowMs: number): OpenedFingerprint | null {
   if (!token) return null;
+  let payload: FingerprintPayload;
   try {
-    return sealer.open(token, projectId, nowMs);
+    payload = sealer.open(token, projectId, nowMs);
   } catch (error) {
     if (error instanceof FingerprintError) throw createError(400, `fingerprint: ${error.message}`);
     throw error;
   }
+  return {
+    device: payload.device,
+    input: {
+      // The token is canonical (open() refuses any other spelling), so one token has one id.
+      token: createHash('sha256').update(token).digest('base64url').slice(0, 22),
+      issuedAt: payload.iat * 1000,
+      ipv4: payload.ip4,
+      ipv6: payload.ip6,
+      timezone: typeof payload.timezone === 'string' ? payload.timezone : null,
+      automation: stringsOf(payload.automation),
+      languages: stringsOf(payload.languages),
+    },
+  };
 }
+
+const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);

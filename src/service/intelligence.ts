@@ -29,9 +29,10 @@ type FactReader = (names: readonly string[]) => Promise<unknown[]>;
 export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
   const policy = ctx.policies.forProject(project);
   const verdict = verdictFor(ctx, project, request);
-  const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
-  const ip = { ipv4: canonicalIp(device?.ip4), ipv6: canonicalIp(device?.ip6) };
-  const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device: device?.device ?? null };
+  const fingerprint = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
+  const ip = { ipv4: canonicalIp(fingerprint?.input.ipv4), ipv6: canonicalIp(fingerprint?.input.ipv6) };
+  const device = fingerprint?.device ?? null;
+  const input = { email: request.email_address, ...ip, softCheck: false, projectId: project.id, device, fingerprint: fingerprint?.input ?? null };
   const evaluation = await evaluateVerdict(policy, verdict, input, runServices(ctx, project, true));
   const f: FactReader = (names) => evaluation.facts(names);
   const { action, decidedBy } = evaluation.decision;
@@ -71,7 +72,8 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     baseEmail: base ?? emailLower,
     domain: typeof domain === 'string' ? domain : null,
     ...ip,
-    device: device?.device ?? null,
+    device,
+    fingerprintToken: fingerprint?.input.token ?? null,
     action,
     policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
     createdAt: ctx.now(),

@@ -2,7 +2,7 @@
 // recorded as an event, committed before the response is returned.
 import createError from 'http-errors';
 import { exposedAs } from '../engine/catalog.js';
-import type { FactExposure } from '../engine/plugin.js';
+import type { FactExposure, FingerprintInput } from '../engine/plugin.js';
 import type { RunServices } from '../engine/run.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
@@ -51,6 +51,8 @@ export interface Answer {
 export interface VerifyRun {
   projectId: string;
   device: string | null;
+  /** The request's opened fingerprint token; absent where a run has none (bulk, playground, replay). */
+  fingerprint?: FingerprintInput | null;
   /** History, lists, network and clock the plugins get (the bulk run gives no history). */
   services: RunServices;
 }
@@ -59,6 +61,7 @@ export interface VerifyRun {
 export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest, run: VerifyRun): Promise<Answer> {
   const input = {
     device: run.device,
+    fingerprint: run.fingerprint ?? null,
     email: request.email_address,
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
@@ -111,11 +114,12 @@ export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Pro
 /** The answer and the event that records it. */
 async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<{ response: VerifyResponse; event: NewEvent }> {
   if (request.show_explain) assertMayExplain(ctx, project);
-  const device = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now())?.device ?? null;
+  const fingerprint = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
+  const device = fingerprint?.device ?? null;
   const policy = ctx.policies.forProject(project);
   // soft_check: domain facts (DNS, registration, website answers) are not stored.
   const services = runServices(ctx, project, request.soft_check !== true);
-  const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, services });
+  const { evaluation, response } = await verifyWith(policy, request, { projectId: project.id, device, fingerprint: fingerprint?.input ?? null, services });
   const [[[domain, lower, base]], recorded] = await Promise.all([groupsOf(evaluation, [EVENT_FACTS] as const), evaluation.recorded()]);
   const emailLower = typeof lower === 'string' ? lower : request.email_address.toLowerCase();
   const event: NewEvent = {
@@ -128,6 +132,7 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
     ipv4: canonicalIp(request.ipv4_address),
     ipv6: canonicalIp(request.ipv6_address),
     device,
+    fingerprintToken: fingerprint?.input.token ?? null,
     action: response.action,
     policyRevision: policy.revision,
     recordedFacts: request.soft_check === true ? withoutDomainFacts(policy, recorded) : recorded,

@@ -3,7 +3,7 @@
 import { usageStatement } from './usage.js';
 import { counterWrites, type Statement, valuesList } from './velocity-counters.js';
 
-/** Rows per INSERT: 500 × 14 bindings stays below both databases' parameter limits (32,766 and 65,535). */
+/** Rows per INSERT: 500 × 15 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
 /** The events table's columns as the store writes them: the one list of them. */
 export const EVENT_COLUMNS = [
@@ -16,6 +16,7 @@ export const EVENT_COLUMNS = [
   'ipv4',
   'ipv6',
   'device',
+  'fingerprint_token',
   'action',
   'risk_score',
   'policy_revision',
@@ -33,6 +34,8 @@ export interface EventRow {
   ipv4: string | null;
   ipv6: string | null;
   device: string | null;
+  /** Id of the fingerprint token presented (a hash of it), null without one. */
+  fingerprint_token: string | null;
   action: string;
   risk_score: number | null;
   policy_revision: string | null;

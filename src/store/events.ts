@@ -4,7 +4,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
-import type { VelocityReader } from '../engine/plugin.js';
+import type { SpreadKind, VelocityReader } from '../engine/plugin.js';
 import type { EventRow } from './commit-statements.js';
 import { createEventWriter } from './event-writer.js';
 import { toNumber } from './sql-values.js';
@@ -40,6 +40,8 @@ export interface NewEvent {
   ipv6?: string | null;
   /** Device hash from a fingerprint. */
   device?: string | null;
+  /** Id of the fingerprint token presented (FingerprintInput.token): its uses are counted by it. */
+  fingerprintToken?: string | null;
   action: string;
   riskScore?: number | null;
   /** Content hash of the policy that decided. */
@@ -109,7 +111,7 @@ function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' 
   return value;
 }
 
-function optionalText(event: NewEvent, field: 'domain' | 'device' | 'policyRevision'): string | null {
+function optionalText(event: NewEvent, field: 'domain' | 'device' | 'fingerprintToken' | 'policyRevision'): string | null {
   const value = event[field];
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') throw new TypeError(`event.${field} must be a string or null`);
@@ -140,6 +142,7 @@ function toRow(event: NewEvent): EventRow {
     ipv4: canonicalIp(event.ipv4),
     ipv6: canonicalIp(event.ipv6),
     device: optionalText(event, 'device'),
+    fingerprint_token: optionalText(event, 'fingerprintToken'),
     action: requireText(event, 'action'),
     risk_score: risk,
     policy_revision: optionalText(event, 'policyRevision'),
@@ -221,8 +224,15 @@ function velocityReader(reads: Reads, projectId: string): VelocityReader {
       if (typeof query.device !== 'string' || query.device === '') return emptyVelocity(since);
       return subjectVelocity(reads, { projectId, kind: 'device', subject: query.device, since, limit: clampLimit(query.limit) });
     },
+    async spread(query) {
+      if (!SPREAD_KINDS.has(query.kind) || typeof query.subject !== 'string' || query.subject === '') return { seen: [], distinct: 0, total: 0 };
+      const v = await subjectVelocity(reads, { projectId, kind: query.kind, subject: query.subject, since: [], limit: clampLimit(query.limit) });
+      return { seen: v.emails.map((e) => ({ value: e.email, at: e.at })), distinct: v.distinctEmails, total: v.total };
+    },
   };
 }
+
+const SPREAD_KINDS: ReadonlySet<string> = new Set<SpreadKind>(['device_ip', 'device_network', 'token_email', 'token_ip']);
 
 /** A subject's total validations: its counter's total row. */
 async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subject: string): Promise<number> {

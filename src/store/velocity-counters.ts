@@ -10,9 +10,14 @@
 //   first with a LIMIT on the (project_id, kind, subject, last_seen, address) index, which covers it.
 //
 // Kinds: ipv4, ipv6, device (addresses are email_lower, as per-IP velocity tells accounts apart) and
-// email (subject base_email; counts only, no address rows). Every statement is plain SQL that SQLite
-// (≥ 3.35, for RETURNING) and PostgreSQL both run.
+// email (subject base_email; counts only, no address rows). A device's and a fingerprint token's spread,
+// as address rows under a total row and no minute rows: device_ip (the IPs it came from), device_network
+// (their /24 and /64 networks), token_email (the addresses one token was presented with; its total row
+// counts the token's uses) and token_ip (the IPs it was presented from, IPv6 by /64: src/ip-prefix.ts).
+// Every statement is plain SQL that SQLite (≥ 3.35, for RETURNING) and PostgreSQL both run.
 import type { Knex } from 'knex';
+import type { SpreadKind } from '../engine/plugin.js';
+import { networkPrefix, replayAddress } from '../ip-prefix.js';
 import type { EventRow } from './commit-statements.js';
 import { toNumber } from './sql-values.js';
 
@@ -22,7 +27,9 @@ export const TOTAL_BUCKET = Number.MAX_SAFE_INTEGER;
 /** Minute rows a window read takes at most: three hours and the current minute (the longest IP window). */
 export const MAX_WINDOW_BUCKETS = 181;
 
-export type CounterKind = 'ipv4' | 'ipv6' | 'device' | 'email';
+/** SpreadKind: kept as a total row and address rows only, nothing reads their minutes. */
+export type CounterKind = 'ipv4' | 'ipv6' | 'device' | 'email' | SpreadKind;
+const WINDOWED: ReadonlySet<CounterKind> = new Set(['ipv4', 'ipv6', 'device']);
 
 export interface Statement {
   sql: string;
@@ -42,16 +49,29 @@ function addressOf(row: EventRow): string {
   return row.email_lower || row.base_email;
 }
 
-/** The (kind, subject) pairs an event counts under. */
-function subjectsOf(row: EventRow): Array<{ kind: CounterKind; subject: string; address: string | null }> {
+/** The (kind, subject) pairs an event counts under, each with the addresses it adds (none: counts only). */
+function subjectsOf(row: EventRow): Array<{ kind: CounterKind; subject: string; addresses: string[] }> {
   const address = addressOf(row);
-  const out: Array<{ kind: CounterKind; subject: string; address: string | null }> = [];
-  if (row.ipv4) out.push({ kind: 'ipv4', subject: row.ipv4, address });
-  if (row.ipv6) out.push({ kind: 'ipv6', subject: row.ipv6, address });
-  if (row.device) out.push({ kind: 'device', subject: row.device, address });
-  out.push({ kind: 'email', subject: row.base_email, address: null });
+  const out: Array<{ kind: CounterKind; subject: string; addresses: string[] }> = [];
+  if (row.ipv4) out.push({ kind: 'ipv4', subject: row.ipv4, addresses: [address] });
+  if (row.ipv6) out.push({ kind: 'ipv6', subject: row.ipv6, addresses: [address] });
+  out.push({ kind: 'email', subject: row.base_email, addresses: [] });
+  const ips = [row.ipv4, row.ipv6].filter((ip): ip is string => typeof ip === 'string' && ip !== '');
+  if (row.device) {
+    out.push({ kind: 'device', subject: row.device, addresses: [address] });
+    if (ips.length > 0) {
+      out.push({ kind: 'device_ip', subject: row.device, addresses: ips });
+      out.push({ kind: 'device_network', subject: row.device, addresses: present(ips.map(networkPrefix)) });
+    }
+  }
+  if (row.fingerprint_token) {
+    out.push({ kind: 'token_email', subject: row.fingerprint_token, addresses: [address] });
+    if (ips.length > 0) out.push({ kind: 'token_ip', subject: row.fingerprint_token, addresses: present(ips.map(replayAddress)) });
+  }
   return out;
 }
+
+const present = (values: Array<string | null>): string[] => values.filter((v): v is string => v !== null);
 
 const SEP = '\u0000';
 const keyOf = (...parts: Array<string | number>) => parts.join(SEP);
@@ -84,14 +104,15 @@ export function aggregate(rows: readonly EventRow[]): { counts: CountRow[]; addr
     else counts.set(key, { project_id, kind, subject, bucket, validations: 1, addresses: 0 });
   };
   for (const row of rows) {
-    for (const { kind, subject, address } of subjectsOf(row)) {
-      if (kind !== 'email') bump(row.project_id, kind, subject, minuteOf(row.created_at));
+    for (const { kind, subject, addresses: seen } of subjectsOf(row)) {
+      if (WINDOWED.has(kind)) bump(row.project_id, kind, subject, minuteOf(row.created_at));
       bump(row.project_id, kind, subject, TOTAL_BUCKET);
-      if (address === null) continue;
-      const key = keyOf(row.project_id, kind, subject, address);
-      const found = addresses.get(key);
-      if (!found) addresses.set(key, { project_id: row.project_id, kind, subject, address, last_seen: row.created_at });
-      else if (row.created_at > found.last_seen) found.last_seen = row.created_at;
+      for (const address of seen) {
+        const key = keyOf(row.project_id, kind, subject, address);
+        const found = addresses.get(key);
+        if (!found) addresses.set(key, { project_id: row.project_id, kind, subject, address, last_seen: row.created_at });
+        else if (row.created_at > found.last_seen) found.last_seen = row.created_at;
+      }
     }
   }
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -249,7 +270,7 @@ export function historyOf(
 // ---- retention ----
 
 /** What an event being deleted counted under: the columns subjectsOf reads. */
-export const COUNTED_COLUMNS = ['project_id', 'base_email', 'email_lower', 'ipv4', 'ipv6', 'device', 'created_at'] as const;
+export const COUNTED_COLUMNS = ['project_id', 'base_email', 'email_lower', 'ipv4', 'ipv6', 'device', 'fingerprint_token', 'created_at'] as const;
 
 /**
  * Takes events about to be deleted off their subjects' totals (inside the deleting transaction), so the

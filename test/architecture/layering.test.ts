@@ -29,6 +29,7 @@ const LEAF_MODULES = [
   'src/config.ts',
   'src/echoed-input.ts',
   'src/host-name.ts',
+  'src/ip-prefix.ts',
   'src/label-histogram.ts',
   'src/log-throttle.ts',
   'src/metrics.ts',

@@ -25,6 +25,7 @@ const row = (email: string) => ({
   risk_score: null,
   policy_revision: null,
   recorded_facts: null,
+  fingerprint_token: null,
   created_at: AT,
 });
 

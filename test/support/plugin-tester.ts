@@ -9,7 +9,16 @@ import { registry } from '../../plugins/index.js';
 import { register } from '../../plugins/register.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
 import { noHistory } from '../../src/engine/no-history.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, ProjectListReader, RequestInput, VelocityReader } from '../../src/engine/plugin.js';
+import type {
+  CheckOptions,
+  FactValues,
+  FingerprintInput,
+  NetworkAccess,
+  Plugin,
+  ProjectListReader,
+  RequestInput,
+  VelocityReader,
+} from '../../src/engine/plugin.js';
 import type { RunServices } from '../../src/engine/run.js';
 import { OFFLINE } from '../../src/network/offline.js';
 import type { CompiledPolicy } from '../../src/policy/compile.js';
@@ -29,6 +38,8 @@ export interface PluginCase {
   ipv6?: string | null;
   /** Device hash, as a fingerprint gives it. */
   device?: string | null;
+  /** The opened fingerprint token, as the service hands it to plugins. */
+  fingerprint?: FingerprintInput | null;
   /** Options per check name. */
   options?: Record<string, CheckOptions>;
   /** Facts expected: each listed fact must equal exactly (toEqual); unlisted facts are not checked. */
@@ -158,7 +169,8 @@ export async function runCase(
   opts: TesterOptions = {},
 ): Promise<{ facts: FactValues; fires: string[] }> {
   const policy = checksPolicy(everyCheckOf(plugin, c.options), opts.catalog ?? catalogWith(plugin));
-  const evaluation = await evaluateFor(policy, { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, device: c.device ?? null }, opts);
+  const input = { email: c.email, ipv4: c.ipv4 ?? null, ipv6: c.ipv6 ?? null, device: c.device ?? null, fingerprint: c.fingerprint ?? null };
+  const evaluation = await evaluateFor(policy, input, opts);
   const facts: FactValues = {};
   for (const name of Object.keys(plugin.facts)) facts[name] = await evaluation.fact(name);
   const fires = evaluation.decision.fired.filter((v) => v.source === 'check').map((v) => v.name);
@@ -197,7 +209,7 @@ export function testPlugin(plugin: Plugin, cases: PluginCase[], opts: TesterOpti
   describe(`plugin ${plugin.id}`, () => {
     for (const c of cases) {
       const label = c.name ?? JSON.stringify(c.email);
-      const key = JSON.stringify([c.email, c.ipv4, c.ipv6, c.device, c.options]);
+      const key = JSON.stringify([c.email, c.ipv4, c.ipv6, c.device, c.fingerprint, c.options]);
       if (seen.has(key)) throw new Error(`duplicate case in ${plugin.id}: ${label}`);
       seen.add(key);
       if (hasChecks && c.fires === undefined) throw new Error(`${plugin.id}: case ${label} must say which checks fire (fires: [] when none)`);

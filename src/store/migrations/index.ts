@@ -13,6 +13,7 @@ import * as eventsRecordedFacts from './0009-events-recorded-facts.js';
 import * as fingerprintKeys from './0010-fingerprint-keys.js';
 import * as apiKeyLabels from './0011-api-key-labels.js';
 import * as eventsAddressIndexesPartial from './0012-events-address-indexes-partial.js';
+import * as eventsFingerprintToken from './0013-events-fingerprint-token.js';
 
 interface Migration {
   name: string;
@@ -32,6 +33,7 @@ const migrations: readonly Migration[] = [
   { name: '0010-fingerprint-keys', module: fingerprintKeys },
   { name: '0011-api-key-labels', module: apiKeyLabels },
   { name: '0012-events-address-indexes-partial', module: eventsAddressIndexesPartial },
+  { name: '0013-events-fingerprint-token', module: eventsFingerprintToken },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
