@@ -267,6 +267,8 @@ describe('plugin device: reads', () => {
   it('makes no guess when a read fails: the error is reported, every fact unknown', async () => {
     const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
     const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail };
-    await expect(computeFacts(device, { email: 'g@example.org', ipv4: GB_IP, fingerprint: token() }, { velocity: failing, now })).rejects.toThrow(/query timeout/);
+    await expect(computeFacts(device, { email: 'g@example.org', ipv4: GB_IP, fingerprint: token() }, { velocity: failing, now })).rejects.toThrow(
+      /query timeout/,
+    );
   });
 });

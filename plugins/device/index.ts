@@ -88,7 +88,7 @@ const facts: Record<string, FactSpec> = {
   },
   distinct_networks_from_device: {
     type: 'integer',
-    description: 'Distinct networks (IPv4 /24, IPv6 /64) this device came from across the project, this request\'s included; null without a device or an IP.',
+    description: "Distinct networks (IPv4 /24, IPv6 /64) this device came from across the project, this request's included; null without a device or an IP.",
     expose: 'analyzed_data',
   },
   ...windowFacts,

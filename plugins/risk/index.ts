@@ -110,22 +110,58 @@ const EVIDENCE = [
   'disposable_infrastructure_signal',
 ] as const;
 
-// The facts present() reads, by velocity fact (the options' window): one list per window, not one per request.
-const readsByVelocityFact = new Map<string, readonly string[]>();
-function factsOf(velocityFact: string): readonly string[] {
-  let names = readsByVelocityFact.get(velocityFact);
+/** Read only when they can tell: the device's signals with a fingerprint, the IP's AS class with an IP and a weight. */
+const DEVICE_EVIDENCE = 'device_risk_signals';
+const NETWORK_EVIDENCE = 'ip_network_type';
+
+// The facts present() reads, by velocity fact (the options' window) and which of the optional two it reads:
+// a few lists in all, not one per request.
+const readsByKey = new Map<string, readonly string[]>();
+function factsOf(velocityFact: string, device: boolean, network: boolean): readonly string[] {
+  const key = `${velocityFact}\u0000${device}\u0000${network}`;
+  let names = readsByKey.get(key);
   if (!names) {
-    names = [velocityFact, ...EVIDENCE];
-    readsByVelocityFact.set(velocityFact, names);
+    names = [velocityFact, ...EVIDENCE, ...(device ? [DEVICE_EVIDENCE] : []), ...(network ? [NETWORK_EVIDENCE] : [])];
+    readsByKey.set(key, names);
   }
   return names;
 }
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
+  const { fingerprint, ipv4, ipv6 } = ctx.input;
+  const device = fingerprint !== null && fingerprint !== undefined;
+  // ip-network loads its tables at its first lookup: not for a policy that gives the AS class no weight.
+  const network = settings.weights.hosting_network > 0 && (ipv4 !== null || ipv6 !== null);
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const values = await ctx.facts(factsOf(settings.highVelocity.fact));
-  return contributors(settings, values);
+  const names = factsOf(settings.highVelocity.fact, device, network);
+  const values = await ctx.facts(names);
+  const found = contributors(settings, values);
+  let next = EVIDENCE.length + 1;
+  if (device) addDeviceSignals(found, values[next++]);
+  if (network) {
+    const type = values[next++];
+    if (type === 'hosting' || type === 'vpn') found.add('hosting_network');
+  }
+  return found;
+}
+
+/** device_risk_signals' values, by the risk signal each counts as (both inconsistencies are one). */
+const DEVICE_SIGNALS: Readonly<Record<string, Contributor>> = {
+  automation: 'device_automation',
+  timezone_mismatch: 'device_inconsistency',
+  language_mismatch: 'device_inconsistency',
+  token_replay: 'token_replay',
+  stale_token: 'stale_token',
+  ip_hopping: 'ip_hopping',
+};
+
+function addDeviceSignals(found: Set<Contributor>, signals: unknown): void {
+  if (!Array.isArray(signals)) return;
+  for (const signal of signals) {
+    const contributor = typeof signal === 'string' ? DEVICE_SIGNALS[signal] : undefined;
+    if (contributor) found.add(contributor);
+  }
 }
 
 /** `values`: the velocity fact, then EVIDENCE in its order (factsOf). */
@@ -184,7 +220,7 @@ const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((nam
 const plugin: Plugin = {
   id: 'risk',
   description:
-    'Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service) and validation failures into a 0–100 score and a level.',
+    "Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service, the device's signals, a hosting provider's network) and validation failures into a 0–100 score and a level.",
   steps: ['risk_score'],
   codes: {
     high_risk_score: { error: 'reputation', warning: 'the risk level reaches min_level (default high)' },
@@ -283,7 +319,9 @@ const plugin: Plugin = {
     'spam-trap',
     'fraud-pattern',
     'ip-intelligence',
+    'ip-network',
     'velocity',
+    'device',
   ],
   async run(ctx): Promise<FactValues> {
     const settings = settingsOf(ctx.options('risk_score'));

@@ -14,6 +14,12 @@ export const SIGNALS = [
   'high_velocity',
   'random_domain',
   'disposable_infrastructure',
+  'device_automation',
+  'device_inconsistency',
+  'token_replay',
+  'stale_token',
+  'ip_hopping',
+  'hosting_network',
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
@@ -36,6 +42,14 @@ export const DEFAULT_WEIGHTS: Weights = {
   high_velocity: 60,
   random_domain: 40,
   disposable_infrastructure: 40,
+  // The device plugin's signals (a fingerprint's): a real browser shows none of them.
+  device_automation: 40,
+  device_inconsistency: 15,
+  token_replay: 40,
+  stale_token: 10,
+  ip_hopping: 25,
+  // ip-network's AS class: 0 by default, so that its tables (+15–19 MB) load only where a policy weighs it.
+  hosting_network: 0,
   structure: 40,
   disposable_domain: 40,
   known_abuse_domain: 50,

@@ -413,7 +413,11 @@ describe('velocity plugin against the store', () => {
     // The store's answer: the newest addresses, newest first, the request's own (in another case) among them.
     const emails = Array.from({ length: 30 }, (_, i) => ({ email: i === 3 ? 'A@x.io' : `other${i}@x.io`, at: NOW - (i + 1) * MIN }));
     const history = (since: number[]): Velocity => ({ emails, distinctEmails: 30, total: 40, since: since.map(() => 7) });
-    const answer: VelocityReader = { byIp: async (q) => history(q.since), byDevice: async (q) => history(q.since), spread: async () => ({ seen: [], distinct: 0, total: 0 }) };
+    const answer: VelocityReader = {
+      byIp: async (q) => history(q.since),
+      byDevice: async (q) => history(q.since),
+      spread: async () => ({ seen: [], distinct: 0, total: 0 }),
+    };
     const facts = (await velocity.run({
       input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
       velocity: answer,

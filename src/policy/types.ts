@@ -38,6 +38,8 @@ export interface HistoryEntry {
   ipv6_address?: string;
   /** Device hash of the earlier validation (what a fingerprint carries). */
   device?: string;
+  /** Id of the fingerprint token it presented (the test input's `fingerprint.token`). */
+  fingerprint_token?: string;
   /** How long before the test's request it was made. */
   minutes_ago?: number;
 }
@@ -59,10 +61,27 @@ export type DomainAnswers =
       website?: boolean;
     };
 
+/** A policy test's fingerprint token, as the service would open it. */
+export interface TestFingerprint {
+  /** Its id (default `policy-test-token`): history entries name it as `fingerprint_token`. */
+  token?: string;
+  /** When it was issued, before the test's request (default 0). */
+  issued_minutes_ago?: number;
+  /** The addresses that obtained it (default: the input's). */
+  ipv4_address?: string;
+  ipv6_address?: string;
+  timezone?: string;
+  automation?: string[];
+  languages?: string[];
+}
+
 export interface PolicyTest {
   name: string;
-  /** `device` is test-only: the device hash a fingerprint would give (verify takes a `fingerprint` token). */
-  input: { email_address: string; ipv4_address?: string; ipv6_address?: string; device?: string };
+  /**
+   * `device` and `fingerprint` are test-only: the device hash and what a fingerprint token carries (verify
+   * takes the token itself).
+   */
+  input: { email_address: string; ipv4_address?: string; ipv6_address?: string; device?: string; fingerprint?: TestFingerprint };
   /** Earlier validations of the project (velocity history); none when absent. */
   history?: HistoryEntry[];
   /** Network answers per domain; without it the network checks answer "not checked". */

@@ -1,8 +1,8 @@
 // The world a policy test declares, Cerbos style: earlier validations (velocity history, kept in a real
 // in-memory SQLite store) and what the network answers per domain. A domain the test does not list answers
 // as an unreachable network would: unknown, never "no".
-import type { DnsAnswer, LookupResult, MxRecord, NetworkAccess } from '../engine/plugin.js';
-import type { DomainAnswers, HistoryEntry } from '../policy/types.js';
+import type { DnsAnswer, FingerprintInput, LookupResult, MxRecord, NetworkAccess } from '../engine/plugin.js';
+import type { DomainAnswers, HistoryEntry, PolicyTest } from '../policy/types.js';
 import { openDatabase, type Store } from '../store/database.js';
 
 const MINUTE_MS = 60_000;
@@ -71,6 +71,7 @@ export class TestHistory {
           ipv4: entry.ipv4_address ?? null,
           ipv6: entry.ipv6_address ?? null,
           device: entry.device ?? null,
+          fingerprintToken: entry.fingerprint_token ?? null,
           action: 'allow',
           createdAt: now - Math.round((entry.minutes_ago ?? 0) * MINUTE_MS),
         });
@@ -95,4 +96,19 @@ export class TestHistory {
     });
     return this.store;
   }
+}
+
+/** A policy test's fingerprint as the service would hand it to plugins; null when the test gives none. */
+export function fingerprintOfTest(input: PolicyTest['input'], at: number): FingerprintInput | null {
+  const given = input.fingerprint;
+  if (!given) return null;
+  return {
+    token: given.token ?? 'policy-test-token',
+    issuedAt: at - Math.round((given.issued_minutes_ago ?? 0) * MINUTE_MS),
+    ipv4: given.ipv4_address ?? input.ipv4_address ?? null,
+    ipv6: given.ipv6_address ?? input.ipv6_address ?? null,
+    timezone: given.timezone ?? null,
+    automation: given.automation ?? [],
+    languages: given.languages ?? [],
+  };
 }

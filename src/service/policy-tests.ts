@@ -11,7 +11,7 @@ import { type EvaluateOptions, type Evaluation, evaluate } from '../policy/evalu
 import type { Explanation } from '../policy/explain.js';
 import { EXPECTED_FIELDS, isFlagKey } from '../policy/test-expectations.js';
 import type { PolicyTest } from '../policy/types.js';
-import { networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
+import { fingerprintOfTest, networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
 import { type VerifyResponse, verifyWith } from './verify.js';
 
 export interface PolicyTestResult {
@@ -42,7 +42,8 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
         show_explain: true,
       };
       const services = await fixtureServices(test, history, index, at);
-      const { evaluation, response } = await verifyWith(policy, request, { projectId: POLICY_TEST_PROJECT, device: test.input.device ?? null, services });
+      const run = { projectId: POLICY_TEST_PROJECT, device: test.input.device ?? null, fingerprint: fingerprintOfTest(test.input, at), services };
+      const { evaluation, response } = await verifyWith(policy, request, run);
       const fired = firedNames(evaluation.decision);
       const failures = differences(test, response, fired);
       const passed = failures.length === 0;
@@ -75,6 +76,7 @@ export async function evaluateWithFixtures(
       softCheck: true,
       projectId: POLICY_TEST_PROJECT,
       device: run.input.device ?? null,
+      fingerprint: fingerprintOfTest(run.input, at),
     },
     await fixtureServices(run, history, index, at),
     options,

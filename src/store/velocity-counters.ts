@@ -93,8 +93,11 @@ export interface AddressRow {
   last_seen: number;
 }
 
-/** A batch of events folded into one row per counter and per address, sorted so that concurrent writers lock in one order. */
-export function aggregate(rows: readonly EventRow[]): { counts: CountRow[]; addresses: AddressRow[] } {
+/**
+ * A batch of events folded into one row per counter and per address, sorted so that concurrent writers lock
+ * in one order; `only`: of these kinds alone (a migration's backfill of new kinds).
+ */
+export function aggregate(rows: readonly EventRow[], only?: ReadonlySet<CounterKind>): { counts: CountRow[]; addresses: AddressRow[] } {
   const counts = new Map<string, CountRow>();
   const addresses = new Map<string, AddressRow>();
   const bump = (project_id: string, kind: CounterKind, subject: string, bucket: number) => {
@@ -105,6 +108,7 @@ export function aggregate(rows: readonly EventRow[]): { counts: CountRow[]; addr
   };
   for (const row of rows) {
     for (const { kind, subject, addresses: seen } of subjectsOf(row)) {
+      if (only && !only.has(kind)) continue;
       if (WINDOWED.has(kind)) bump(row.project_id, kind, subject, minuteOf(row.created_at));
       bump(row.project_id, kind, subject, TOTAL_BUCKET);
       for (const address of seen) {
@@ -176,12 +180,15 @@ export function chunksOf<T>(rows: readonly T[]): T[][] {
  * address row adds one to its subject's distinct count, so two writers (two service instances on PostgreSQL)
  * never count one address twice. `increments()` is what the batch added (velocity-cache.ts).
  */
-export function counterWrites(rows: readonly EventRow[]): {
+export function counterWrites(
+  rows: readonly EventRow[],
+  only?: ReadonlySet<CounterKind>,
+): {
   first: Statement[];
   rest(inserted: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Statement[];
   increments(): { counts: CountRow[]; addresses: AddressRow[] };
 } {
-  const { counts, addresses } = aggregate(rows);
+  const { counts, addresses } = aggregate(rows, only);
   const chunks = chunksOf(addresses);
   return {
     first: chunks.map(newAddressesStatement),
@@ -213,8 +220,12 @@ export function counterWrites(rows: readonly EventRow[]): {
 }
 
 /** Upserts the counters of a batch of events inside the caller's transaction (counterWrites); returns the increments made. */
-export async function writeCounters(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<{ counts: CountRow[]; addresses: AddressRow[] }> {
-  const writes = counterWrites(rows);
+export async function writeCounters(
+  trx: Knex.Transaction,
+  rows: readonly EventRow[],
+  only?: ReadonlySet<CounterKind>,
+): Promise<{ counts: CountRow[]; addresses: AddressRow[] }> {
+  const writes = counterWrites(rows, only);
   const run = async ({ sql, bindings }: Statement) => rowsOf(await trx.raw(sql, bindings as Knex.RawBinding[]));
   const inserted: Array<Array<Record<string, unknown>>> = [];
   for (const statement of writes.first) inserted.push(await run(statement));

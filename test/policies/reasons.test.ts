@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TestHistory } from '../../src/service/policy-test-fixtures.js';
 import { evaluateFor } from '../support/plugin-tester.js';
-import { POLICIES, ROWS } from './shipped-policy-rows.js';
+import { POLICIES, ROWS, rowInput } from './shipped-policy-rows.js';
 
 const history = new TestHistory();
 afterAll(() => history.close());
@@ -25,11 +25,7 @@ describe.each(POLICIES.map((policy) => [policy.name, policy] as const))('%s: eve
       const at = Date.now();
       const index = POLICIES.indexOf(policy) * 1000 + i;
       const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
-      const { decision } = await evaluateFor(
-        policy,
-        { email: row.email, ipv4: row.ipv4 ?? null, projectId: `policy-test-${index}` },
-        { network: row.network, velocity, now: () => at },
-      );
+      const { decision } = await evaluateFor(policy, rowInput(row, `policy-test-${index}`, at), { network: row.network, velocity, now: () => at });
       const verdict = decision.fired.find((v) => v.name === row.fires);
       expect(verdict, `${row.fires} fired: ${decision.fired.map((v) => v.name).join(', ')}`).toBeDefined();
       expect(decision.action).not.toBe('allow');

@@ -6,10 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registry } from '../../plugins/index.js';
 import { FactCatalog } from '../../src/engine/catalog.js';
+import type { RequestInput } from '../../src/engine/plugin.js';
 import { policiesDir } from '../../src/paths.js';
 import { type CompiledPolicy, compilePolicy } from '../../src/policy/compile.js';
 import { checkPolicy } from '../../src/policy/load.js';
-import type { DomainAnswers, HistoryEntry } from '../../src/policy/types.js';
+import type { DomainAnswers, HistoryEntry, TestFingerprint } from '../../src/policy/types.js';
+import { fingerprintOfTest } from '../../src/service/policy-test-fixtures.js';
 
 const catalog = new FactCatalog(registry);
 
@@ -43,7 +45,20 @@ export interface Row {
   network?: Record<string, DomainAnswers>;
   history?: HistoryEntry[];
   ipv4?: string;
+  /** The device hash and the fingerprint token, as a policy test declares them. */
+  device?: string;
+  fingerprint?: TestFingerprint;
 }
+
+/** The request a row makes at time `at`, in project `projectId`. */
+export function rowInput(row: Row, projectId: string, at: number): Partial<RequestInput> & { email: string } {
+  const input = { email_address: row.email, ...(row.ipv4 ? { ipv4_address: row.ipv4 } : {}), ...(row.fingerprint ? { fingerprint: row.fingerprint } : {}) };
+  return { email: row.email, ipv4: row.ipv4 ?? null, projectId, device: row.device ?? null, fingerprint: fingerprintOfTest(input, at) };
+}
+
+/** A British home connection, and a browser there (strict-signup's device checks). */
+const HOME_IP = '81.2.69.142';
+const LONDON = { timezone: 'Europe/London' };
 
 export const ROWS: Row[] = [
   { fires: 'structure', email: 'jane.doe@@example.com' },
@@ -84,6 +99,22 @@ export const ROWS: Row[] = [
   { fires: 'icloud_private_relay', email: 'jane@example.com', ipv4: '172.224.226.1' },
   { fires: 'datacenter_ip', email: 'jane@example.com', ipv4: '3.5.140.1' },
   { fires: 'datacenter_ip', email: 'jane@example.com', ipv4: '5.148.160.1' },
+  // strict-signup's device checks (plugins/device): what the fingerprint token says of the browser.
+  { fires: 'device_automation', email: 'jane@example.com', ipv4: HOME_IP, fingerprint: { ...LONDON, automation: ['webdriver'] } },
+  { fires: 'fingerprint_replay', email: 'jane@example.com', ipv4: HOME_IP, fingerprint: { ...LONDON, ipv4_address: '81.2.69.160' } },
+  { fires: 'device_inconsistency', email: 'jane@example.com', ipv4: HOME_IP, fingerprint: { timezone: 'Asia/Tokyo' } },
+  { fires: 'fingerprint_age', email: 'jane@example.com', ipv4: HOME_IP, fingerprint: { ...LONDON, issued_minutes_ago: 45 } },
+  {
+    fires: 'device_ip_hopping',
+    email: 'jane@example.com',
+    ipv4: HOME_IP,
+    device: 'dev_rows',
+    fingerprint: LONDON,
+    history: [
+      { email_address: 'jane@example.com', ipv4_address: '198.51.100.7', device: 'dev_rows', minutes_ago: 300 },
+      { email_address: 'jane@example.com', ipv4_address: '203.0.113.9', device: 'dev_rows', minutes_ago: 120 },
+    ],
+  },
   // b2b-only's free rule.
   { fires: 'free_provider_mailbox', email: 'jane.doe@gmail.com' },
 ];

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TestHistory } from '../../src/service/policy-test-fixtures.js';
 import { evaluateFor, evaluateVerdictFor } from '../support/plugin-tester.js';
-import { POLICIES, ROWS, type Row } from './shipped-policy-rows.js';
+import { POLICIES, ROWS, type Row, rowInput } from './shipped-policy-rows.js';
 
 /** Ordinary addresses every shipped policy allows. */
 const ALLOWED: Row[] = [
@@ -28,7 +28,7 @@ describe.each(POLICIES.map((policy) => [policy.name, policy] as const))('%s: int
       const at = Date.now();
       const index = POLICIES.indexOf(policy) * 1000 + i;
       const velocity = row.history ? await history.reader(await history.project(index, row.history, at)) : undefined;
-      const input = { email: row.email, ipv4: row.ipv4 ?? null, projectId: `consistency-${index}` };
+      const input = rowInput(row, `consistency-${index}`, at);
       const opts = { network: row.network, velocity, now: () => at };
       const verify = await evaluateFor(policy, input, opts);
       const verdict = await evaluateVerdictFor(policy, input, opts);

@@ -122,6 +122,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0010-fingerprint-keys',
       '0011-api-key-labels',
       '0012-events-address-indexes-partial',
+      '0013-events-fingerprint-token',
     ]);
   });
 
@@ -302,10 +303,12 @@ describe.each(testDatabases)('migration 0004 (velocity counters) on $name', (db)
   });
   afterAll(() => store.close());
 
-  it('backfills from stored events exactly the counters the write path maintains', async () => {
+  it("backfills from stored events, with 0013 (a device's IPs and networks), exactly the counters the write path maintains", async () => {
     const written = await counters();
     expect(written.counts.length).toBeGreaterThan(10);
     expect(written.addresses.length).toBeGreaterThan(5);
+    expect(new Set(written.addresses.filter((a) => a.kind === 'device_network').map((a) => a.address))).toEqual(new Set(['192.0.2.0/24', '2001:db8::/64']));
+    await store.knex.migrate.down({ migrationSource, name: '0013-events-fingerprint-token' });
     await store.knex.migrate.down({ migrationSource, name: '0004-velocity-counters' });
     expect(await store.knex.schema.hasTable('velocity_counts')).toBe(false);
     await store.migrate();

@@ -5,6 +5,7 @@ import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaValidator } from '../../src/schemas.js';
 import { generateEvents } from '../../src/service/synthetic-events.js';
+import { EVENT_COLUMNS } from '../../src/store/commit-statements.js';
 import { openDatabase, type Store } from '../../src/store/database.js';
 import { canonicalIp, createEvents, knexReads, type NewEvent } from '../../src/store/events.js';
 import { addressesStatement, countsStatement, minuteOf } from '../../src/store/velocity-counters.js';
@@ -35,7 +36,7 @@ async function countInserts(store: Store, work: () => Promise<unknown>): Promise
 async function insertSizes(store: Store, work: () => Promise<unknown>): Promise<number[]> {
   const sizes: number[] = [];
   const listener = (q: { sql: string; bindings?: readonly unknown[] }) => {
-    if (/^insert into ["`]?events/i.test(q.sql)) sizes.push((q.bindings?.length ?? 0) / 14);
+    if (/^insert into ["`]?events/i.test(q.sql)) sizes.push((q.bindings?.length ?? 0) / EVENT_COLUMNS.length);
   };
   store.knex.on('query', listener);
   try {
@@ -77,6 +78,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       ipv4: '198.51.100.2',
       ipv6: '2001:DB8::0:7',
       device: 'dev_hash',
+      fingerprintToken: 'tok_hash',
       action: 'block',
       riskScore: 87,
       policyRevision: '0123456789abcdef',
@@ -96,6 +98,7 @@ describe.each(testDatabases)('events on $name', (db) => {
       ipv4: '198.51.100.2',
       ipv6: '2001:db8::7',
       device: 'dev_hash',
+      fingerprint_token: 'tok_hash',
       action: 'block',
       risk_score: 87,
       policy_revision: '0123456789abcdef',
@@ -738,6 +741,62 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
     expect([...emailReads].sort((a, b) => a - b)).toEqual([1, 2]);
     const ipHistoryReads = await rowsPerStatement((e) => e.byIpHistory('prj_flood', { ipv4: IP, ipv6: null }, 20));
     expect([...ipHistoryReads].sort((a, b) => a - b)).toEqual([1, 20]);
+  });
+});
+
+describe.each(testDatabases)("a device's and a fingerprint token's spread on $name", (db) => {
+  let store: Store;
+  const USES = 3_000;
+  const T0 = 1_800_000_000_000;
+  /** One token and one device presented USES times, each from its own IPv4 (its own /24 every 256), for 30 addresses. */
+  const use = (i: number): NewEvent =>
+    event({
+      projectId: 'prj_spread',
+      email: `u${i % 30}@x.io`,
+      ipv4: `10.${Math.floor(i / 65_536)}.${Math.floor(i / 256) % 256}.${i % 256}`,
+      device: 'dev_spread',
+      fingerprintToken: 'tok_spread',
+      createdAt: T0 + i * 1000,
+    });
+
+  beforeAll(async () => {
+    store = await db.open();
+    await Promise.all(Array.from({ length: USES }, (_, i) => store.events.record(use(i))));
+    await store.events.record(event({ projectId: 'prj_other', email: 'z@x.io', ipv4: '10.0.0.1', device: 'dev_spread', fingerprintToken: 'tok_spread' }));
+  }, 60_000);
+  afterAll(() => store.close());
+
+  it("counts a token's uses and addresses, and a device's IPs and networks, exactly, newest first, within one project", async () => {
+    const reader = store.events.velocityReader('prj_spread');
+    const emails = await reader.spread({ kind: 'token_email', subject: 'tok_spread', limit: 10 });
+    expect([emails.total, emails.distinct, emails.seen.length]).toEqual([USES, 30, 10]);
+    expect(emails.seen[0]).toEqual({ value: `u${(USES - 1) % 30}@x.io`, at: T0 + (USES - 1) * 1000 });
+    const ips = await reader.spread({ kind: 'token_ip', subject: 'tok_spread', limit: 100 });
+    expect([ips.total, ips.distinct, ips.seen.length]).toEqual([USES, USES, 100]);
+    expect((await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 })).distinct).toBe(USES);
+    const networks = await reader.spread({ kind: 'device_network', subject: 'dev_spread', limit: 100 });
+    expect([networks.distinct, networks.seen[0]?.value]).toEqual([Math.ceil(USES / 256), '10.0.11.0/24']);
+    expect((await store.events.velocityReader('prj_other').spread({ kind: 'token_email', subject: 'tok_spread', limit: 10 })).total).toBe(1);
+  });
+
+  it('reads one counter row and at most `limit` value rows, however many uses are stored', async () => {
+    const counts: number[] = [];
+    const listener = (response: unknown) => counts.push(Array.isArray(response) ? response.length : ((response as { rows?: unknown[] }).rows?.length ?? 0));
+    store.knex.on('query-response', listener);
+    try {
+      await createEvents(store.knex, knexReads(store.knex)).velocityReader('prj_spread').spread({ kind: 'token_ip', subject: 'tok_spread', limit: 100 });
+    } finally {
+      store.knex.removeListener('query-response', listener);
+    }
+    expect([...counts].sort((a, b) => a - b)).toEqual([1, 100]);
+  });
+
+  it('takes pruned events off the totals and their values off the lists (retention)', async () => {
+    await store.events.pruneOlderThan(T0 + (USES / 2) * 1000);
+    const reader = store.events.velocityReader('prj_spread');
+    const emails = await reader.spread({ kind: 'token_email', subject: 'tok_spread', limit: 100 });
+    expect([emails.total, emails.distinct]).toEqual([USES / 2, 30]);
+    expect((await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 })).distinct).toBe(USES / 2);
   });
 });
 
