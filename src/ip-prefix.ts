@@ -1,5 +1,6 @@
 // The spellings of an IP that device and token history count by, in one place: the store writes them and
-// the device plugin counts the current request's with them. It imports nothing of the project.
+// the device plugin counts the current request's with them (and which addresses are public). It imports
+// nothing of the project.
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -34,4 +35,13 @@ export function replayAddress(ip: string): string | null {
     return null;
   }
   return address.kind() === 'ipv4' ? address.toString() : networkPrefix(ip);
+}
+
+/** Whether an address is a public unicast one (ipaddr.js's `unicast` range): not private, loopback, shared or documentation. */
+export function isPublicUnicast(ip: string): boolean {
+  try {
+    return ipaddr.process(ip).range() === 'unicast';
+  } catch {
+    return false;
+  }
 }

@@ -199,6 +199,14 @@ testPlugin(
       fires: [],
     },
     {
+      name: 'a token obtained through a proxy the service does not trust (a private address): only public IPs count',
+      email: 'a2@example.org',
+      ipv4: GB_IP,
+      fingerprint: token({ token: 'tok_proxied', ipv4: '10.1.2.3' }),
+      facts: { fingerprint_token_ips: 1, fingerprint_is_replayed: false },
+      fires: [],
+    },
+    {
       name: 'a token presented two hours after it was issued: stale (default an hour)',
       email: 'e@example.org',
       ipv4: GB_IP,

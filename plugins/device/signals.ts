@@ -2,7 +2,7 @@
 // spread (the store's bounded reads) and the IP's country. Pure: no I/O, no clock of its own.
 import { getTimezone } from 'countries-and-timezones';
 import type { FactValues, FingerprintInput, Spread } from '../../src/engine/plugin.js';
-import { networkPrefix, replayAddress } from '../../src/ip-prefix.js';
+import { isPublicUnicast, networkPrefix, replayAddress } from '../../src/ip-prefix.js';
 import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
 
 /** A signal of device_risk_signals; risk weighs each by its name (plugins/risk). */
@@ -80,7 +80,10 @@ export function deviceFacts(values: FactValues, r: Reads): FactValues {
   const age = Math.max(0, Math.floor((r.now - token.issuedAt) / 1000));
   const email = r.email.toLowerCase();
   const emails = withCurrent(r.emails, [email], []).total;
-  const replayIps = present([...r.ips, token.ipv4, token.ipv6].map((ip) => (ip ? replayAddress(ip) : null)));
+  // Where the token was obtained counts when it is a public address: a private or loopback one is a proxy
+  // the service does not trust (TRUST_PROXY unset), the same for every browser, not the browser's own.
+  const issuedFrom = [token.ipv4, token.ipv6].filter((ip): ip is string => typeof ip === 'string' && isPublicUnicast(ip));
+  const replayIps = present([...r.ips, ...issuedFrom].map(replayAddress));
   const ips = distinctIps(r.tokenIps, [...new Set(replayIps)]);
   values.fingerprint_age_seconds = age;
   values.fingerprint_token_uses = r.emails.total + 1;

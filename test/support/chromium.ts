@@ -20,6 +20,11 @@ export function requireChromium(): void {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium), as .ci/run does`);
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/**
+ * Chromium as playwright-core drives it: `navigator.webdriver` is true. `automation: false` launches it as a
+ * person's browser would report itself (Blink's AutomationControlled feature off: `navigator.webdriver` false).
+ */
+export function launchChromium(options: { automation?: boolean } = {}): Promise<Browser> {
+  const args = options.automation === false ? [...CHROMIUM_ARGS, '--disable-blink-features=AutomationControlled'] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }
