@@ -4,8 +4,9 @@
 // languages absent or contradictory), and whether its device hops between networks. Every fact is null
 // without a fingerprint; history comes from ctx.velocity (bounded reads), the rest from the token.
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
+import { dataLists } from '../plugin-data.js';
 import { DEVICE_WINDOWS, type DeviceWindowName, DISTINCT_SCAN_LIMIT } from '../velocity-windows.js';
-import { type DeviceSignal, deviceFacts, ipsFact, networksFact, type Thresholds } from './signals.js';
+import { type DeviceSignal, deviceFacts, ipsFact, networksFact, type Thresholds, TIME_ZONES } from './signals.js';
 
 const windowFacts: Record<string, FactSpec> = {};
 for (const w of DEVICE_WINDOWS) {
@@ -187,6 +188,7 @@ const plugin: Plugin = {
   },
   needs: ['ip-network'],
   io: true,
+  data: dataLists('device', [{ file: 'timezone-countries', entries: TIME_ZONES }]),
   async run(ctx): Promise<FactValues> {
     const { fingerprint, device, email, ipv4, ipv6 } = ctx.input;
     const values: FactValues = { ...NO_FACTS };

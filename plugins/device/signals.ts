@@ -1,6 +1,6 @@
 // The device plugin's facts for one request, from its fingerprint token, the token's and the device's
 // spread (the store's bounded reads) and the IP's country. Pure: no I/O, no clock of its own.
-import { getTimezone } from 'countries-and-timezones';
+import { getAllTimezones, getTimezone } from 'countries-and-timezones';
 import type { FactValues, FingerprintInput, Spread } from '../../src/engine/plugin.js';
 import { isPublicUnicast, networkPrefix, replayAddress } from '../../src/ip-prefix.js';
 import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
@@ -66,6 +66,9 @@ function distinctIps(spread: Spread, current: readonly string[]): number {
   const listed = Math.max(byFamily.v4.size, byFamily.v6.size);
   return spread.seen.length < spread.distinct ? Math.max(listed, spread.distinct) : listed;
 }
+
+/** Time zones the table knows, aliases included (for `email-trust data`). */
+export const TIME_ZONES = Object.keys(getAllTimezones()).length;
 
 /** The countries a time zone is used in (the tz database's, aliases included); empty for a zone of no country or one not known. */
 function countriesOf(timezone: string): readonly string[] {

@@ -45,9 +45,10 @@ beforeAll(() => {
 });
 
 describe('email-trust data --json', () => {
-  it('lists every data file shipped under plugins/*/data/, and the Public Suffix List of tld', () => {
+  it("lists every data file shipped under plugins/*/data/, and the two packages' tables (tld's Public Suffix List, device's time zones)", () => {
     const listed = rows.map((r) => `${r.plugin}/${r.name}`).sort();
-    expect(listed).toEqual([...shippedDataFiles().map((f) => `${f.plugin}/${f.name}`), 'tld/public-suffix-list'].sort());
+    const packaged = ['tld/public-suffix-list', 'device/timezone-countries'];
+    expect(listed).toEqual([...shippedDataFiles().map((f) => `${f.plugin}/${f.name}`), ...packaged].sort());
     expect(listed).toContain('ip-intelligence/providers/aws.txt');
     expect(listed).toContain('ip-intelligence/tor-exits.txt');
     expect(listed).toContain('ip-intelligence/vpn.txt');
@@ -62,6 +63,7 @@ describe('email-trust data --json', () => {
     }
     expect(rows.find((r) => r.name === 'providers/aws.txt')).toMatchObject({ plugin: 'ip-intelligence', license: 'CC0-1.0', date: '2026-08-22' });
     expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')).toMatchObject({ license: 'CC0-1.0 AND MIT' });
+    expect(rows.find((r) => r.name === 'timezone-countries')).toMatchObject({ plugin: 'device', license: 'MIT', date: '2026-08-06', entries: 341 });
   });
 
   it('counts the entries each plugin loaded: non-zero, except the two lists that ship empty and the uncountable PSL', () => {
