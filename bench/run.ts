@@ -50,6 +50,8 @@ interface Started {
   accessToken: string;
   /** The demo project's private key (x-api-key of POST /v1/intelligence). */
   privateKey: string;
+  /** The demo project's public key (x-api-key of POST /v1/fingerprint). */
+  publicKey: string;
   /** From spawning the process to its "listening" log line, on an empty database. */
   startMs: number;
 }
@@ -89,6 +91,7 @@ async function startService(databaseFile: string, env: Record<string, string> = 
       RATE_LIMIT_VERIFY: '0',
       RATE_LIMIT_IP: '0',
       RATE_LIMIT_INTELLIGENCE: '0',
+      RATE_LIMIT_FINGERPRINT: '0',
       NETWORK_CHECKS: 'off',
       ...env,
     },
@@ -96,13 +99,16 @@ async function startService(databaseFile: string, env: Record<string, string> = 
   });
   let accessToken = '';
   let privateKey = '';
+  let publicKey = '';
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const match = /^\s+access_token\s+(\S+)/.exec(line);
     if (match) accessToken = match[1]!;
     const key = /^\s+private_key\s+(\S+)/.exec(line);
     if (key) privateKey = key[1]!;
+    const pub = /^\s+public_key\s+(\S+)/.exec(line);
+    if (pub) publicKey = pub[1]!;
     // What the service prints besides its keys (node's --trace-gc, say) is shown when BENCH_SERVICE_STDOUT is set.
-    if (process.env.BENCH_SERVICE_STDOUT && !match && !key) console.log(`[service] ${line}`);
+    if (process.env.BENCH_SERVICE_STDOUT && !match && !key && !pub) console.log(`[service] ${line}`);
   });
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the service did not start within 20 s')), 20_000);
@@ -119,7 +125,7 @@ async function startService(databaseFile: string, env: Record<string, string> = 
   for (let i = 0; i < 50 && !(accessToken && privateKey); i++) await new Promise((r) => setTimeout(r, 20));
   const startMs = Math.round(performance.now() - spawnedAt);
   if (!accessToken) throw new Error('the service did not print the demo project access token');
-  return { child, base, accessToken, privateKey, startMs };
+  return { child, base, accessToken, privateKey, publicKey, startMs };
 }
 
 function figures(result: autocannon.Result): Figures {
@@ -299,9 +305,11 @@ async function profileOnly(): Promise<void> {
   const flags = ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const service = await startService(join(dir, 'bench.sqlite'), {}, flags, baseline ?? packageRoot);
   try {
-    const verify = verifyLoad(service, () => 'example.com');
+    // BENCH_PROFILE_FINGERPRINT=1: each verify with one of 100 fingerprint tokens (BENCH_ONLY=device's load).
+    const fingerprinted = process.env.BENCH_PROFILE_FINGERPRINT === '1';
+    const verify = fingerprinted ? fingerprintedVerifyLoad(service, await benchTokens(service, 100)) : verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
-    const figures = await load('POST /v1/public/verify under the profiler (default policy, IPv4)', verify);
+    const figures = await load(`POST /v1/public/verify under the profiler (default policy, IPv4${fingerprinted ? ', a fingerprint' : ''})`, verify);
     await stop(service);
     const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no CPU profile was written to ${profileDir}`);
@@ -465,6 +473,97 @@ function pauseCostFigures(): { date: string; evaluation_us: PauseCost[]; slowdow
   return { date: new Date().toISOString(), evaluation_us: costs, slowdown_after_1_ms: slowdown };
 }
 
+/**
+ * Verify with a fingerprint token, one of `tokens` (from POST /v1/fingerprint, a browser's signals), in turn:
+ * the device plugin's reads (the token's addresses and IPs, the device's IPs and networks), its facts in the
+ * risk score, and 4–8 more counter rows per event. Each token is presented thousands of times (a replay
+ * flood), so the reads run against long histories.
+ */
+function fingerprintedVerifyLoad(service: Started, tokens: readonly string[]): autocannon.Options {
+  let n = 0;
+  return {
+    url: `${service.base}/v1/public/verify`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
+    requests: [
+      {
+        setupRequest: (request: autocannon.Request) => {
+          n += 1;
+          const body = JSON.parse(verifyBody(n, 'example.com')) as Record<string, unknown>;
+          request.body = JSON.stringify({ ...body, fingerprint: tokens[n % tokens.length] });
+          return request;
+        },
+      },
+    ],
+  };
+}
+
+/** `count` fingerprint tokens of the demo project, each from its own browser (a browser_id) in London. */
+async function benchTokens(service: Started, count: number): Promise<string[]> {
+  const device = { timezone: 'Europe/London', languages: ['en-GB', 'en'], platform: 'Linux x86_64', screen: '1920x1080x24' };
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${service.base}/v1/fingerprint`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': service.publicKey,
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156',
+        'accept-language': 'en-GB',
+      },
+      body: JSON.stringify({ device: { ...device, browser_id: `bench-browser-${String(i).padStart(8, '0')}` } }),
+    });
+    tokens.push(((await res.json()) as { fingerprint: string }).fingerprint);
+  }
+  return tokens;
+}
+
+/** BENCH_ONLY=device [BENCH_BASELINE=DIR]: verify with and without a fingerprint, beside ip, in ROUNDS rounds; merged into bench/results.json. */
+async function deviceOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
+  // BENCH_BASELINE=DIR: that built checkout's service under the same loads (`device_baseline`).
+  const baseline = process.env.BENCH_BASELINE;
+  const service = await startService(join(dir, 'bench.sqlite'), {}, [], baseline ?? packageRoot);
+  try {
+    const tokens = await benchTokens(service, 100);
+    const ip = { url: `${service.base}/v1/public/ip`, method: 'POST' as const, headers: { 'content-type': 'application/json' } };
+    const plain = verifyLoad(service, () => 'example.com');
+    const fingerprinted = fingerprintedVerifyLoad(service, tokens);
+    await autocannon({ ...fingerprinted, connections: CONNECTIONS, duration: 2 });
+    const rounds: Array<{ verify_to_ip: number; fingerprinted_to_ip: number; fingerprinted_to_verify: number }> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const ipRound = await load('POST /v1/public/ip (baseline)', ip, service);
+      const verifyRound = await load('POST /v1/public/verify (default policy, no fingerprint)', plain, service);
+      const fpRound = await load('POST /v1/public/verify (default policy, a fingerprint: one of 100 tokens)', fingerprinted, service);
+      rounds.push({
+        verify_to_ip: Number((verifyRound.requests_per_second / ipRound.requests_per_second).toFixed(3)),
+        fingerprinted_to_ip: Number((fpRound.requests_per_second / ipRound.requests_per_second).toFixed(3)),
+        fingerprinted_to_verify: Number((fpRound.requests_per_second / verifyRound.requests_per_second).toFixed(3)),
+      });
+    }
+    const rss = residentMb(service.child.pid!);
+    const figuresOfPart = {
+      date: new Date().toISOString(),
+      rounds,
+      fingerprinted_to_ip: median(rounds.map((r) => r.fingerprinted_to_ip)),
+      fingerprinted_to_verify: median(rounds.map((r) => r.fingerprinted_to_verify)),
+      rss_mb_after: rss,
+    };
+    console.log(
+      `verify with a fingerprint ÷ ip ${figuresOfPart.fingerprinted_to_ip}, ÷ verify without ${figuresOfPart.fingerprinted_to_verify} (rounds: ${rounds.map((r) => r.fingerprinted_to_verify).join(', ')}); RSS after ${rss} MB`,
+    );
+    const file = join(packageRoot, 'bench/results.json');
+    const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      file,
+      `${JSON.stringify({ ...results, [baseline ? 'device_baseline' : 'device']: { ...(baseline ? { baseline } : {}), ...figuresOfPart } }, null, 2)}\n`,
+    );
+  } finally {
+    await stop(service);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** BENCH_ONLY=velocity (or metrics) runs only that part and merges its figures into bench/results.json. */
 async function onlyPart(part: 'velocity' | 'metrics'): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
@@ -527,6 +626,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'profile') return profileOnly();
   if (process.env.BENCH_ONLY === 'open-loop') return openLoopOnly();
   if (process.env.BENCH_ONLY === 'compare') return compareOnly();
+  if (process.env.BENCH_ONLY === 'device') return deviceOnly();
   const dir = mkdtempSync(join(tmpdir(), 'email-trust-bench-'));
   // BENCH_NODE_FLAGS: node flags for the service of the whole run as well (e.g. --allocation-site-pretenuring, to compare V8's default).
   const service = await startService(join(dir, 'bench.sqlite'), {}, (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean));

@@ -21,6 +21,7 @@ const reader: VelocityReader = {
   byIp: (query) => store.events.velocityReader('prj_dev').byIp(query),
   byDevice: (query) => store.events.velocityReader('prj_dev').byDevice(query),
   spread: (query) => store.events.velocityReader('prj_dev').spread(query),
+  tokenUses: (query) => store.events.velocityReader('prj_dev').tokenUses(query),
 };
 
 /** A token as the service opens it: issued a minute ago to GB_IP, by a browser in London with nothing odd. */
@@ -274,7 +275,7 @@ describe('plugin device: reads', () => {
 
   it('makes no guess when a read fails: the error is reported, every fact unknown', async () => {
     const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
-    const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail };
+    const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail, tokenUses: fail };
     await expect(computeFacts(device, { email: 'g@example.org', ipv4: GB_IP, fingerprint: token() }, { velocity: failing, now })).rejects.toThrow(
       /query timeout/,
     );

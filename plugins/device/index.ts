@@ -5,15 +5,24 @@
 // without a fingerprint; history comes from ctx.velocity (bounded reads), the rest from the token.
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { dataLists } from '../plugin-data.js';
-import { DEVICE_WINDOWS, type DeviceWindowName, DISTINCT_SCAN_LIMIT } from '../velocity-windows.js';
+import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
 import { type DeviceSignal, deviceFacts, ipsFact, networksFact, type Thresholds, TIME_ZONES } from './signals.js';
+
+/**
+ * Values read per spread (a token's addresses and IPs, a device's IPs and networks), newest first: the
+ * counts per window are exact up to this many, far above what a person's browser reaches, and each read
+ * stays small (BENCH_ONLY=device: with 100, a fingerprinted verify cost twice a plain one).
+ */
+const SCAN_LIMIT = 20;
+/** A token's earlier uses read at most: its uses, addresses and IPs are exact up to this many. */
+const TOKEN_USES_LIMIT = 20;
 
 const windowFacts: Record<string, FactSpec> = {};
 for (const w of DEVICE_WINDOWS) {
   const span = w.name.replace('_', ' ');
   windowFacts[ipsFact(w.name)] = {
     type: 'integer',
-    description: `Distinct IPs this device came from in the last ${span}, this request's included (exact up to ${DISTINCT_SCAN_LIMIT}); null without a device or an IP.`,
+    description: `Distinct IPs this device came from in the last ${span}, this request's included (exact up to ${SCAN_LIMIT}); null without a device or an IP.`,
   };
   windowFacts[networksFact(w.name)] = {
     type: 'integer',
@@ -32,17 +41,16 @@ const facts: Record<string, FactSpec> = {
   },
   fingerprint_token_uses: {
     type: 'integer',
-    description: 'Validations (verify and intelligence) that presented this token, this one included (exact up to its retention); null without a fingerprint.',
+    description: `Validations (verify and intelligence) that presented this token, this one included (exact up to ${TOKEN_USES_LIMIT + 1}: past that, ${TOKEN_USES_LIMIT + 1}); null without a fingerprint.`,
     expose: 'analyzed_data',
   },
   fingerprint_token_emails: {
     type: 'integer',
-    description: `Distinct addresses validated with this token, this one included (exact up to ${DISTINCT_SCAN_LIMIT}); null without a fingerprint.`,
+    description: `Distinct addresses validated with this token, this one included (among its last ${TOKEN_USES_LIMIT} uses); null without a fingerprint.`,
   },
   fingerprint_token_ips: {
     type: 'integer',
-    description:
-      'Distinct IPs this token was obtained or presented from, this request included: IPv6 by /64, and IPv4 and IPv6 counted apart (the larger count), so a dual-stack browser is one; null without a fingerprint.',
+    description: `Distinct IPs this token was obtained (from a public address) or presented from, this request included, among its last ${TOKEN_USES_LIMIT} uses: IPv6 by /64, and IPv4 and IPv6 counted apart (the larger count), so a dual-stack browser is one; null without a fingerprint.`,
     expose: 'analyzed_data',
   },
   fingerprint_is_replayed: {
@@ -85,7 +93,7 @@ const facts: Record<string, FactSpec> = {
   },
   distinct_ips_from_device: {
     type: 'integer',
-    description: `Distinct IPs this device came from across the project, this request's included (exact up to ${DISTINCT_SCAN_LIMIT}); null without a device or an IP.`,
+    description: `Distinct IPs this device came from across the project, this request's included (exact up to ${SCAN_LIMIT}); null without a device or an IP.`,
   },
   distinct_networks_from_device: {
     type: 'integer',
@@ -163,7 +171,7 @@ const plugin: Plugin = {
       options: {
         type: 'object',
         additionalProperties: false,
-        properties: { max_ips: integer(1, DISTINCT_SCAN_LIMIT - 1), max_emails: integer(1, DISTINCT_SCAN_LIMIT - 1) },
+        properties: { max_ips: integer(1, TOKEN_USES_LIMIT - 1), max_emails: integer(1, TOKEN_USES_LIMIT - 1) },
       },
       defaults: { ...DEFAULTS.fingerprint_replay },
     },
@@ -181,7 +189,7 @@ const plugin: Plugin = {
       options: {
         type: 'object',
         additionalProperties: false,
-        properties: { threshold: integer(2, DISTINCT_SCAN_LIMIT), window: { enum: DEVICE_WINDOWS.map((w) => w.name) } },
+        properties: { threshold: integer(2, SCAN_LIMIT), window: { enum: DEVICE_WINDOWS.map((w) => w.name) } },
       },
       defaults: { ...DEFAULTS.device_ip_hopping },
     },
@@ -197,15 +205,14 @@ const plugin: Plugin = {
     const thresholds = thresholdsOf(ctx);
     const ips = [ipv4, ipv6].filter((ip): ip is string => typeof ip === 'string' && ip !== '');
     // The store bounds each read; one that fails makes every fact of the plugin unknown (the runner reports it).
-    const [emails, tokenIps, deviceIps, deviceNetworks, country] = await Promise.all([
-      ctx.velocity.spread({ kind: 'token_email', subject: fingerprint.token, limit: DISTINCT_SCAN_LIMIT }),
-      ctx.velocity.spread({ kind: 'token_ip', subject: fingerprint.token, limit: DISTINCT_SCAN_LIMIT }),
-      device && ips.length > 0 ? ctx.velocity.spread({ kind: 'device_ip', subject: device, limit: DISTINCT_SCAN_LIMIT }) : null,
-      device && ips.length > 0 ? ctx.velocity.spread({ kind: 'device_network', subject: device, limit: DISTINCT_SCAN_LIMIT }) : null,
+    const [uses, deviceIps, deviceNetworks, country] = await Promise.all([
+      ctx.velocity.tokenUses({ token: fingerprint.token, limit: TOKEN_USES_LIMIT }),
+      device && ips.length > 0 ? ctx.velocity.spread({ kind: 'device_ip', subject: device, limit: SCAN_LIMIT }) : null,
+      device && ips.length > 0 ? ctx.velocity.spread({ kind: 'device_network', subject: device, limit: SCAN_LIMIT }) : null,
       // Only a time zone needs the IP's country (ip-network loads its tables at its first lookup).
       fingerprint.timezone !== null && ips.length > 0 ? ctx.fact<string>('ip_country') : null,
     ]);
-    return deviceFacts(values, { fingerprint, email, ips, device, now, emails, tokenIps, deviceIps, deviceNetworks, country, thresholds });
+    return deviceFacts(values, { fingerprint, email, ips, device, now, uses, deviceIps, deviceNetworks, country, thresholds });
   },
 };
 

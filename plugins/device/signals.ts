@@ -1,7 +1,7 @@
 // The device plugin's facts for one request, from its fingerprint token, the token's and the device's
 // spread (the store's bounded reads) and the IP's country. Pure: no I/O, no clock of its own.
 import { getAllTimezones, getTimezone } from 'countries-and-timezones';
-import type { FactValues, FingerprintInput, Spread } from '../../src/engine/plugin.js';
+import type { FactValues, FingerprintInput, Spread, TokenUse } from '../../src/engine/plugin.js';
 import { isPublicUnicast, networkPrefix, replayAddress } from '../../src/ip-prefix.js';
 import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
 
@@ -28,8 +28,8 @@ export interface Reads {
   ips: readonly string[];
   device: string | null;
   now: number;
-  emails: Spread;
-  tokenIps: Spread;
+  /** The token's earlier uses, newest first (capped). */
+  uses: readonly TokenUse[];
   /** The device's IPs and networks; null without a device or an IP. */
   deviceIps: Spread | null;
   deviceNetworks: Spread | null;
@@ -59,12 +59,14 @@ function withCurrent(spread: Spread, current: readonly string[], starts: readonl
 }
 
 /** IPv4 and IPv6 counted apart, the larger count: a browser reaching the service over both is one. */
-function distinctIps(spread: Spread, current: readonly string[]): number {
-  const byFamily = { v4: new Set<string>(), v6: new Set<string>() };
-  for (const value of [...current, ...spread.seen.map((s) => s.value)]) (value.includes(':') ? byFamily.v6 : byFamily.v4).add(value);
-  // The store's distinct count holds both families; past its read limit it is the better lower bound.
-  const listed = Math.max(byFamily.v4.size, byFamily.v6.size);
-  return spread.seen.length < spread.distinct ? Math.max(listed, spread.distinct) : listed;
+function distinctIps(ips: Iterable<string>): number {
+  const v4 = new Set<string>();
+  const v6 = new Set<string>();
+  for (const ip of ips) {
+    const value = replayAddress(ip);
+    if (value !== null) (value.includes(':') ? v6 : v4).add(value);
+  }
+  return Math.max(v4.size, v6.size);
 }
 
 /** Time zones the table knows, aliases included (for `email-trust data`). */
@@ -81,15 +83,14 @@ const present = (values: Array<string | null>): string[] => values.filter((v): v
 export function deviceFacts(values: FactValues, r: Reads): FactValues {
   const { fingerprint: token, thresholds: t } = r;
   const age = Math.max(0, Math.floor((r.now - token.issuedAt) / 1000));
-  const email = r.email.toLowerCase();
-  const emails = withCurrent(r.emails, [email], []).total;
+  const emails = new Set([r.email.toLowerCase(), ...r.uses.map((u) => u.email)]).size;
   // Where the token was obtained counts when it is a public address: a private or loopback one is a proxy
   // the service does not trust (TRUST_PROXY unset), the same for every browser, not the browser's own.
   const issuedFrom = [token.ipv4, token.ipv6].filter((ip): ip is string => typeof ip === 'string' && isPublicUnicast(ip));
-  const replayIps = present([...r.ips, ...issuedFrom].map(replayAddress));
-  const ips = distinctIps(r.tokenIps, [...new Set(replayIps)]);
+  const usedFrom = r.uses.flatMap((u) => present([u.ipv4, u.ipv6]));
+  const ips = distinctIps([...r.ips, ...issuedFrom, ...usedFrom]);
   values.fingerprint_age_seconds = age;
-  values.fingerprint_token_uses = r.emails.total + 1;
+  values.fingerprint_token_uses = r.uses.length + 1;
   values.fingerprint_token_emails = emails;
   values.fingerprint_token_ips = ips;
   values.fingerprint_is_replayed = ips > t.maxIps || emails > t.maxEmails;

@@ -71,6 +71,8 @@ interface Settings {
   minLevel: Level;
   highVelocity: { fact: string; threshold: number };
   poorHealth: readonly string[];
+  /** The facts present() reads: EVIDENCE, then the device's signals (with a fingerprint), then the AS class (with an IP and a weight). */
+  reads: { plain: readonly string[]; device: readonly string[]; network: readonly string[]; both: readonly string[] };
 }
 
 const settingsByOptions = new WeakMap<CheckOptions, Settings>();
@@ -78,12 +80,20 @@ const settingsByOptions = new WeakMap<CheckOptions, Settings>();
 function settingsOf(options: CheckOptions): Settings {
   let settings = settingsByOptions.get(options);
   if (!settings) {
+    const velocity = highVelocity(options);
+    const plain = [velocity.fact, ...EVIDENCE];
     settings = {
       weights: weights(options),
       levels: levels(options),
       minLevel: minLevel(options),
-      highVelocity: highVelocity(options),
+      highVelocity: velocity,
       poorHealth: poorHealth(options),
+      reads: {
+        plain,
+        device: [...plain, DEVICE_EVIDENCE],
+        network: [...plain, NETWORK_EVIDENCE],
+        both: [...plain, DEVICE_EVIDENCE, NETWORK_EVIDENCE],
+      },
     };
     settingsByOptions.set(options, settings);
   }
@@ -114,19 +124,6 @@ const EVIDENCE = [
 const DEVICE_EVIDENCE = 'device_risk_signals';
 const NETWORK_EVIDENCE = 'ip_network_type';
 
-// The facts present() reads, by velocity fact (the options' window) and which of the optional two it reads:
-// a few lists in all, not one per request.
-const readsByKey = new Map<string, readonly string[]>();
-function factsOf(velocityFact: string, device: boolean, network: boolean): readonly string[] {
-  const key = `${velocityFact}\u0000${device}\u0000${network}`;
-  let names = readsByKey.get(key);
-  if (!names) {
-    names = [velocityFact, ...EVIDENCE, ...(device ? [DEVICE_EVIDENCE] : []), ...(network ? [NETWORK_EVIDENCE] : [])];
-    readsByKey.set(key, names);
-  }
-  return names;
-}
-
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
   const { fingerprint, ipv4, ipv6 } = ctx.input;
@@ -134,8 +131,8 @@ async function present(ctx: PluginContext, settings: Settings): Promise<Set<Cont
   // ip-network loads its tables at its first lookup: not for a policy that gives the AS class no weight.
   const network = settings.weights.hosting_network > 0 && (ipv4 !== null || ipv6 !== null);
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const names = factsOf(settings.highVelocity.fact, device, network);
-  const values = await ctx.facts(names);
+  const { reads } = settings;
+  const values = await ctx.facts(device ? (network ? reads.both : reads.device) : network ? reads.network : reads.plain);
   const found = contributors(settings, values);
   let next = EVIDENCE.length + 1;
   if (device) addDeviceSignals(found, values[next++]);

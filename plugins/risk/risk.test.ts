@@ -26,6 +26,7 @@ const reader: VelocityReader = {
   byIp: (query) => store.events.velocityReader('prj_risk').byIp(query),
   byDevice: (query) => store.events.velocityReader('prj_risk').byDevice(query),
   spread: (query) => store.events.velocityReader('prj_risk').spread(query),
+  tokenUses: (query) => store.events.velocityReader('prj_risk').tokenUses(query),
 };
 
 beforeAll(async () => {

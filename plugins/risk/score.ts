@@ -28,6 +28,8 @@ export const FAILURES = ['structure', 'disposable_domain', 'known_abuse_domain',
 export type Failure = (typeof FAILURES)[number];
 
 export type Contributor = Signal | Failure;
+/** Every contributor, in breakdown order. */
+const CONTRIBUTORS: readonly Contributor[] = [...SIGNALS, ...FAILURES];
 export type Weights = Record<Contributor, number>;
 
 export const DEFAULT_WEIGHTS: Weights = {
@@ -83,7 +85,7 @@ export interface Risk {
 export function riskOf(present: ReadonlySet<Contributor>, weights: Weights, levels: Levels): Risk {
   const breakdown: Partial<Record<Contributor, number>> = {};
   let sum = 0;
-  for (const name of [...SIGNALS, ...FAILURES]) {
+  for (const name of CONTRIBUTORS) {
     const weight = weights[name];
     if (!present.has(name) || weight <= 0) continue;
     breakdown[name] = weight;

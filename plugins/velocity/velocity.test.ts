@@ -27,6 +27,7 @@ function reader(projectId: string): VelocityReader {
     byIp: (query) => store.events.velocityReader(projectId).byIp(query),
     byDevice: (query) => store.events.velocityReader(projectId).byDevice(query),
     spread: (query) => store.events.velocityReader(projectId).spread(query),
+    tokenUses: (query) => store.events.velocityReader(projectId).tokenUses(query),
   };
 }
 
@@ -417,6 +418,7 @@ describe('velocity plugin against the store', () => {
       byIp: async (q) => history(q.since),
       byDevice: async (q) => history(q.since),
       spread: async () => ({ seen: [], distinct: 0, total: 0 }),
+      tokenUses: async () => [],
     };
     const facts = (await velocity.run({
       input: { email: 'a@x.io', ipv4: IP4, ipv6: null, device: DEVICE },
@@ -443,7 +445,7 @@ describe('velocity plugin against the store', () => {
 
   it('makes no guess when history fails (the store bounds its reads): the error is reported, the facts are unknown', async () => {
     const fail = () => Promise.reject(new Error('Defined query timeout of 2000ms exceeded'));
-    const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail };
+    const failing: VelocityReader = { byIp: fail, byDevice: fail, spread: fail, tokenUses: fail };
     await expect(computeFacts(velocity, { email: 'a@x.io', ipv4: IP4 }, { velocity: failing, now })).rejects.toThrow(/query timeout/);
   });
 });

@@ -5,4 +5,4 @@ const empty = async ({ since }: { since: number[] }) => ({ emails: [], distinctE
 
 const noSpread = async () => ({ seen: [], distinct: 0, total: 0 });
 
-export const noHistory: VelocityReader = { byIp: empty, byDevice: empty, spread: noSpread };
+export const noHistory: VelocityReader = { byIp: empty, byDevice: empty, spread: noSpread, tokenUses: async () => [] };

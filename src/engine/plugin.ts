@@ -89,7 +89,7 @@ export interface RequestInput {
  * /v1/fingerprint observed of the browser then (src/service/device-traits.ts names the traits).
  */
 export interface FingerprintInput {
-  /** Identifies the token (a hash of it, not the token): its uses are counted by it. */
+  /** Identifies the token (a hash of it, not the token): its uses are found by it. */
   readonly token: string;
   /** When it was issued, in milliseconds since the epoch. */
   readonly issuedAt: number;
@@ -128,18 +128,27 @@ export interface Velocity {
 export type IpVelocity = Velocity;
 
 /**
- * What a device or a fingerprint token was seen with: `device_ip` the IPs a device came from,
- * `device_network` their networks (IPv4 /24, IPv6 /64), `token_email` the addresses a token was presented
- * with, `token_ip` the IPs it was presented from (IPv6 by /64). src/ip-prefix.ts spells the values.
+ * What a device was seen with: `device_ip` the IPs it came from, `device_network` their networks (IPv4 /24,
+ * IPv6 /64, as src/ip-prefix.ts spells them).
  */
-export type SpreadKind = 'device_ip' | 'device_network' | 'token_email' | 'token_ip';
+export type SpreadKind = 'device_ip' | 'device_network';
+
+/** One earlier validation that presented a fingerprint token. */
+export interface TokenUse {
+  /** The address, lower-cased. */
+  email: string;
+  ipv4: string | null;
+  ipv6: string | null;
+  /** Milliseconds since the epoch. */
+  at: number;
+}
 
 export interface Spread {
   /** Distinct values seen, each with the time it was last seen, newest first, at most `limit`. */
   seen: Array<{ value: string; at: number }>;
   /** Number of distinct values. */
   distinct: number;
-  /** Number of validations counted (a token's uses). */
+  /** Number of validations counted. */
   total: number;
 }
 
@@ -152,8 +161,10 @@ export interface Spread {
 export interface VelocityReader {
   byIp(query: { ipv4: string | null; ipv6: string | null; since: number[]; limit: number }): Promise<Velocity>;
   byDevice(query: { device: string; since: number[]; limit: number }): Promise<Velocity>;
-  /** A device's or a token's spread (no windows: each value holds when it was last seen). */
+  /** A device's spread (no windows: each value holds when it was last seen). */
   spread(query: { kind: SpreadKind; subject: string; limit: number }): Promise<Spread>;
+  /** The validations that presented fingerprint token `token` (FingerprintInput.token), newest first, at most `limit`. */
+  tokenUses(query: { token: string; limit: number }): Promise<TokenUse[]>;
 }
 
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */

@@ -60,7 +60,7 @@ export class RequestRun {
    * By fact number: whether the rules or a plugin read it (fact()); a caller's reads after the run (facts())
    * are not counted, so the I/O facts among these are those the decision stood on (recorded()).
    */
-  private readonly read: boolean[];
+  private readonly read: Uint8Array;
   /** By fact number: what RunRequest.given answered (NOT_ASKED until asked; not undefined: its plugin is not run for it). */
   private readonly givenAnswers: unknown[] | undefined;
 
@@ -73,7 +73,8 @@ export class RequestRun {
     this.runs = new Array(plugins);
     this.settled = new Array(plugins);
     this.values = new Array(facts);
-    this.read = new Array<boolean>(facts).fill(false);
+    // One byte a fact, zeroed by the allocation: the catalog's few hundred facts cost no fill per request.
+    this.read = new Uint8Array(facts);
     if (request.given) this.givenAnswers = new Array<unknown>(facts).fill(NOT_ASKED);
     this.order = new RunOrder(catalog, (i) => {
       const given = this.givenAnswers?.[i];
@@ -95,7 +96,7 @@ export class RequestRun {
   fact(name: string, reader: number): Promise<unknown> {
     const i = this.catalog.factIndex.get(name);
     if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-    this.read[i] = true;
+    this.read[i] = 1;
     this.order.read(i, reader);
     return this.value(i, name);
   }
@@ -119,7 +120,7 @@ export class RequestRun {
   readByRules(names: readonly string[]): void {
     for (const name of names) {
       const i = this.catalog.factIndex.get(name);
-      if (i !== undefined) this.read[i] = true;
+      if (i !== undefined) this.read[i] = 1;
     }
   }
 
@@ -138,7 +139,7 @@ export class RequestRun {
     for (const name of names) {
       const i = factIndex.get(name);
       if (i === undefined) return Promise.reject(new UnknownFactError(`unknown fact ${name}`));
-      if (reader !== undefined && reader !== CALLER) this.read[i] = true;
+      if (reader !== undefined && reader !== CALLER) this.read[i] = 1;
       if (reader !== undefined) this.order.read(i, reader);
       const p = factOwnerIndex[i] as number;
       if (this.givenOf(i, name) !== undefined || this.settled[p]) continue;

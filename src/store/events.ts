@@ -21,7 +21,7 @@ import {
   subtractEvents,
   TOTAL_BUCKET,
 } from './velocity-counters.js';
-import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectVelocity } from './velocity-queries.js';
+import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectHistory, subjectVelocity } from './velocity-queries.js';
 
 export type { Reads } from './velocity-queries.js';
 
@@ -40,7 +40,7 @@ export interface NewEvent {
   ipv6?: string | null;
   /** Device hash from a fingerprint. */
   device?: string | null;
-  /** Id of the fingerprint token presented (FingerprintInput.token): its uses are counted by it. */
+  /** Id of the fingerprint token presented (FingerprintInput.token): its uses are found by it. */
   fingerprintToken?: string | null;
   action: string;
   riskScore?: number | null;
@@ -226,13 +226,23 @@ function velocityReader(reads: Reads, projectId: string): VelocityReader {
     },
     async spread(query) {
       if (!SPREAD_KINDS.has(query.kind) || typeof query.subject !== 'string' || query.subject === '') return { seen: [], distinct: 0, total: 0 };
-      const v = await subjectVelocity(reads, { projectId, kind: query.kind, subject: query.subject, since: [], limit: clampLimit(query.limit) });
-      return { seen: v.emails.map((e) => ({ value: e.email, at: e.at })), distinct: v.distinctEmails, total: v.total };
+      const h = await subjectHistory(reads, { projectId, kind: query.kind, subject: query.subject, since: [], limit: clampLimit(query.limit) });
+      return { seen: h.addresses.map((a) => ({ value: a.address, at: a.last_seen })), distinct: h.distinct, total: h.total };
+    },
+    async tokenUses(query) {
+      if (typeof query.token !== 'string' || query.token === '') return [];
+      const rows = await reads.all({ sql: eventsOfToken(clampLimit(query.limit)), bindings: [projectId, query.token] });
+      return rows.map((r) => ({
+        email: String(r.email_lower ?? r.base_email),
+        ipv4: (r.ipv4 as string | null) ?? null,
+        ipv6: (r.ipv6 as string | null) ?? null,
+        at: toNumber(r.created_at),
+      }));
     },
   };
 }
 
-const SPREAD_KINDS: ReadonlySet<string> = new Set<SpreadKind>(['device_ip', 'device_network', 'token_email', 'token_ip']);
+const SPREAD_KINDS: ReadonlySet<string> = new Set<SpreadKind>(['device_ip', 'device_network']);
 
 /** A subject's total validations: its counter's total row. */
 async function totalOf(reads: Reads, projectId: string, kind: CounterKind, subject: string): Promise<number> {
@@ -246,6 +256,10 @@ const eventsOfEmail = (limit: number) =>
   `select email, base_email, created_at from events where project_id = ? and base_email = ? order by created_at desc ${limitClause(limit)}`;
 const eventsOfIp = (column: 'ipv4' | 'ipv6', limit: number) =>
   `select id, ipv4, ipv6, created_at from events where project_id = ? and ${column} = ? order by created_at desc ${limitClause(limit)}`;
+
+/** A token's newest events, through the partial (project_id, fingerprint_token, created_at) index (migration 0013). */
+const eventsOfToken = (limit: number) =>
+  `select email_lower, base_email, ipv4, ipv6, created_at from events where project_id = ? and fingerprint_token = ? order by created_at desc ${limitClause(limit)}`;
 
 async function byEmail(reads: Reads, projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity> {
   const [rows, count] = await Promise.all([

@@ -10,14 +10,14 @@
 //   first with a LIMIT on the (project_id, kind, subject, last_seen, address) index, which covers it.
 //
 // Kinds: ipv4, ipv6, device (addresses are email_lower, as per-IP velocity tells accounts apart) and
-// email (subject base_email; counts only, no address rows). A device's and a fingerprint token's spread,
-// as address rows under a total row and no minute rows: device_ip (the IPs it came from), device_network
-// (their /24 and /64 networks), token_email (the addresses one token was presented with; its total row
-// counts the token's uses) and token_ip (the IPs it was presented from, IPv6 by /64: src/ip-prefix.ts).
+// email (subject base_email; counts only, no address rows). A device's spread, as address rows under a
+// total row and no minute rows: device_ip (the IPs it came from) and device_network (their /24 and /64
+// networks, src/ip-prefix.ts). A fingerprint token's uses are its events (events.ts, tokenUses): a token
+// lives a day at most, so a capped read of its rows needs no counter.
 // Every statement is plain SQL that SQLite (≥ 3.35, for RETURNING) and PostgreSQL both run.
 import type { Knex } from 'knex';
 import type { SpreadKind } from '../engine/plugin.js';
-import { networkPrefix, replayAddress } from '../ip-prefix.js';
+import { networkPrefix } from '../ip-prefix.js';
 import type { EventRow } from './commit-statements.js';
 import { toNumber } from './sql-values.js';
 
@@ -50,28 +50,24 @@ function addressOf(row: EventRow): string {
 }
 
 /** The (kind, subject) pairs an event counts under, each with the addresses it adds (none: counts only). */
-function subjectsOf(row: EventRow): Array<{ kind: CounterKind; subject: string; addresses: string[] }> {
+function subjectsOf(row: EventRow): Array<{ kind: CounterKind; subject: string; addresses: readonly string[] }> {
   const address = addressOf(row);
-  const out: Array<{ kind: CounterKind; subject: string; addresses: string[] }> = [];
+  const out: Array<{ kind: CounterKind; subject: string; addresses: readonly string[] }> = [];
   if (row.ipv4) out.push({ kind: 'ipv4', subject: row.ipv4, addresses: [address] });
   if (row.ipv6) out.push({ kind: 'ipv6', subject: row.ipv6, addresses: [address] });
-  out.push({ kind: 'email', subject: row.base_email, addresses: [] });
+  out.push({ kind: 'email', subject: row.base_email, addresses: NO_ADDRESSES });
+  if (!row.device) return out;
+  out.push({ kind: 'device', subject: row.device, addresses: [address] });
   const ips = [row.ipv4, row.ipv6].filter((ip): ip is string => typeof ip === 'string' && ip !== '');
-  if (row.device) {
-    out.push({ kind: 'device', subject: row.device, addresses: [address] });
-    if (ips.length > 0) {
-      out.push({ kind: 'device_ip', subject: row.device, addresses: ips });
-      out.push({ kind: 'device_network', subject: row.device, addresses: present(ips.map(networkPrefix)) });
-    }
-  }
-  if (row.fingerprint_token) {
-    out.push({ kind: 'token_email', subject: row.fingerprint_token, addresses: [address] });
-    if (ips.length > 0) out.push({ kind: 'token_ip', subject: row.fingerprint_token, addresses: present(ips.map(replayAddress)) });
+  if (ips.length > 0) {
+    out.push({ kind: 'device_ip', subject: row.device, addresses: ips });
+    out.push({ kind: 'device_network', subject: row.device, addresses: present(ips.map(networkPrefix)) });
   }
   return out;
 }
 
 const present = (values: Array<string | null>): string[] => values.filter((v): v is string => v !== null);
+const NO_ADDRESSES: readonly string[] = [];
 
 const SEP = '\u0000';
 const keyOf = (...parts: Array<string | number>) => parts.join(SEP);
@@ -281,7 +277,7 @@ export function historyOf(
 // ---- retention ----
 
 /** What an event being deleted counted under: the columns subjectsOf reads. */
-export const COUNTED_COLUMNS = ['project_id', 'base_email', 'email_lower', 'ipv4', 'ipv6', 'device', 'fingerprint_token', 'created_at'] as const;
+export const COUNTED_COLUMNS = ['project_id', 'base_email', 'email_lower', 'ipv4', 'ipv6', 'device', 'created_at'] as const;
 
 /**
  * Takes events about to be deleted off their subjects' totals (inside the deleting transaction), so the

@@ -48,16 +48,22 @@ function fromBucket(since: readonly number[]): number {
 
 /** One subject's velocity: from the cache when it holds the subject, else its two bounded statements, run together. */
 export async function subjectVelocity(reads: Reads, q: SubjectQuery): Promise<Velocity> {
+  return velocityOf(await subjectHistory(reads, q), q.since);
+}
+
+/** One subject's history: from the cache when it holds the subject, else its two bounded statements, run together. */
+export async function subjectHistory(reads: Reads, q: SubjectQuery): Promise<SubjectHistory> {
   const from = fromBucket(q.since);
-  const held = reads.cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
-  if (held) return velocityOf(held, q.since);
-  const token = reads.cache?.begin(q.projectId, q.kind, q.subject);
+  const cache = reads.cache;
+  const held = cache?.get(q.projectId, q.kind, q.subject, from, q.limit);
+  if (held) return held;
+  const token = cache?.begin(q.projectId, q.kind, q.subject);
   const [counts, addresses] = await Promise.all([
     reads.all(countsStatement(q.projectId, q.kind, q.subject, from)),
     q.limit > 0 ? reads.all(addressesStatement(q.projectId, q.kind, q.subject, q.limit)) : Promise.resolve([]),
   ]);
-  if (token) reads.cache?.set(token, from, q.limit, counts, addresses);
-  return velocityOf(historyOf(counts, addresses), q.since);
+  if (token) cache?.set(token, from, q.limit, counts, addresses);
+  return historyOf(counts, addresses);
 }
 
 /** The velocity from a subject's history: a window starting at `start` counts the minute rows from the one holding it on (newest first: a prefix). */

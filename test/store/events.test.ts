@@ -744,7 +744,7 @@ describe.each(testDatabases)('velocity reads stay bounded however long the histo
   });
 });
 
-describe.each(testDatabases)("a device's and a fingerprint token's spread on $name", (db) => {
+describe.each(testDatabases)("a device's spread and a fingerprint token's uses on $name", (db) => {
   let store: Store;
   const USES = 3_000;
   const T0 = 1_800_000_000_000;
@@ -752,7 +752,7 @@ describe.each(testDatabases)("a device's and a fingerprint token's spread on $na
   const use = (i: number): NewEvent =>
     event({
       projectId: 'prj_spread',
-      email: `u${i % 30}@x.io`,
+      email: `U${i % 30}@x.io`,
       ipv4: `10.${Math.floor(i / 65_536)}.${Math.floor(i / 256) % 256}.${i % 256}`,
       device: 'dev_spread',
       fingerprintToken: 'tok_spread',
@@ -766,37 +766,45 @@ describe.each(testDatabases)("a device's and a fingerprint token's spread on $na
   }, 60_000);
   afterAll(() => store.close());
 
-  it("counts a token's uses and addresses, and a device's IPs and networks, exactly, newest first, within one project", async () => {
+  it("counts a device's IPs and networks exactly, newest first, within one project", async () => {
     const reader = store.events.velocityReader('prj_spread');
-    const emails = await reader.spread({ kind: 'token_email', subject: 'tok_spread', limit: 10 });
-    expect([emails.total, emails.distinct, emails.seen.length]).toEqual([USES, 30, 10]);
-    expect(emails.seen[0]).toEqual({ value: `u${(USES - 1) % 30}@x.io`, at: T0 + (USES - 1) * 1000 });
-    const ips = await reader.spread({ kind: 'token_ip', subject: 'tok_spread', limit: 100 });
+    const ips = await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 });
     expect([ips.total, ips.distinct, ips.seen.length]).toEqual([USES, USES, 100]);
-    expect((await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 })).distinct).toBe(USES);
+    expect(ips.seen[0]).toEqual({ value: '10.0.11.183', at: T0 + (USES - 1) * 1000 });
     const networks = await reader.spread({ kind: 'device_network', subject: 'dev_spread', limit: 100 });
     expect([networks.distinct, networks.seen[0]?.value]).toEqual([Math.ceil(USES / 256), '10.0.11.0/24']);
-    expect((await store.events.velocityReader('prj_other').spread({ kind: 'token_email', subject: 'tok_spread', limit: 10 })).total).toBe(1);
+    expect((await store.events.velocityReader('prj_other').spread({ kind: 'device_ip', subject: 'dev_spread', limit: 10 })).distinct).toBe(1);
   });
 
-  it('reads one counter row and at most `limit` value rows, however many uses are stored', async () => {
+  it("reads a token's newest uses, within one project", async () => {
+    const uses = await store.events.velocityReader('prj_spread').tokenUses({ token: 'tok_spread', limit: 5 });
+    expect(uses).toHaveLength(5);
+    expect(uses[0]).toEqual({ email: `u${(USES - 1) % 30}@x.io`, ipv4: '10.0.11.183', ipv6: null, at: T0 + (USES - 1) * 1000 });
+    expect((await store.events.velocityReader('prj_other').tokenUses({ token: 'tok_spread', limit: 50 })).map((u) => u.email)).toEqual(['z@x.io']);
+    expect(await store.events.velocityReader('prj_spread').tokenUses({ token: 'tok_unknown', limit: 50 })).toEqual([]);
+  });
+
+  it('reads one counter row and at most `limit` rows, however many uses are stored', async () => {
     const counts: number[] = [];
     const listener = (response: unknown) => counts.push(Array.isArray(response) ? response.length : ((response as { rows?: unknown[] }).rows?.length ?? 0));
     store.knex.on('query-response', listener);
     try {
-      await createEvents(store.knex, knexReads(store.knex)).velocityReader('prj_spread').spread({ kind: 'token_ip', subject: 'tok_spread', limit: 100 });
+      const reader = createEvents(store.knex, knexReads(store.knex)).velocityReader('prj_spread');
+      await reader.spread({ kind: 'device_network', subject: 'dev_spread', limit: 100 });
+      await reader.tokenUses({ token: 'tok_spread', limit: 50 });
     } finally {
       store.knex.removeListener('query-response', listener);
     }
-    expect([...counts].sort((a, b) => a - b)).toEqual([1, 100]);
+    expect([...counts].sort((a, b) => a - b)).toEqual([1, 12, 50]);
   });
 
   it('takes pruned events off the totals and their values off the lists (retention)', async () => {
     await store.events.pruneOlderThan(T0 + (USES / 2) * 1000);
     const reader = store.events.velocityReader('prj_spread');
-    const emails = await reader.spread({ kind: 'token_email', subject: 'tok_spread', limit: 100 });
-    expect([emails.total, emails.distinct]).toEqual([USES / 2, 30]);
-    expect((await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 })).distinct).toBe(USES / 2);
+    const ips = await reader.spread({ kind: 'device_ip', subject: 'dev_spread', limit: 100 });
+    expect([ips.total, ips.distinct]).toEqual([USES / 2, USES / 2]);
+    const uses = await reader.tokenUses({ token: 'tok_spread', limit: 1000 });
+    expect([uses.length, Math.min(...uses.map((u) => u.at)) >= T0 + (USES / 2) * 1000]).toEqual([1000, true]);
   });
 });
 
