@@ -158,13 +158,17 @@ async function load(title: string, options: autocannon.Options, service?: Starte
 }
 
 /** A verify body: a distinct address per request on `domain`, from one of 1,000 IPs, with show_results. */
-function verifyBody(n: number, domain: string): string {
+function verifyBody(n: number, domain: string, fingerprint?: string): string {
   const host = n % DISTINCT_IPS;
-  return JSON.stringify({ email_address: `user.${n}+tag@${domain}`, ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`, show_results: true });
+  const body = { email_address: `user.${n}+tag@${domain}`, ipv4_address: `198.51.${Math.floor(host / 256)}.${host % 256}`, show_results: true };
+  return JSON.stringify(fingerprint ? { ...body, fingerprint } : body);
 }
 
-/** POST /v1/public/verify with a distinct address per request on `domainOf(n)`, from one of 1,000 IPs. */
-function verifyLoad(service: Started, domainOf: (n: number) => string): autocannon.Options {
+/**
+ * POST /v1/public/verify with a distinct address per request on `domainOf(n)`, from one of 1,000 IPs; with
+ * `tokens`, each request also presents one of them as its fingerprint, in turn.
+ */
+function verifyLoad(service: Started, domainOf: (n: number) => string, tokens: readonly string[] = []): autocannon.Options {
   let n = 0;
   return {
     url: `${service.base}/v1/public/verify`,
@@ -174,7 +178,7 @@ function verifyLoad(service: Started, domainOf: (n: number) => string): autocann
       {
         setupRequest: (request: autocannon.Request) => {
           n += 1;
-          request.body = verifyBody(n, domainOf(n));
+          request.body = verifyBody(n, domainOf(n), tokens.length > 0 ? tokens[n % tokens.length] : undefined);
           return request;
         },
       },
@@ -307,7 +311,7 @@ async function profileOnly(): Promise<void> {
   try {
     // BENCH_PROFILE_FINGERPRINT=1: each verify with one of 100 fingerprint tokens (BENCH_ONLY=device's load).
     const fingerprinted = process.env.BENCH_PROFILE_FINGERPRINT === '1';
-    const verify = fingerprinted ? fingerprintedVerifyLoad(service, await benchTokens(service, 100)) : verifyLoad(service, () => 'example.com');
+    const verify = fingerprinted ? verifyLoad(service, () => 'example.com', await benchTokens(service, 100)) : verifyLoad(service, () => 'example.com');
     await autocannon({ ...verify, connections: CONNECTIONS, duration: 2 });
     const figures = await load(`POST /v1/public/verify under the profiler (default policy, IPv4${fingerprinted ? ', a fingerprint' : ''})`, verify);
     await stop(service);
@@ -474,31 +478,9 @@ function pauseCostFigures(): { date: string; evaluation_us: PauseCost[]; slowdow
 }
 
 /**
- * Verify with a fingerprint token, one of `tokens` (from POST /v1/fingerprint, a browser's signals), in turn:
- * the device plugin's reads (the token's addresses and IPs, the device's IPs and networks), its facts in the
- * risk score, and 4–8 more counter rows per event. Each token is presented thousands of times (a replay
- * flood), so the reads run against long histories.
+ * `count` fingerprint tokens of the demo project, each from its own browser (a browser_id) in London. A verify
+ * load that presents them in turn is a replay flood: the device plugin's reads run against long histories.
  */
-function fingerprintedVerifyLoad(service: Started, tokens: readonly string[]): autocannon.Options {
-  let n = 0;
-  return {
-    url: `${service.base}/v1/public/verify`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${service.accessToken}` },
-    requests: [
-      {
-        setupRequest: (request: autocannon.Request) => {
-          n += 1;
-          const body = JSON.parse(verifyBody(n, 'example.com')) as Record<string, unknown>;
-          request.body = JSON.stringify({ ...body, fingerprint: tokens[n % tokens.length] });
-          return request;
-        },
-      },
-    ],
-  };
-}
-
-/** `count` fingerprint tokens of the demo project, each from its own browser (a browser_id) in London. */
 async function benchTokens(service: Started, count: number): Promise<string[]> {
   const device = { timezone: 'Europe/London', languages: ['en-GB', 'en'], platform: 'Linux x86_64', screen: '1920x1080x24' };
   const tokens: string[] = [];
@@ -528,7 +510,7 @@ async function deviceOnly(): Promise<void> {
     const tokens = await benchTokens(service, 100);
     const ip = { url: `${service.base}/v1/public/ip`, method: 'POST' as const, headers: { 'content-type': 'application/json' } };
     const plain = verifyLoad(service, () => 'example.com');
-    const fingerprinted = fingerprintedVerifyLoad(service, tokens);
+    const fingerprinted = verifyLoad(service, () => 'example.com', tokens);
     await autocannon({ ...fingerprinted, connections: CONNECTIONS, duration: 2 });
     const rounds: Array<{ verify_to_ip: number; fingerprinted_to_ip: number; fingerprinted_to_verify: number }> = [];
     for (let round = 1; round <= ROUNDS; round++) {

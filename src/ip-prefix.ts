@@ -9,12 +9,8 @@ import ipaddr from 'ipaddr.js';
  * text that is not an IP address.
  */
 export function networkPrefix(ip: string): string | null {
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    address = ipaddr.process(ip);
-  } catch {
-    return null;
-  }
+  const address = parsed(ip);
+  if (address === null) return null;
   if (address.kind() === 'ipv4') {
     const [a, b, c] = (address as ipaddr.IPv4).octets;
     return `${a}.${b}.${c}.0/24`;
@@ -28,20 +24,21 @@ export function networkPrefix(ip: string): string | null {
  * (a host's privacy addresses change within it). Null for text that is not an IP address.
  */
 export function replayAddress(ip: string): string | null {
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    address = ipaddr.process(ip);
-  } catch {
-    return null;
-  }
+  const address = parsed(ip);
+  if (address === null) return null;
   return address.kind() === 'ipv4' ? address.toString() : networkPrefix(ip);
 }
 
 /** Whether an address is a public unicast one (ipaddr.js's `unicast` range): not private, loopback, shared or documentation. */
 export function isPublicUnicast(ip: string): boolean {
+  return parsed(ip)?.range() === 'unicast';
+}
+
+/** The address (an IPv4-mapped IPv6 address as its IPv4), or null for text that is not one. */
+function parsed(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   try {
-    return ipaddr.process(ip).range() === 'unicast';
+    return ipaddr.process(ip);
   } catch {
-    return false;
+    return null;
   }
 }
