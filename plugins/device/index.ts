@@ -6,15 +6,14 @@
 import type { CheckOptions, Condition, FactSpec, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { dataLists } from '../plugin-data.js';
 import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
-import { type DeviceSignal, deviceFacts, ipsFact, networksFact, type Thresholds, TIME_ZONES } from './signals.js';
+import { type DeviceSignal, deviceFacts, ipsFact, networksFact, type Thresholds } from './signals.js';
 
 /**
- * Values read per spread (a token's addresses and IPs, a device's IPs and networks), newest first: the
- * counts per window are exact up to this many, far above what a person's browser reaches, and each read
- * stays small (BENCH_ONLY=device: with 100, a fingerprinted verify cost twice a plain one).
+ * A device's IPs and networks read per request, newest first: the counts per window are exact up to this
+ * many, far above what a person's devices reach in a day.
  */
 const SCAN_LIMIT = 20;
-/** A token's earlier uses read at most: its uses, addresses and IPs are exact up to this many. */
+/** A token's earlier uses read at most: its uses, addresses and IPs are exact up to this many (a token lives a day). */
 const TOKEN_USES_LIMIT = 20;
 
 const windowFacts: Record<string, FactSpec> = {};
@@ -196,7 +195,8 @@ const plugin: Plugin = {
   },
   needs: ['ip-network'],
   io: true,
-  data: dataLists('device', [{ file: 'timezone-countries', entries: TIME_ZONES }]),
+  // Not counted: listing the package's zones (getAllTimezones) builds all of them, 5 MB of RSS kept for a number.
+  data: dataLists('device', [{ file: 'timezone-countries', entries: null }]),
   async run(ctx): Promise<FactValues> {
     const { fingerprint, device, email, ipv4, ipv6 } = ctx.input;
     const values: FactValues = { ...NO_FACTS };
@@ -212,7 +212,7 @@ const plugin: Plugin = {
       // Only a time zone needs the IP's country (ip-network loads its tables at its first lookup).
       fingerprint.timezone !== null && ips.length > 0 ? ctx.fact<string>('ip_country') : null,
     ]);
-    return deviceFacts(values, { fingerprint, email, ips, device, now, uses, deviceIps, deviceNetworks, country, thresholds });
+    return deviceFacts(values, { fingerprint, email, ips, now, uses, deviceIps, deviceNetworks, country, thresholds });
   },
 };
 

@@ -1,6 +1,6 @@
-// The device plugin's facts for one request, from its fingerprint token, the token's and the device's
-// spread (the store's bounded reads) and the IP's country. Pure: no I/O, no clock of its own.
-import { getAllTimezones, getTimezone } from 'countries-and-timezones';
+// The device plugin's facts for one request, from its fingerprint token, the token's last uses and the
+// device's spread (the store's bounded reads) and the IP's country. Pure: no I/O, no clock of its own.
+import { getTimezone } from 'countries-and-timezones';
 import type { FactValues, FingerprintInput, Spread, TokenUse } from '../../src/engine/plugin.js';
 import { isPublicUnicast, networkPrefix, replayAddress } from '../../src/ip-prefix.js';
 import { DEVICE_WINDOWS, type DeviceWindowName } from '../velocity-windows.js';
@@ -26,7 +26,6 @@ export interface Reads {
   email: string;
   /** The request's IPs (verify's ipv4_address/ipv6_address; intelligence's are the token's). */
   ips: readonly string[];
-  device: string | null;
   now: number;
   /** The token's earlier uses, newest first (capped). */
   uses: readonly TokenUse[];
@@ -68,9 +67,6 @@ function distinctIps(ips: Iterable<string>): number {
   }
   return Math.max(v4.size, v6.size);
 }
-
-/** Time zones the table knows, aliases included (for `email-trust data`). */
-export const TIME_ZONES = Object.keys(getAllTimezones()).length;
 
 /** The countries a time zone is used in (the tz database's, aliases included); empty for a zone of no country or one not known. */
 function countriesOf(timezone: string): readonly string[] {
