@@ -51,7 +51,10 @@ export class PolicyBook {
   /** Stored sources that did not compile, so a failing revision is compiled and reported once. */
   private readonly failedSources = new LRUCache<string, PolicyError>({ max: MAX_CACHED_SOURCES });
   /** Per project id: the stored policy it was last decided by (kept when a newer source fails). */
+  /** Projects on a stored policy, by id: the revision each is decided by now (/readyz). */
   private readonly storedActive = new Map<string, { project: string; policy: CompiledPolicy }>();
+  /** The policy each project was last decided by, named or stored, by id: the fallback when its policy cannot be had. */
+  private readonly lastDecided = new Map<string, CompiledPolicy>();
   private readonly verdicts = new LRUCache<string, CompiledVerdict>({ max: MAX_CACHED_SOURCES });
   private readonly listeners: ((outcome: ReloadOutcome) => void)[] = [];
 
@@ -98,15 +101,15 @@ export class PolicyBook {
   forProject(ref: PolicyReference): CompiledPolicy {
     if (!ref.policySource) {
       const named = this.named.get(ref.policy);
-      if (named) return named;
-      const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
+      if (named) return this.noteNamed(ref, named);
+      const kept = ref.id ? this.lastDecided.get(ref.id) : undefined;
       if (kept) return kept;
       throw new PolicyNotFoundError(this.notFoundMessage(ref));
     }
     const key = sourceKey(ref.policy, ref.policySource);
     const cached = this.bySource.get(key);
     if (cached) return this.noteStored(ref, cached);
-    const kept = ref.id ? this.storedActive.get(ref.id)?.policy : undefined;
+    const kept = ref.id ? this.lastDecided.get(ref.id) : undefined;
     const failed = this.failedSources.get(key);
     if (failed) {
       if (kept) return kept;
@@ -180,7 +183,19 @@ export class PolicyBook {
   }
 
   private noteStored(ref: PolicyReference, policy: CompiledPolicy): CompiledPolicy {
-    if (ref.id && this.storedActive.get(ref.id)?.policy !== policy) this.storedActive.set(ref.id, { project: ref.id, policy }); // /readyz needs no key: ids, never names
+    if (ref.id && this.storedActive.get(ref.id)?.policy !== policy) {
+      this.storedActive.set(ref.id, { project: ref.id, policy }); // /readyz needs no key: ids, never names
+      this.lastDecided.set(ref.id, policy);
+    }
+    return policy;
+  }
+
+  /** A project now on a named policy: /readyz lists it under the name, no longer under its old stored revision. */
+  private noteNamed(ref: PolicyReference, policy: CompiledPolicy): CompiledPolicy {
+    if (ref.id && this.lastDecided.get(ref.id) !== policy) {
+      this.lastDecided.set(ref.id, policy);
+      this.storedActive.delete(ref.id);
+    }
     return policy;
   }
 

@@ -187,6 +187,17 @@ describe("a project's stored policy", () => {
     expect((await verify(project.keys.access_token)).body.action).toBe('block');
     expect((await readyPolicies()).projects[project.project.id]).toEqual({ policy: 'stored', revision: revisionOf(HARD) });
   });
+
+  it('is no longer reported by /readyz once the project moves to a named policy (project update --policy NAME, then SIGHUP)', async () => {
+    const project = await server.createProject({ name: 'moving', policyYaml: HARD });
+    expect((await verify(project.keys.access_token)).body.action).toBe('block');
+    expect((await readyPolicies()).projects[project.project.id]).toEqual({ policy: 'moving', revision: revisionOf(HARD) });
+    await server.service.store.projects.update(project.project.id, { policy: 'default', policySource: null });
+    await server.service.reloadPolicies();
+    const res = await verify(project.keys.access_token);
+    expect([res.status, res.body.action]).toEqual([200, 'allow']); // the default policy's answer
+    expect((await readyPolicies()).projects[project.project.id]).toBeUndefined();
+  });
 });
 
 describe('start', () => {
