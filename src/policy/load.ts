@@ -110,7 +110,11 @@ function parsePolicy(file: string, text: string): LoadedPolicy {
   const overDocument = documentOverLimit(value);
   if (overDocument) throw new PolicyLimitError(problem(overDocument.path, overDocument.message));
   const validate = schemaValidator<PolicyDocument>('policy');
-  const problems = validate(value) ? [] : schemaProblems(validate.errors ?? [], value).map((p) => problem(p.path, p.message));
+  const sourceAt = (path: readonly (string | number)[]) => {
+    const node = doc.getIn(path, true) as { source?: unknown } | undefined;
+    return typeof node?.source === 'string' ? node.source : undefined;
+  };
+  const problems = validate(value) ? [] : schemaProblems(validate.errors ?? [], value, sourceAt).map((p) => problem(p.path, p.message));
   return { document: value as PolicyDocument, problems: sortProblems(problems).slice(0, POLICY_LIMITS.problems), problem };
 }
 
@@ -149,8 +153,15 @@ function withoutStackTraces<T>(work: () => T): T {
   }
 }
 
-/** The schema's complaints, a value that is not one of a list getting the closest allowed one (`lesThan`). */
-function schemaProblems(errors: readonly ErrorObject[], value: unknown): { path: (string | number)[]; message: string }[] {
+/**
+ * The schema's complaints, a value that is not one of a list getting the closest allowed one (`lesThan`), and
+ * a number, boolean or date where a string belongs the advice to quote it: YAML reads `version: 1.0` as 1.
+ */
+function schemaProblems(
+  errors: readonly ErrorObject[],
+  value: unknown,
+  sourceAt: (path: readonly (string | number)[]) => string | undefined,
+): { path: (string | number)[]; message: string }[] {
   const suggestions = new Map<string, string>();
   let looked = 0;
   for (const error of errors) {
@@ -164,9 +175,22 @@ function schemaProblems(errors: readonly ErrorObject[], value: unknown): { path:
     if (hint) suggestions.set(error.instancePath, `got "${echoInput(given)}"${hint}`);
   }
   return describeSchemaErrors(errors, CONDITION_FORMS).map((p) => {
-    const hint = p.message.startsWith('must be one of') ? suggestions.get(pointer(p.path)) : undefined;
+    const hint = p.message.startsWith('must be one of')
+      ? suggestions.get(pointer(p.path))
+      : p.message === 'must be of type string'
+        ? quoteHint(p.path)
+        : undefined;
     return hint ? { path: p.path, message: `${p.message}; ${hint}` } : p;
   });
+
+  function quoteHint(path: readonly (string | number)[]): string | undefined {
+    const given = valueAt(value, pointer(path));
+    if (typeof given !== 'number' && typeof given !== 'boolean' && !(given instanceof Date)) return undefined;
+    const written = sourceAt(path) ?? String(given);
+    const key = path.at(-1);
+    const kind = given instanceof Date ? 'a date' : `a ${typeof given}`;
+    return `put it in quotes (${typeof key === 'string' ? `${key}: ` : ''}"${echoInput(written)}"): unquoted, YAML reads ${echoInput(written)} as ${kind}`;
+  }
 }
 
 /** The value at a JSON pointer (ajv's instancePath). */

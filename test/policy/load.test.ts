@@ -92,6 +92,17 @@ describe('loading a policy', () => {
     });
   });
 
+  it.each([
+    ['version: 1.0\n', '/version', 'must be of type string; put it in quotes (version: "1.0"): unquoted, YAML reads 1.0 as a number'],
+    [
+      'version: "1.0"\ndescription: true\n',
+      '/description',
+      'must be of type string; put it in quotes (description: "true"): unquoted, YAML reads true as a boolean',
+    ],
+  ])('tells to quote a number or a boolean where a string belongs (%j)', (text, path, message) => {
+    expect(problemsOf(text)).toContainEqual(expect.objectContaining({ path, message }));
+  });
+
   it('names a missing required field', () => {
     const [p] = problemsOf('description: no version\n');
     expect(p).toMatchObject({ path: '/version', message: 'is required' });
