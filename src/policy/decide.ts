@@ -36,8 +36,12 @@ export function decide(policy: CompiledPolicy, fired: readonly FiredRule[]): Dec
   }
   let action: Action;
   if (policy.ruleCount === 0) action = 'none';
-  else if (verdicts.length === 0) action = policy.defaultAction;
-  else action = mostSevere(verdicts.map((v) => v.action));
+  else {
+    // A check or rule with `action: none` reports its code and adds nothing to the verdict: when nothing
+    // else fired, the default action applies.
+    action = mostSevere(verdicts.map((v) => v.action));
+    if (action === 'none') action = policy.defaultAction;
+  }
   return { action, errors, warnings, fired: verdicts };
 }
 

@@ -158,6 +158,13 @@ function reason(
   if (contributions.length === 0) {
     return { decided_by: 'default_action', why: `nothing fired: the policy's default_action ${policy.defaultAction} applies` };
   }
+  if (contributions.every((c) => c.action === 'none')) {
+    const names = contributions.map((c) => c.name).join(', ');
+    return {
+      decided_by: 'default_action',
+      why: `only action none fired (${names}): it adds nothing, and the policy's default_action ${policy.defaultAction} applies`,
+    };
+  }
   const winners = contributions.filter((c) => c.action === decision.action).map((c) => c.name);
   const others = contributions.filter((c) => c.action !== decision.action).map((c) => `${c.name} (${c.action})`);
   const beat = others.length > 0 ? `; it outranks ${others.join(', ')}` : '';

@@ -193,6 +193,14 @@ describe('deciding', () => {
     expect((await decideFor('version: "1"\ndefault_action: block\n', 'a+b@example.com')).decision.action).toBe('none');
   });
 
+  it('action none reports its code and adds nothing: the default action applies, or the most severe other action', async () => {
+    const yaml = 'version: "1"\ndefault_action: allow\nchecks:\n  local_plus: { mode: soft, action: none }\n  tld: { mode: hard, action: challenge }\n';
+    const alone = (await decideFor(yaml, 'jane+x@example.com')).decision;
+    expect([alone.action, alone.warnings]).toEqual(['allow', ['local_contains_plus_symbol']]);
+    const beside = (await decideFor(yaml, 'jane+x@example.notatld')).decision;
+    expect([beside.action, beside.errors, beside.warnings]).toEqual(['challenge', ['invalid_tld'], ['local_contains_plus_symbol']]);
+  });
+
   it('free rules contribute their action and their code', async () => {
     const yaml = [
       'version: "1"',
