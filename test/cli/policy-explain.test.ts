@@ -137,3 +137,42 @@ describe('policy explain refusals', () => {
     expect(r.err).toContain('--email');
   });
 });
+
+describe('policy names, as verify --policy takes them, in policy explain, check and test', () => {
+  it('explain, check and test take a shipped policy by name', async () => {
+    const explained = await run('policy', 'explain', '--policy', 'strict-signup', '--email', 'jane@mailinator.com');
+    expect([explained.code, explained.out.split('\n')[0]]).toEqual([0, expect.stringMatching(/^policy strict-signup \(revision [0-9a-f]{16}\): block$/)]);
+    const checked = await run('policy', 'check', 'default', 'b2b-only');
+    expect([checked.code, checked.out]).toEqual([0, expect.stringMatching(/^ok: default \(\d+ checks, \d+ rules, revision [0-9a-f]{16}\)\nok: b2b-only /)]);
+    const tested = await run('policy', 'test', 'lenient-newsletter');
+    expect(tested.code).toBe(0);
+    expect(tested.out).toMatch(/^PASS {2}lenient-newsletter: /);
+  });
+
+  it.each([
+    ['explain', ['policy', 'explain', '--policy', 'nosuch', '--email', 'a@example.com']],
+    ['check', ['policy', 'check', 'nosuch']],
+    ['test', ['policy', 'test', 'nosuch']],
+  ])('%s of an unknown name exits 2 saying where it looked and what to do', async (_what, args) => {
+    const r = await run(...args);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /no policy "nosuch" in .*policies \(policies: b2b-only, default, lenient-newsletter, strict-signup\); add nosuch\.yaml to POLICIES_DIR, or give a policy file/,
+    );
+  });
+
+  it('a missing file exits 2 naming it, not a raw ENOENT', async () => {
+    const r = await run('policy', 'test', join(dir, 'absent.yaml'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'absent.yaml')}: no such policy file`);
+    expect(r.err).not.toContain('ENOENT');
+  });
+});
+
+describe('policy explain by name', () => {
+  it('without --email exits 2', async () => {
+    const r = await run('policy', 'explain', '--policy', 'default');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--email');
+  });
+});

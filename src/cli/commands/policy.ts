@@ -1,7 +1,3 @@
-// `email-trust policy check|test|explain`: validate policies and run the tests written in them, as
-// `cerbos compile` and `opa test` do; explain the action a policy gives one address.
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { registry } from '../../../plugins/index.js';
 import { loadConfig } from '../../config.js';
@@ -10,29 +6,29 @@ import { PolicyBook } from '../../policy/book.js';
 import type { CompiledPolicy } from '../../policy/compile.js';
 import { PolicyError } from '../../policy/errors.js';
 import { renderExplanation, renderFired } from '../../policy/explain.js';
-import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
 import { TestsFailedError, UsageError } from '../errors.js';
+import { policyArgument } from '../policy-argument.js';
 import { addPolicyReplayCommand } from './policy-replay.js';
 
 export function addPolicyCommands(program: Command): void {
   const policy = program.command('policy').description('work with policies');
   policy
     .command('check')
-    .description('validate policies (default: every file in policies/); exit 3 when one is invalid')
-    .argument('[files...]', 'policy files to check')
+    .description('validate policies (default: every policy in POLICIES_DIR and the shipped ones); exit 3 when one is invalid')
+    .argument('[policies...]', 'policy files or names')
     .action(checkPolicies);
   policy
     .command('test')
-    .description('run the tests written in policies (default: every file in policies/); exit 4 when one fails')
-    .argument('[files...]', 'policy files to test')
+    .description('run the tests written in policies (default: every policy in POLICIES_DIR and the shipped ones); exit 4 when one fails')
+    .argument('[policies...]', 'policy files or names')
     .action(testPolicies);
   policy
     .command('explain')
     .description('explain the action a policy gives one address: each check and rule, the facts it saw, why the action won')
-    .requiredOption('--policy <file>', 'the policy file')
+    .requiredOption('--policy <policy>', 'a policy file, or a policy name from POLICIES_DIR or the shipped ones')
     .requiredOption('--email <address>', 'the address to verify')
     .option('--ipv4 <address>', "the caller's IPv4 address")
     .option('--ipv6 <address>', "the caller's IPv6 address")
@@ -43,7 +39,7 @@ export function addPolicyCommands(program: Command): void {
 }
 
 async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {
-  const compiled = loadPolicy({ name: basename(opts.policy), file: opts.policy }, new FactCatalog(registry));
+  const compiled = policyArgument(opts.policy, loadConfig().policiesDir, new FactCatalog(registry));
   let fixtures: Fixtures = {};
   if (opts.fixtures) {
     try {
@@ -66,13 +62,15 @@ function checkPolicies(files: string[]): void {
     console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})`);
     return;
   }
+  const { policiesDir } = loadConfig();
   const problems = files.flatMap((file) => {
     try {
-      const compiled = loadPolicy({ name: basename(file), file, text: readFileSync(file, 'utf8') }, catalog);
+      const compiled = policyArgument(file, policiesDir, catalog);
       console.log(`ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})`);
       return [];
     } catch (error) {
       if (error instanceof PolicyError) return error.problems;
+      if (error instanceof UsageError) throw error;
       throw new UsageError(`${file}: ${(error as Error).message}`);
     }
   });
@@ -86,7 +84,8 @@ async function testPolicies(files: string[]): Promise<void> {
     const book = PolicyBook.load(loadConfig().policiesDir, catalog);
     policies = book.names().map((name) => book.byName(name) as CompiledPolicy);
   } else {
-    policies = files.map((file) => loadPolicy({ name: basename(file), file, text: readFileSync(file, 'utf8') }, catalog));
+    const { policiesDir } = loadConfig();
+    policies = files.map((file) => policyArgument(file, policiesDir, catalog));
   }
   let failed = 0;
   let total = 0;

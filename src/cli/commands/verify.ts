@@ -3,7 +3,6 @@
 // and the same command again continues the result file where it stopped. With network checks on, the
 // lookups' answers are cached in DATABASE_URL's domain facts table, and the run says so.
 import { createReadStream, existsSync } from 'node:fs';
-import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { registry } from '../../../plugins/index.js';
 import { DEFAULT_DATABASE_URL, loadConfig } from '../../config.js';
@@ -11,7 +10,6 @@ import { FactCatalog } from '../../engine/catalog.js';
 import { createNetwork } from '../../network/index.js';
 import { PolicyBook } from '../../policy/book.js';
 import type { CompiledPolicy } from '../../policy/compile.js';
-import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk-verify.js';
 import { responseFieldsOf } from '../../service/verify.js';
@@ -22,6 +20,7 @@ import { BAD_INPUT, type DoneSoFar, outputColumns, outputFormatOf, ResultWriter,
 import { fmt, Progress } from '../bulk/progress.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { createLogger } from '../logger.js';
+import { policyArgument } from '../policy-argument.js';
 import { findProject } from '../projects.js';
 import { announceDatabase } from '../with-store.js';
 
@@ -110,16 +109,8 @@ function announceCache(databaseUrl: string): void {
 }
 
 function resolvePolicy(given: string | undefined, project: Project | null, policiesDir: string, catalog: FactCatalog): CompiledPolicy {
-  if (given && (/\.ya?ml$/i.test(given) || given.includes('/'))) {
-    if (!existsSync(given)) throw new UsageError(`${given}: no such policy file`);
-    return loadPolicy({ name: basename(given).replace(/\.ya?ml$/i, ''), file: given }, catalog);
-  }
+  if (given) return policyArgument(given, policiesDir, catalog, { stem: true });
   const book = PolicyBook.load(policiesDir, catalog);
-  if (given) {
-    const named = book.byName(given);
-    if (!named) throw new UsageError(`no policy "${given}" in ${policyFolders(policiesDir)} (policies: ${book.names().join(', ')}); or give a policy file`);
-    return named;
-  }
   return project ? book.forProject(project) : (book.byName('default') ?? fail(`no policy "default" in ${policyFolders(policiesDir)}; name one with --policy`));
 }
 
