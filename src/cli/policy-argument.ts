@@ -17,16 +17,18 @@ export function isPolicyFile(given: string): boolean {
 
 /**
  * The compiled policy `given` names: a file (loaded; a PolicyError for an invalid one), or a name from
- * `policiesDir`'s folders. A missing file or an unknown name is a UsageError saying where it looked. A file's
+ * the policies folders (`policiesDirOf`, read only for a name). A missing file or an unknown name is a UsageError saying where it looked. A file's
  * policy is named by its file name (`strict.yaml`, as `policy check|test|explain` print it) or, with `stem`,
  * without the extension (`strict`, as `verify` records it).
  */
-export function policyArgument(given: string, policiesDir: string, catalog: FactCatalog, options: { stem?: boolean } = {}): CompiledPolicy {
+export function policyArgument(given: string, policiesDirOf: string | (() => string), catalog: FactCatalog, options: { stem?: boolean } = {}): CompiledPolicy {
   if (isPolicyFile(given)) {
     if (!existsSync(given)) throw new UsageError(`${given}: no such policy file`);
     const name = options.stem ? basename(given).replace(/\.ya?ml$/i, '') : basename(given);
     return loadPolicy({ name, file: given }, catalog);
   }
+  // Only a name needs the configuration (POLICIES_DIR): a file is checked whatever the environment says.
+  const policiesDir = typeof policiesDirOf === 'string' ? policiesDirOf : policiesDirOf();
   const policies = PolicyBook.load(policiesDir, catalog);
   const named = policies.byName(given);
   if (named) return named;

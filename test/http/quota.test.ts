@@ -33,7 +33,9 @@ async function cli(databaseUrl: string, ...args: string[]): Promise<{ code: numb
     return { code: await main(['project', ...args]), out: out.join(''), err: err.join('') };
   } finally {
     for (const spy of spies) spy.mockRestore();
-    process.env.DATABASE_URL = saved;
+    // Assigning undefined would store the string "undefined" for every later test of this worker.
+    if (saved === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = saved;
   }
 }
 

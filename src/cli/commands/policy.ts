@@ -13,6 +13,9 @@ import { TestsFailedError, UsageError } from '../errors.js';
 import { policyArgument } from '../policy-argument.js';
 import { addPolicyReplayCommand } from './policy-replay.js';
 
+/** POLICIES_DIR, read when a command is given a policy by name (a file needs no configuration). */
+const policiesDirOf = () => loadConfig().policiesDir;
+
 export function addPolicyCommands(program: Command): void {
   const policy = program.command('policy').description('work with policies');
   policy
@@ -39,7 +42,7 @@ export function addPolicyCommands(program: Command): void {
 }
 
 async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {
-  const compiled = policyArgument(opts.policy, loadConfig().policiesDir, new FactCatalog(registry));
+  const compiled = policyArgument(opts.policy, policiesDirOf, new FactCatalog(registry));
   let fixtures: Fixtures = {};
   if (opts.fixtures) {
     try {
@@ -62,10 +65,9 @@ function checkPolicies(files: string[]): void {
     console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})`);
     return;
   }
-  const { policiesDir } = loadConfig();
   const problems = files.flatMap((file) => {
     try {
-      const compiled = policyArgument(file, policiesDir, catalog);
+      const compiled = policyArgument(file, policiesDirOf, catalog);
       console.log(`ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})`);
       return [];
     } catch (error) {
@@ -84,8 +86,7 @@ async function testPolicies(files: string[]): Promise<void> {
     const book = PolicyBook.load(loadConfig().policiesDir, catalog);
     policies = book.names().map((name) => book.byName(name) as CompiledPolicy);
   } else {
-    const { policiesDir } = loadConfig();
-    policies = files.map((file) => policyArgument(file, policiesDir, catalog));
+    policies = files.map((file) => policyArgument(file, policiesDirOf, catalog));
   }
   let failed = 0;
   let total = 0;
