@@ -3,6 +3,7 @@ import type { FingerprintInput, VelocityReader } from '../../src/engine/plugin.j
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
+import { pastEvent, readerOf } from '../../test/support/history.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
 import device from './index.js';
 
@@ -17,12 +18,7 @@ const GB_IP_SAME_NETWORK = '81.2.69.160';
 
 let store: Store;
 
-const reader: VelocityReader = {
-  byIp: (query) => store.events.velocityReader('prj_dev').byIp(query),
-  byDevice: (query) => store.events.velocityReader('prj_dev').byDevice(query),
-  spread: (query) => store.events.velocityReader('prj_dev').spread(query),
-  tokenUses: (query) => store.events.velocityReader('prj_dev').tokenUses(query),
-};
+const reader: VelocityReader = readerOf(() => store, 'prj_dev');
 
 /** A token as the service opens it: issued a minute ago to GB_IP, by a browser in London with nothing odd. */
 function token(overrides: Partial<FingerprintInput> = {}): FingerprintInput {
@@ -38,21 +34,13 @@ function token(overrides: Partial<FingerprintInput> = {}): FingerprintInput {
   };
 }
 
-function used(email: string, ago: number, at: { token?: string; device?: string; ipv4?: string; ipv6?: string; project?: string }): NewEvent {
-  return {
-    projectId: at.project ?? 'prj_dev',
-    endpoint: 'verify',
-    email,
-    emailLower: email.toLowerCase(),
-    baseEmail: email.toLowerCase(),
-    action: 'allow',
-    createdAt: NOW - ago,
+const used = (email: string, ago: number, at: { token?: string; device?: string; ipv4?: string; ipv6?: string; project?: string }): NewEvent =>
+  pastEvent(at.project ?? 'prj_dev', email, NOW - ago, {
     ...(at.token ? { fingerprintToken: at.token } : {}),
     ...(at.device ? { device: at.device } : {}),
     ...(at.ipv4 ? { ipv4: at.ipv4 } : {}),
     ...(at.ipv6 ? { ipv6: at.ipv6 } : {}),
-  };
-}
+  });
 
 beforeAll(async () => {
   store = await openSqliteTestStore();

@@ -4,6 +4,7 @@ import type { VelocityReader } from '../../src/engine/plugin.js';
 import { loadPolicy } from '../../src/policy/load.js';
 import type { Store } from '../../src/store/database.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
+import { readerOf } from '../../test/support/history.js';
 import { checksPolicy, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
 import { registry } from '../index.js';
 import velocity from '../velocity/index.js';
@@ -22,12 +23,7 @@ const QUIET_IP = '203.0.113.51';
 const OLD_IP = '203.0.113.52';
 
 let store: Store;
-const reader: VelocityReader = {
-  byIp: (query) => store.events.velocityReader('prj_risk').byIp(query),
-  byDevice: (query) => store.events.velocityReader('prj_risk').byDevice(query),
-  spread: (query) => store.events.velocityReader('prj_risk').spread(query),
-  tokenUses: (query) => store.events.velocityReader('prj_risk').tokenUses(query),
-};
+const reader: VelocityReader = readerOf(() => store, 'prj_risk');
 
 beforeAll(async () => {
   store = await openSqliteTestStore();

@@ -4,6 +4,7 @@ import type { FactValues, PluginContext, Velocity, VelocityReader } from '../../
 import type { Store } from '../../src/store/database.js';
 import type { NewEvent } from '../../src/store/events.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
+import { pastEvent, readerOf } from '../../test/support/history.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
 import velocity from './index.js';
 import { createdTime } from './windows.js';
@@ -22,27 +23,10 @@ const DAY = 24 * HOUR;
 let store: Store;
 
 /** Reads the store opened in beforeAll; bound to one project as the service binds it. */
-function reader(projectId: string): VelocityReader {
-  return {
-    byIp: (query) => store.events.velocityReader(projectId).byIp(query),
-    byDevice: (query) => store.events.velocityReader(projectId).byDevice(query),
-    spread: (query) => store.events.velocityReader(projectId).spread(query),
-    tokenUses: (query) => store.events.velocityReader(projectId).tokenUses(query),
-  };
-}
+const reader = (projectId: string): VelocityReader => readerOf(() => store, projectId);
 
-function seen(projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string; device?: string }): NewEvent {
-  return {
-    projectId,
-    endpoint: 'verify',
-    email,
-    emailLower: email.toLowerCase(),
-    baseEmail: email.toLowerCase(),
-    action: 'allow',
-    createdAt: NOW - ago,
-    ...ip,
-  };
-}
+const seen = (projectId: string, email: string, ago: number, ip: { ipv4?: string; ipv6?: string; device?: string }): NewEvent =>
+  pastEvent(projectId, email, NOW - ago, ip);
 
 beforeAll(async () => {
   store = await openSqliteTestStore();
