@@ -3,7 +3,7 @@
 import { usageStatement } from './usage.js';
 import { counterWrites, type Statement, valuesList } from './velocity-counters.js';
 
-/** Rows per INSERT: 500 × 15 bindings stays below both databases' parameter limits (32,766 and 65,535). */
+/** Rows per INSERT: 500 × 21 bindings stays below both databases' parameter limits (32,766 and 65,535). */
 const ROWS_PER_STATEMENT = 500;
 /** The events table's columns as the store writes them: the one list of them. */
 export const EVENT_COLUMNS = [
@@ -22,6 +22,12 @@ export const EVENT_COLUMNS = [
   'policy_revision',
   'recorded_facts',
   'created_at',
+  'decision_id',
+  'request_id',
+  'policy_name',
+  'errors',
+  'warnings',
+  'parent_rule',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 export interface EventRow {
@@ -42,6 +48,17 @@ export interface EventRow {
   /** JSON of the network and history facts the decision read (fact → value), for replay. */
   recorded_facts: string | null;
   created_at: number;
+  /** The decision's public id (X-Decision-Id, a UUIDv7), null for an event that was no answer's. */
+  decision_id: string | null;
+  /** X-Request-Id of the request decided. */
+  request_id: string | null;
+  /** Name of the policy that decided (its revision is policy_revision). */
+  policy_name: string | null;
+  /** verify's error and warning codes, separated by spaces; null when there is none. */
+  errors: string | null;
+  warnings: string | null;
+  /** intelligence: the index of the parent rule that decided, null when none did. */
+  parent_rule: number | null;
   /** A served call of a non-sandbox project: it counts toward the project's monthly usage (not a column of events). */
   counted?: boolean;
 }

@@ -13,6 +13,7 @@ import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.
 import { createFingerprintKeys, type FingerprintKeys } from './fingerprint-keys.js';
 import { createKeys, type Keys } from './keys.js';
 import { migrationSource } from './migrations/index.js';
+import { createPolicyRevisions, type PolicyRevisions } from './policy-revisions.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
 import { createProjects, type Projects } from './projects.js';
 import { SQLITE_BUSY_TIMEOUT_MS, sqlitePragmas } from './sqlite-statements.js';
@@ -31,6 +32,8 @@ export interface Store {
   events: Events;
   domainFacts: DomainFacts;
   usage: Usage;
+  /** The text of every policy revision that decided a stored event. */
+  policyRevisions: PolicyRevisions;
   /** Brings the schema up to date. */
   migrate(): Promise<void>;
   /** Waits for pending event commits, then closes every connection. */
@@ -251,6 +254,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     events,
     domainFacts: createDomainFacts(knex, write),
     usage: createUsage(knex),
+    policyRevisions: createPolicyRevisions(knex, write),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },

@@ -6,6 +6,7 @@ import ipaddr from 'ipaddr.js';
 import type { Knex } from 'knex';
 import type { SpreadKind, VelocityReader } from '../engine/plugin.js';
 import type { EventRow } from './commit-statements.js';
+import { type DecisionFilter, type DecisionList, eventById, findDecision, listDecisions, type StoredDecision } from './decisions.js';
 import { createEventWriter } from './event-writer.js';
 import { toNumber } from './sql-values.js';
 import { sqliteReads } from './sqlite-statements.js';
@@ -23,6 +24,7 @@ import {
 } from './velocity-counters.js';
 import { emptyVelocity, mergeVelocity, type Reads, type Statement, subjectHistory, subjectVelocity } from './velocity-queries.js';
 
+export type { DecisionFilter, DecisionList, DecisionSummary, StoredDecision } from './decisions.js';
 export type { Reads } from './velocity-queries.js';
 
 export interface NewEvent {
@@ -46,6 +48,17 @@ export interface NewEvent {
   riskScore?: number | null;
   /** Content hash of the policy that decided. */
   policyRevision?: string | null;
+  /** Name of the policy that decided. */
+  policyName?: string | null;
+  /** The decision's public id (X-Decision-Id): a UUIDv7 the service made when it decided. */
+  decisionId?: string | null;
+  /** X-Request-Id of the request decided. */
+  requestId?: string | null;
+  /** verify's error and warning codes (snake_case, no spaces). */
+  errors?: readonly string[] | null;
+  warnings?: readonly string[] | null;
+  /** intelligence: the index of the parent rule that decided (null: none did). */
+  parentRule?: number | null;
   /** The network and history facts the decision read (fact → value), for `policy replay`; JSON-serialisable. */
   recordedFacts?: Readonly<Record<string, unknown>> | null;
   /** Milliseconds since the epoch; defaults to the time of record(). */
@@ -88,6 +101,12 @@ export interface Events {
   byEmail(projectId: string, baseEmail: string, limit: number): Promise<EmailVelocity>;
   /** Past validations from an IPv4 and/or IPv6 address (intelligence's velocity_by_ip). */
   byIpHistory(projectId: string, ip: { ipv4: string | null; ipv6: string | null }, limit: number): Promise<IpHistory>;
+  /** A project's stored decisions, newest first, filtered and bounded (decisions.ts). */
+  list(filter: DecisionFilter): Promise<DecisionList>;
+  /** The event of a decision id (X-Decision-Id), within the project when one is given: at most one row. */
+  findDecision(projectId: string | null, decisionId: string): Promise<StoredDecision | null>;
+  /** The event of a numeric event id (`events.id`). */
+  get(id: number): Promise<StoredDecision | null>;
   /** Deletes events created before `cutoff` (ms) in batches of `batchSize` rows; returns how many. */
   pruneOlderThan(cutoff: number, batchSize?: number): Promise<number>;
   /** Waits until every record() made so far has settled. */
@@ -111,7 +130,10 @@ function requireText(event: NewEvent, field: 'projectId' | 'endpoint' | 'email' 
   return value;
 }
 
-function optionalText(event: NewEvent, field: 'domain' | 'device' | 'fingerprintToken' | 'policyRevision'): string | null {
+function optionalText(
+  event: NewEvent,
+  field: 'domain' | 'device' | 'fingerprintToken' | 'policyRevision' | 'policyName' | 'decisionId' | 'requestId',
+): string | null {
   const value = event[field];
   if (value === null || value === undefined) return null;
   if (typeof value !== 'string') throw new TypeError(`event.${field} must be a string or null`);
@@ -126,12 +148,23 @@ function recordedFactsOf(facts: NewEvent['recordedFacts']): string | null {
   return null;
 }
 
+/** Codes joined by spaces, null when there is none. */
+function codesOf(event: NewEvent, field: 'errors' | 'warnings'): string | null {
+  const codes = event[field];
+  if (codes === null || codes === undefined || codes.length === 0) return null;
+  if (!Array.isArray(codes) || codes.some((c) => typeof c !== 'string' || !/^[a-z0-9_]+$/.test(c)))
+    throw new TypeError(`event.${field} must be a list of snake_case codes or null`);
+  return codes.join(' ');
+}
+
 /** Checks every column before queueing, so one bad row can never fail a whole group commit. */
 function toRow(event: NewEvent): EventRow {
   const createdAt = event.createdAt ?? Date.now();
   if (!Number.isSafeInteger(createdAt)) throw new TypeError('event.createdAt must be integer milliseconds');
   const risk = event.riskScore ?? null;
   if (risk !== null && !Number.isSafeInteger(risk)) throw new TypeError('event.riskScore must be an integer or null');
+  const parentRule = event.parentRule ?? null;
+  if (parentRule !== null && !Number.isSafeInteger(parentRule)) throw new TypeError('event.parentRule must be an integer or null');
   return {
     project_id: requireText(event, 'projectId'),
     endpoint: requireText(event, 'endpoint'),
@@ -148,6 +181,12 @@ function toRow(event: NewEvent): EventRow {
     policy_revision: optionalText(event, 'policyRevision'),
     recorded_facts: recordedFactsOf(event.recordedFacts),
     created_at: createdAt,
+    decision_id: optionalText(event, 'decisionId'),
+    request_id: optionalText(event, 'requestId'),
+    policy_name: optionalText(event, 'policyName'),
+    errors: codesOf(event, 'errors'),
+    warnings: codesOf(event, 'warnings'),
+    parent_rule: parentRule,
     counted: event.countsTowardQuota === true,
   };
 }
@@ -197,6 +236,9 @@ export function createEvents(knex: Knex, reads: Reads = knexReads(knex), thread:
     velocityReader: (projectId) => velocityReader(reads, projectId),
     byEmail: (projectId, baseEmail, limit) => byEmail(reads, projectId, baseEmail, limit),
     byIpHistory: (projectId, ip, limit) => byIpHistory(reads, projectId, ip, limit),
+    list: (filter) => listDecisions(reads, filter),
+    findDecision: (projectId, decisionId) => findDecision(reads, projectId, decisionId),
+    get: (id) => eventById(reads, id),
     pruneOlderThan: (cutoff, batchSize) => pruneOlderThan(knex, cutoff, batchSize, () => reads.cache?.clear()),
     flush: () => writer.flush(),
   };

@@ -123,6 +123,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0011-api-key-labels',
       '0012-events-address-indexes-partial',
       '0013-events-fingerprint-token',
+      '0014-events-decisions',
     ]);
   });
 
@@ -313,6 +314,28 @@ describe.each(testDatabases)('migration 0004 (velocity counters) on $name', (db)
     expect(await store.knex.schema.hasTable('velocity_counts')).toBe(false);
     await store.migrate();
     expect(await counters()).toEqual(written);
+  });
+});
+
+describe.each(testDatabases)('migration 0014 (decisions) on $name', (db) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await db.open();
+  });
+  afterAll(() => store.close());
+
+  it('goes down to the columns and tables before it, keeping the events, and up again', async () => {
+    await store
+      .knex('events')
+      .insert({ project_id: 'prj_m', endpoint: 'verify', email: 'a@x.io', base_email: 'a@x.io', action: 'allow', created_at: 1, decision_id: 'x' });
+    await store.knex.migrate.down({ migrationSource, name: '0014-events-decisions' });
+    expect(await store.knex.schema.hasTable('policy_revisions')).toBe(false);
+    for (const column of ['decision_id', 'request_id', 'policy_name', 'errors', 'warnings', 'parent_rule'])
+      expect(await store.knex.schema.hasColumn('events', column), column).toBe(false);
+    expect(await store.knex('events').select('email')).toEqual([{ email: 'a@x.io' }]);
+    await store.migrate();
+    expect(await store.knex.schema.hasTable('policy_revisions')).toBe(true);
+    expect(await store.knex('events').select('email', 'decision_id')).toEqual([{ email: 'a@x.io', decision_id: null }]);
   });
 });
 

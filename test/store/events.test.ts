@@ -84,6 +84,12 @@ describe.each(testDatabases)('events on $name', (db) => {
       policyRevision: '0123456789abcdef',
       recordedFacts: { mx_record_count: 2, has_website: null },
       createdAt: NOW,
+      decisionId: '01900000-0000-7000-8000-00000000000a',
+      requestId: 'req-rows',
+      policyName: 'default',
+      errors: ['disposable_domain'],
+      warnings: ['role_based', 'new_domain'],
+      parentRule: 2,
     });
     const rows = await store.knex('events').where({ project_id: 'prj_rows' });
     expect(rows).toHaveLength(1);
@@ -104,6 +110,12 @@ describe.each(testDatabases)('events on $name', (db) => {
       policy_revision: '0123456789abcdef',
       recorded_facts: '{"mx_record_count":2,"has_website":null}',
       created_at: NOW,
+      decision_id: '01900000-0000-7000-8000-00000000000a',
+      request_id: 'req-rows',
+      policy_name: 'default',
+      errors: 'disposable_domain',
+      warnings: 'role_based new_domain',
+      parent_rule: 2,
     });
   });
 
@@ -111,7 +123,19 @@ describe.each(testDatabases)('events on $name', (db) => {
     const before = Date.now();
     await store.events.record({ projectId: 'prj_nulls', endpoint: 'verify', email: 'a@b.c', emailLower: 'a@b.c', baseEmail: 'a@b.c', action: 'allow' });
     const row = await store.knex('events').where({ project_id: 'prj_nulls' }).first();
-    expect(row).toMatchObject({ domain: null, ipv4: null, ipv6: null, device: null, risk_score: null });
+    expect(row).toMatchObject({
+      domain: null,
+      ipv4: null,
+      ipv6: null,
+      device: null,
+      risk_score: null,
+      decision_id: null,
+      request_id: null,
+      policy_name: null,
+      errors: null,
+      warnings: null,
+      parent_rule: null,
+    });
     expect(Number(row.created_at)).toBeGreaterThanOrEqual(before);
     expect(Number(row.created_at)).toBeLessThanOrEqual(Date.now());
   });

@@ -27,6 +27,12 @@ const row = (email: string) => ({
   recorded_facts: null,
   fingerprint_token: null,
   created_at: AT,
+  decision_id: null,
+  request_id: null,
+  policy_name: null,
+  errors: null,
+  warnings: null,
+  parent_rule: null,
 });
 
 describe('the SQLite writer thread', () => {

@@ -14,6 +14,7 @@ import * as fingerprintKeys from './0010-fingerprint-keys.js';
 import * as apiKeyLabels from './0011-api-key-labels.js';
 import * as eventsAddressIndexesPartial from './0012-events-address-indexes-partial.js';
 import * as eventsFingerprintToken from './0013-events-fingerprint-token.js';
+import * as eventsDecisions from './0014-events-decisions.js';
 
 interface Migration {
   name: string;
@@ -34,6 +35,7 @@ const migrations: readonly Migration[] = [
   { name: '0011-api-key-labels', module: apiKeyLabels },
   { name: '0012-events-address-indexes-partial', module: eventsAddressIndexesPartial },
   { name: '0013-events-fingerprint-token', module: eventsFingerprintToken },
+  { name: '0014-events-decisions', module: eventsDecisions },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
