@@ -19,7 +19,7 @@ export type Mode = (typeof MODES)[number];
 export const ON_UNKNOWN = ['allow', 'block', 'ignore'] as const;
 export type OnUnknown = (typeof ON_UNKNOWN)[number];
 
-/** Comparison operators a policy condition may use (json-rules-engine's names). */
+/** Comparison operators a policy condition may use (json-rules-engine's names, and two of ours). */
 export const OPERATORS = [
   'equal',
   'notEqual',
@@ -31,6 +31,9 @@ export const OPERATORS = [
   'notIn',
   'contains',
   'doesNotContain',
+  // Ours (src/engine/operators.ts): a domain or one of its parents is listed; an IP address is in a listed network.
+  'inDomains',
+  'inNetworks',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 

@@ -49,6 +49,7 @@ const plugin: Plugin = {
     in_specific_domains: {
       type: 'boolean',
       description: 'The domain (or, with include_subdomains, a parent of it) is in the specific_domains list; null without a domain or a list.',
+      requiresCheck: 'specific_domains',
     },
   },
   checks: {

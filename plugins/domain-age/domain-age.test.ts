@@ -159,8 +159,9 @@ describe('domain_age check', () => {
   async function actionFor(email: string, options?: Record<string, unknown>, onUnknown?: string): Promise<string> {
     const check = { mode: 'hard', action: 'challenge', ...(options ? { options } : {}), ...(onUnknown ? { on_unknown: onUnknown } : {}) };
     const decision = await decisionFor({ domain_age: check }, email, { network, now: () => NOW });
-    // The check names its reason whenever it fires (on_unknown's verdict carries none).
-    expect(decision.errors).toEqual(decision.fired.some((v) => v.name === 'domain_age' && v.source === 'check') ? ['domain_is_new'] : []);
+    // The check names its reason whenever it fires, and on_unknown's verdict names its own: domain_age_unknown.
+    const fired = (source: string) => decision.fired.some((v) => v.name === 'domain_age' && v.source === source);
+    expect(decision.errors).toEqual([...(fired('check') ? ['domain_is_new'] : []), ...(fired('unknown') ? ['domain_age_unknown'] : [])]);
     return decision.action;
   }
 

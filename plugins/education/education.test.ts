@@ -50,10 +50,14 @@ testPlugin(education, [
 ]);
 
 describe('education check', () => {
-  it('fires without a code: the flag and the action carry it', async () => {
-    const decision = await decisionFor({ education_domain: { mode: 'hard' } }, 'a@cs.mit.edu');
-    expect(decision.fired.map((v) => v.name)).toEqual(['education_domain']);
-    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  it('fires with its code domain_is_education: in errors when hard, in warnings when soft, nothing with action none', async () => {
+    const hard = await decisionFor({ education_domain: { mode: 'hard' } }, 'a@cs.mit.edu');
+    expect(hard.fired.map((v) => v.name)).toEqual(['education_domain']);
+    expect(hard).toMatchObject({ action: 'block', errors: ['domain_is_education'], warnings: [] });
+    const soft = await decisionFor({ education_domain: { mode: 'soft', action: 'challenge' } }, 'a@cs.mit.edu');
+    expect(soft).toMatchObject({ action: 'challenge', errors: [], warnings: ['domain_is_education'] });
+    const none = await decisionFor({ education_domain: { mode: 'soft', action: 'none' } }, 'a@cs.mit.edu');
+    expect(none).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
   it('declares the education_domain step and checked type', () => {
     expect(education.steps).toEqual(['education_domain']);

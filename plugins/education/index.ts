@@ -24,6 +24,9 @@ const plugin: Plugin = {
   id: 'education',
   description: 'Whether the domain belongs to an educational institution: a listed school or university domain, or a domain under an academic suffix.',
   steps: ['education_domain'],
+  codes: {
+    domain_is_education: { error: 'classification', warning: 'the domain is a school or university' },
+  },
   facts: {
     is_education_domain: {
       type: 'boolean',
@@ -39,6 +42,7 @@ const plugin: Plugin = {
     education_domain: {
       description: 'The domain is an educational institution.',
       when: { fact: 'is_education_domain', operator: 'equal', value: true },
+      code: 'domain_is_education',
       checkedType: 'education_domain',
     },
   },

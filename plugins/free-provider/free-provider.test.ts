@@ -194,10 +194,14 @@ testPlugin(freeProvider, [
 ]);
 
 describe('free_provider_domain check', () => {
-  it('fires without a code: the flag and the action carry it', async () => {
-    const decision = await decisionFor({ free_provider_domain: { mode: 'hard', action: 'block' } }, 'a@gmail.com');
-    expect(decision.fired.map((v) => v.name)).toEqual(['free_provider_domain']);
-    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  it('fires with its code domain_is_free_provider: in errors when hard, in warnings when soft, nothing with action none', async () => {
+    const hard = await decisionFor({ free_provider_domain: { mode: 'hard', action: 'block' } }, 'a@gmail.com');
+    expect(hard.fired.map((v) => v.name)).toEqual(['free_provider_domain']);
+    expect(hard).toMatchObject({ action: 'block', errors: ['domain_is_free_provider'], warnings: [] });
+    const soft = await decisionFor({ free_provider_domain: { mode: 'soft', action: 'challenge' } }, 'a@gmail.com');
+    expect(soft).toMatchObject({ action: 'challenge', errors: [], warnings: ['domain_is_free_provider'] });
+    const none = await decisionFor({ free_provider_domain: { mode: 'soft', action: 'none' } }, 'a@gmail.com');
+    expect(none).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
 });
 

@@ -9,6 +9,9 @@ const plugin: Plugin = {
   id: 'free-provider',
   description: 'Whether the domain is one of a free (consumer) mailbox provider, and which provider.',
   steps: ['free_provider_domain'],
+  codes: {
+    domain_is_free_provider: { error: 'classification', warning: 'the domain is a free mailbox provider (gmail.com, outlook.com), not a company or school' },
+  },
   facts: {
     is_free_provider_domain: {
       type: 'boolean',
@@ -30,6 +33,7 @@ const plugin: Plugin = {
     free_provider_domain: {
       description: 'The domain belongs to a free mailbox provider.',
       when: { fact: 'is_free_provider_domain', operator: 'equal', value: true },
+      code: 'domain_is_free_provider',
       checkedType: 'free_provider_domain',
     },
   },

@@ -99,10 +99,14 @@ testPlugin(government, [
 ]);
 
 describe('government check', () => {
-  it('fires without a code: the flag and the action carry it', async () => {
-    const decision = await decisionFor({ government_domain: { mode: 'hard' } }, 'a@hmrc.gov.uk');
-    expect(decision.fired.map((v) => v.name)).toEqual(['government_domain']);
-    expect(decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+  it('fires with its code domain_is_government: in errors when hard, in warnings when soft, nothing with action none', async () => {
+    const hard = await decisionFor({ government_domain: { mode: 'hard' } }, 'a@hmrc.gov.uk');
+    expect(hard.fired.map((v) => v.name)).toEqual(['government_domain']);
+    expect(hard).toMatchObject({ action: 'block', errors: ['domain_is_government'], warnings: [] });
+    const soft = await decisionFor({ government_domain: { mode: 'soft', action: 'challenge' } }, 'a@hmrc.gov.uk');
+    expect(soft).toMatchObject({ action: 'challenge', errors: [], warnings: ['domain_is_government'] });
+    const none = await decisionFor({ government_domain: { mode: 'soft', action: 'none' } }, 'a@hmrc.gov.uk');
+    expect(none).toMatchObject({ action: 'allow', errors: [], warnings: [] });
   });
   it('declares the government_domain step and checked type', () => {
     expect(government.steps).toEqual(['government_domain']);

@@ -31,6 +31,9 @@ const plugin: Plugin = {
   id: 'government',
   description: 'Whether the domain belongs to a government body: under gov, mil or a government public suffix, or a curated government domain.',
   steps: ['government_domain'],
+  codes: {
+    domain_is_government: { error: 'classification', warning: 'the domain is a government body' },
+  },
   facts: {
     is_government_domain: {
       type: 'boolean',
@@ -46,6 +49,7 @@ const plugin: Plugin = {
     government_domain: {
       description: 'The domain is a government domain.',
       when: { fact: 'is_government_domain', operator: 'equal', value: true },
+      code: 'domain_is_government',
       checkedType: 'government_domain',
     },
   },

@@ -267,8 +267,13 @@ describe('risk in a policy', () => {
       version: '1',
       checks: { structure: { mode: 'hard' } },
       rules: [
-        { name: 'risky', conditions: { all: [{ fact: 'risk_score', operator: 'greaterThanInclusive', value: 40 }] }, action: 'challenge' },
-        { name: 'high', conditions: { all: [{ fact: 'risk_level', operator: 'equal', value: 'high' }] }, action: 'block' },
+        {
+          name: 'risky',
+          conditions: { all: [{ fact: 'risk_score', operator: 'greaterThanInclusive', value: 40 }] },
+          action: 'challenge',
+          warning: 'risky_sign_up',
+        },
+        { name: 'high', conditions: { all: [{ fact: 'risk_level', operator: 'equal', value: 'high' }] }, action: 'block', error: 'high_risk_sign_up' },
       ],
     });
     const policy = loadPolicy({ name: 'risk-rules', file: 'risk-rules.json', text }, new FactCatalog(registry));

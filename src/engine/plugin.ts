@@ -27,6 +27,11 @@ export interface FactSpec {
   /** Values that mean "could not tell" (e.g. `not_checked`): like null, they make a check's `on_unknown` apply. */
   unknownValues?: readonly string[];
   expose?: FactExposure | readonly FactExposure[];
+  /**
+   * The check of the same plugin whose options the fact is computed from: without that check enabled the fact
+   * is always null, and the policy compiler warns a rule that reads it.
+   */
+  requiresCheck?: string;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { Engine, type RuleProperties, type RuleResult } from 'json-rules-engine';
 import { RunAlmanac } from './almanac.js';
 import type { FactCatalog } from './catalog.js';
+import { OPERATORS_OF_OUR_OWN } from './operators.js';
 import { OutcomeMemo } from './outcome-memo.js';
 import { CALLER, RequestRun, type RunRequest } from './request-run.js';
 
@@ -154,6 +155,7 @@ export class PolicyRunner {
 
   private createEngine(): Engine {
     const engine = new Engine([], { allowUndefinedFacts: false, replaceFactsInEventParams: false });
+    for (const operator of OPERATORS_OF_OUR_OWN) engine.addOperator(operator.name, operator.test);
     for (const rule of this.rules) engine.addRule(structuredClone(rule) as RuleProperties);
     // No lower-priority rule is evaluated once a rule that halts has fired (Engine#stop).
     const halts = this.halts;

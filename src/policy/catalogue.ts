@@ -61,6 +61,8 @@ const OPERATOR_TEXT: Readonly<Record<string, string>> = {
   notIn: 'not in',
   contains: 'contains',
   doesNotContain: 'does not contain',
+  inDomains: 'in domains',
+  inNetworks: 'in networks',
 };
 
 export function conditionText(condition: Condition): string {
@@ -148,7 +150,7 @@ function vocabularySection(catalog: FactCatalog, checks: readonly CatalogueCheck
     '',
     `**Actions**, least to most severe (the decision is the most severe fired action): ${ACTIONS.map((a) => `\`${a}\``).join(' < ')}.`,
     '',
-    `**Operators** of a condition: ${OPERATORS.map((o) => `\`${o}\``).join(', ')}. Numeric comparisons need an integer or number fact, \`contains\` and \`doesNotContain\` an array fact, \`in\` and \`notIn\` a list of the fact's values.`,
+    `**Operators** of a condition: ${OPERATORS.map((o) => `\`${o}\``).join(', ')}. Numeric comparisons need an integer or number fact, \`contains\` and \`doesNotContain\` an array fact, \`in\` and \`notIn\` a list of the fact's values; \`inDomains\` holds when a domain fact or one of its parents is in a list of domains, \`inNetworks\` when an IP fact is in a list of networks (\`203.0.113.0/24\`, \`2001:db8::/32\`) or addresses.`,
     '',
     '### Steps',
     '',

@@ -9,11 +9,12 @@ import type { CheckOptions, CheckSpec, Condition, Plugin } from '../engine/plugi
 import { factPriority, PolicyRunner } from '../engine/run.js';
 import type { Action, Mode, OnUnknown } from '../vocabulary.js';
 import { type CompiledVerdict, compileVerdict } from './compile-verdict.js';
+import type { PolicyProblem } from './errors.js';
 import type { CheckedPolicy } from './load.js';
 import { checkOptions } from './problems.js';
 import { ruleId } from './rule-id.js';
 import { anyOfRule } from './rules.js';
-import type { CheckConfig, PolicyTest } from './types.js';
+import type { CheckConfig, Exemption, ExemptionMatch, PolicyTest } from './types.js';
 
 export interface EnabledCheck {
   name: string;
@@ -36,11 +37,22 @@ export interface EnabledRule {
   reads: readonly string[];
 }
 
+/** An exemption as answers name it. */
+export interface EnabledExemption {
+  name: string;
+  /** Its entry in `steps` when it applied: `exemption_` and its name in snake_case. */
+  id: string;
+  /** The checks and free rules it exempts from; `all`: every one. */
+  from: 'all' | ReadonlySet<string>;
+}
+
 /** What a fired rule tells `decide`. */
 export interface Verdict {
-  source: 'check' | 'rule' | 'unknown';
-  /** Check name or free-rule name. */
+  source: 'check' | 'rule' | 'unknown' | 'exemption';
+  /** Check name, free-rule name or exemption name. */
   name: string;
+  /** An exemption's: the checks and rules whose verdicts it sets aside. */
+  exempts?: EnabledExemption['from'];
   action: Action;
   code?: string;
   kind?: 'error' | 'warning';
@@ -57,12 +69,14 @@ export interface CompiledPolicy {
   checks: readonly EnabledCheck[];
   /** The free rules, in policy order. */
   rules: readonly EnabledRule[];
+  /** The exemptions, in policy order. */
+  exemptions: readonly EnabledExemption[];
   /** The registry the policy was compiled against. */
   catalog: FactCatalog;
   /** Plugins with at least one enabled check, in registry order. */
   enabledPlugins: readonly Plugin[];
   options: Readonly<Record<string, CheckOptions>>;
-  /** Conditions the policy decides by: one per enabled check, per on_unknown other than ignore, per free rule. */
+  /** Conditions the policy decides by: one per exemption, per enabled check, per on_unknown other than ignore, per free rule. */
   ruleCount: number;
   runner: PolicyRunner;
   /** Engine rule name → the verdicts it carries, one per child of its `any`. */
@@ -72,6 +86,8 @@ export interface CompiledPolicy {
   /** The verdict of /v1/intelligence, from the policy's `intelligence:` section. */
   verdict: CompiledVerdict;
   tests: readonly PolicyTest[];
+  /** The compiler's warnings (warnings.ts), with their places. */
+  warnings: readonly PolicyProblem[];
 }
 
 /** An enabled check with what its rule needs. */
@@ -100,6 +116,8 @@ export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): Com
   const doc = checked.document;
   const checks = compileChecks(checked, catalog);
   const rules = new PolicyConditions();
+  const exemptions = (doc.exemptions ?? []).map(enabledExemption);
+  addExemptions(rules, doc.exemptions ?? [], exemptions);
   addCheckRules(rules, checks, catalog);
   addFreeRules(rules, checked, checks.length);
   const engineRules = rules.conditions.length > 0 ? [anyOfRule(POLICY_RULE, rules.conditions, (fact) => factPriority(catalog, fact))] : [];
@@ -112,6 +130,7 @@ export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): Com
     defaultAction: doc.default_action ?? 'allow',
     checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),
     rules: (doc.rules ?? []).map((rule) => ({ name: rule.name, id: ruleId(rule.name), reads: [...new Set(factsOf(rule.conditions))] })),
+    exemptions,
     catalog,
     enabledPlugins: [...catalog.plugins.values()].filter((p) => checks.some((c) => c.plugin === p)),
     options: Object.fromEntries(checks.map((c) => [c.name, c.options])),
@@ -121,6 +140,7 @@ export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): Com
     reads: [...new Set(rules.conditions.flatMap((c) => [...factsOf(c)]))],
     verdict: compileVerdict(intelligence, catalog),
     tests: doc.tests ?? [],
+    warnings: checked.warnings,
   };
 }
 
@@ -160,15 +180,73 @@ function addCheckRules(rules: PolicyConditions, checks: readonly CompiledCheck[]
   for (const check of checks) {
     if (check.onUnknown === 'ignore') continue;
     const unknown = check.reads.map((fact) => ({ fact, operator: 'in' as const, value: [null, ...unknownValuesOf(catalog, fact)] }));
-    rules.add({ any: unknown }, { source: 'unknown', name: check.name, action: check.onUnknown, order: check.order });
+    rules.add(
+      { any: unknown },
+      {
+        source: 'unknown',
+        name: check.name,
+        action: check.onUnknown,
+        code: unknownCode(check.name),
+        kind: check.mode === 'hard' ? 'error' : 'warning',
+        order: check.order,
+      },
+    );
   }
   const byPlugin = new Map<string, CompiledCheck[]>();
   for (const check of checks) byPlugin.set(check.plugin.id, [...(byPlugin.get(check.plugin.id) ?? []), check]);
   for (const group of byPlugin.values()) for (const check of group) rules.add(check.condition, checkVerdict(check));
 }
 
+/** The code a check's on_unknown answers with: its evidence was unknown, so what it would say is not. */
+export function unknownCode(check: string): string {
+  return `${check}_unknown`;
+}
+
 function checkVerdict(check: CompiledCheck): Verdict {
   return { source: 'check', name: check.name, action: check.action, code: check.code, kind: check.mode === 'hard' ? 'error' : 'warning', order: check.order };
+}
+
+function enabledExemption(exemption: Exemption): EnabledExemption {
+  return { name: exemption.name, id: exemptionId(exemption.name), from: exemption.from === 'all' ? 'all' : new Set(exemption.from) };
+}
+
+/** `exemption_` and the exemption's name with hyphens as underscores: its entry in `steps`. */
+export function exemptionId(name: string): string {
+  return `exemption_${name.replaceAll('-', '_')}`;
+}
+
+/** The exemptions first (order 0: they carry no code), each a condition that holds for the sign-ups it covers. */
+function addExemptions(rules: PolicyConditions, written: readonly Exemption[], exemptions: readonly EnabledExemption[]): void {
+  written.forEach((exemption, i) => {
+    const from = (exemptions[i] as EnabledExemption).from;
+    rules.add(exemptionCondition(exemption.when), { source: 'exemption', name: exemption.name, action: 'none', exempts: from, order: 0 });
+  });
+}
+
+/** Who an exemption covers, as one condition: each part given must hold. */
+export function exemptionCondition(when: ExemptionMatch): Condition {
+  const parts: Condition[] = [];
+  if (when.domains) parts.push({ fact: 'domain', operator: 'inDomains', value: when.domains });
+  if (when.addresses) {
+    const addresses = when.addresses.map((a) => a.toLowerCase());
+    parts.push({
+      any: [
+        { fact: 'email_lower', operator: 'in', value: addresses },
+        { fact: 'base_email', operator: 'in', value: addresses },
+      ],
+    });
+  }
+  if (when.ips) {
+    parts.push({
+      any: [
+        { fact: 'ipv4_address', operator: 'inNetworks', value: when.ips },
+        { fact: 'ipv6_address', operator: 'inNetworks', value: when.ips },
+      ],
+    });
+  }
+  if (when.project_list) parts.push({ fact: 'on_exempt_list', operator: 'equal', value: true });
+  if (when.conditions) parts.push(when.conditions);
+  return parts.length === 1 ? (parts[0] as Condition) : { all: parts };
 }
 
 /** The policy's free rules, after its checks in order. */

@@ -4,6 +4,7 @@
 
 import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
+import { domainEntry, networkEntry } from '../engine/operators.js';
 import type { FactSpec } from '../engine/plugin.js';
 import { OPERATORS } from '../vocabulary.js';
 import { didYouMean } from './did-you-mean.js';
@@ -48,6 +49,14 @@ function operatorMisfit(operator: string, spec: FactSpec, value: unknown): { at:
   }
   if (ARRAY_OPERATORS.has(operator)) {
     return spec.type === 'array' ? null : { at: 'operator', message: `operator ${operator} needs an array fact` };
+  }
+  if (operator === 'inDomains' || operator === 'inNetworks') {
+    if (spec.type !== 'string') return { at: 'operator', message: `operator ${operator} needs a string fact (a domain or an IP address)` };
+    if (!Array.isArray(value)) return { at: 'value', message: `operator ${operator} needs a list value` };
+    const entry = operator === 'inDomains' ? domainEntry : networkEntry;
+    const bad = value.find((v) => typeof v !== 'string' || entry(v) === null);
+    const what = operator === 'inDomains' ? 'a domain' : 'an IP address or a network such as 203.0.113.0/24';
+    return bad === undefined ? null : { at: 'value', message: `${JSON.stringify(bad)} is not ${what}` };
   }
   if (LIST_OPERATORS.has(operator)) {
     if (!Array.isArray(value)) return { at: 'value', message: `operator ${operator} needs a list value` };

@@ -17,7 +17,10 @@ export interface Evaluation<D> {
   pluginsRan: readonly string[];
   /** Ids of the plugins that ran and applied to the request (see RunOutcome.pluginsApplied). */
   pluginsApplied: readonly string[];
-  /** The steps that ran, in run order (see stepsRun), then the free rules that ran (`rule_<name>`), in policy order. */
+  /**
+   * The steps that ran, in run order (see stepsRun), then the free rules that ran (`rule_<name>`), then the
+   * exemptions that applied (`exemption_<name>`), each in policy order.
+   */
   steps(): Promise<string[]>;
   /** The checked types of the enabled checks that ran (see checksThatRan), each once, in policy order. */
   checkedTypes(): Promise<string[]>;
@@ -51,7 +54,9 @@ export async function evaluate(
     ...(options.given ? { given: options.given } : {}),
     ...(options.timed === false ? { timed: false } : {}),
   });
-  const result = evaluation(policy, outcome, decide(policy, outcome.fired));
+  const decision = decide(policy, outcome.fired);
+  const applied = decision.exemptions.length > 0 ? policy.exemptions.filter((e) => decision.exemptions.includes(e.name)).map((e) => e.id) : NO_STEPS;
+  const result = new RunEvaluation(policy, outcome, decision, applied);
   if (options.explain) result.explanation = explainRun(policy, outcome.rules ?? [], result.decision);
   return result;
 }
@@ -68,8 +73,10 @@ export async function evaluateVerdict(
 }
 
 function evaluation<D>(policy: CompiledPolicy, outcome: RunOutcome, decision: D): Evaluation<D> {
-  return new RunEvaluation(policy, outcome, decision);
+  return new RunEvaluation(policy, outcome, decision, NO_STEPS);
 }
+
+const NO_STEPS: readonly string[] = [];
 
 /**
  * A class, not an object literal with getters: each literal's getters are new closures, so each object gets a
@@ -86,6 +93,8 @@ class RunEvaluation<D> implements Evaluation<D> {
     private readonly policy: CompiledPolicy,
     private readonly outcome: RunOutcome,
     readonly decision: D,
+    /** The exemptions that applied (`exemption_<name>`), listed after the rules that ran. */
+    private readonly exemptionSteps: readonly string[],
   ) {
     this.fact = outcome.fact;
     this.facts = outcome.facts;
@@ -109,7 +118,7 @@ class RunEvaluation<D> implements Evaluation<D> {
   readonly steps = async (): Promise<string[]> => {
     const { policy, outcome } = this;
     const [checksRan, rulesRan] = await Promise.all([this.checks(), thatRan(outcome, policy, policy.rules)]);
-    return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id)];
+    return [...stepsRun(policy, outcome.pluginsApplied, checksRan), ...rulesRan.map((rule) => rule.id), ...this.exemptionSteps];
   };
 
   readonly checkedTypes = async (): Promise<string[]> => checkedTypesOf(await this.checks());

@@ -30,9 +30,9 @@ export type ExplainedCondition =
   | { not: ExplainedCondition; held: boolean | null };
 
 export interface ExplainedEntry {
-  /** Check name, or free rule name. */
+  /** Check name, free rule name or exemption name. */
   name: string;
-  kind: 'check' | 'rule';
+  kind: 'check' | 'rule' | 'exemption';
   mode?: Mode;
   fired: boolean;
   /** The action it takes when it fires (contributed when `fired`). */
@@ -42,6 +42,10 @@ export interface ExplainedEntry {
   conditions: ExplainedCondition;
   /** A check whose on_unknown is not ignore: the facts it reads that were unknown, and whether that fired. */
   on_unknown?: { action: OnUnknown; unknown_facts: string[]; fired: boolean };
+  /** An exemption's: the checks and rules it exempts from (`all`: every one); `fired` says whether it applied. */
+  exempts?: 'all' | string[];
+  /** A check or rule that fired but was set aside: the exemptions that applied to it. */
+  exempted_by?: string[];
 }
 
 export interface Explanation {
@@ -54,6 +58,8 @@ export interface Explanation {
   why: string;
   /** What fired and the action each contributed, in policy order (on_unknown verdicts named `on_unknown:<check>`). */
   contributions: { name: string; action: Action }[];
+  /** The exemptions that applied, each with the fired checks and rules it set aside. */
+  exemptions: { name: string; set_aside: string[] }[];
   /** Actions, most severe first: the most severe one that fired wins. */
   severity_order: Action[];
   /** Every enabled check and free rule, in policy order. */
@@ -89,8 +95,17 @@ export function explainRun(policy: CompiledPolicy, rules: readonly RuleOutcome[]
     const unknown = unknownOf.get(entry.name);
     if (unknown && entry.kind === 'check') entry.on_unknown = unknown;
   }
-  const contributions = decision.fired.map((v) => ({ name: v.source === 'unknown' ? `on_unknown:${v.name}` : v.name, action: v.action }));
-  const { decided_by, why } = reason(policy, decision, contributions);
+  const contributions = decision.fired.map((v) => ({ name: verdictName(v), action: v.action }));
+  const exemptions = decision.exemptions.map((name) => ({ name, set_aside: [] as string[] }));
+  for (const verdict of decision.exempted) {
+    const by = exemptions.filter((e) => exemptsVerdict(policy, e.name, verdict));
+    for (const e of by) e.set_aside.push(verdictName(verdict));
+    const entry = entries.find((x) => x.name === verdict.name && x.kind !== 'exemption');
+    if (entry) entry.exempted_by = by.map((e) => e.name);
+  }
+  const { decided_by, why: decided } = reason(policy, decision, contributions);
+  const setAside = exemptions.filter((e) => e.set_aside.length > 0).map((e) => `${e.name} set aside ${e.set_aside.join(', ')}`);
+  const why = setAside.length > 0 ? `${decided}; exemption ${setAside.join('; exemption ')}` : decided;
   return {
     policy: policy.name,
     revision: policy.revision,
@@ -98,9 +113,19 @@ export function explainRun(policy: CompiledPolicy, rules: readonly RuleOutcome[]
     decided_by,
     why,
     contributions,
+    exemptions,
     severity_order: [...SEVERITY_ORDER],
     entries,
   };
+}
+
+function verdictName(verdict: Verdict): string {
+  return verdict.source === 'unknown' ? `on_unknown:${verdict.name}` : verdict.name;
+}
+
+function exemptsVerdict(policy: CompiledPolicy, exemption: string, verdict: Verdict): boolean {
+  const from = policy.exemptions.find((e) => e.name === exemption)?.from;
+  return from === 'all' || from?.has(verdict.name) === true;
 }
 
 /** The children of the policy rule's top-level `any` (a single condition is the child itself). */
@@ -112,9 +137,11 @@ function childrenOf(conditions: ConditionOutcome, count: number): ConditionOutco
 
 function entryOf(policy: CompiledPolicy, verdict: Verdict, child: ConditionOutcome | undefined): ExplainedEntry {
   const check = verdict.source === 'check' ? policy.checks.find((c) => c.name === verdict.name) : undefined;
+  const exempts = verdict.exempts === undefined ? {} : { exempts: verdict.exempts === 'all' ? ('all' as const) : [...verdict.exempts] };
   return {
     name: verdict.name,
-    kind: verdict.source === 'check' ? 'check' : 'rule',
+    kind: verdict.source === 'check' ? 'check' : verdict.source === 'exemption' ? 'exemption' : 'rule',
+    ...exempts,
     ...(check ? { mode: check.mode } : {}),
     fired: child?.result === true,
     action: verdict.action,
@@ -181,17 +208,34 @@ export function renderExplanation(explanation: Explanation): string {
   return lines.join('\n');
 }
 
-/** Only what fired (checks, rules, on_unknown), with the facts their conditions saw, and why: a failed policy test's story. */
-export function renderFired(explanation: Explanation, indent = ''): string {
+/**
+ * What fired (checks, rules, on_unknown, exemptions), with the facts their conditions saw, and why: a failed
+ * policy test's story. `expected`: names the test expected to fire, shown whether they fired or not, so a
+ * rule that did not fire shows what its conditions saw.
+ */
+export function renderFired(explanation: Explanation, indent = '', expected: readonly string[] = []): string {
   const lines = [`why: ${explanation.why}`];
-  for (const entry of explanation.entries) if (entry.fired || entry.on_unknown?.fired) renderEntry(entry, lines);
+  for (const entry of explanation.entries) {
+    if (entry.fired || entry.on_unknown?.fired) renderEntry(entry, lines);
+    else if (expected.includes(entry.name)) {
+      lines.push(`[expected to fire, did not]`);
+      renderEntry(entry, lines);
+    }
+  }
   return lines.map((line) => `${indent}${line}`).join('\n');
 }
 
 function renderEntry(entry: ExplainedEntry, lines: string[]): void {
+  if (entry.kind === 'exemption') {
+    const from = entry.exempts === 'all' ? 'every check and rule' : (entry.exempts ?? []).join(', ');
+    lines.push(`${entry.fired ? '[applied]' : '[       ]'} ${entry.name}  exemption from ${from}`);
+    renderCondition(entry.conditions, 2, lines);
+    return;
+  }
   const what = [entry.kind, entry.mode].filter(Boolean).join(', ');
   const code = entry.code ? ` (${entry.code})` : '';
-  lines.push(`${entry.fired ? '[fired]' : '[     ]'} ${entry.name}  ${what} -> ${entry.action}${code}`);
+  const exempt = entry.exempted_by ? `, set aside by exemption ${entry.exempted_by.join(', ')}` : '';
+  lines.push(`${entry.fired ? '[fired]' : '[     ]'} ${entry.name}  ${what} -> ${entry.action}${code}${exempt}`);
   renderCondition(entry.conditions, 2, lines);
   const unknown = entry.on_unknown;
   if (unknown) {

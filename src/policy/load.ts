@@ -18,6 +18,7 @@ import { documentOverLimit, POLICY_LIMITS, textOverLimit, tokensOverLimit } from
 import { policyProblems } from './problems.js';
 import { duplicateKeyProblems, keyName, syntaxProblems } from './syntax.js';
 import type { PolicyDocument } from './types.js';
+import { policyWarnings } from './warnings.js';
 
 const CONDITION_FORMS = 'a condition must be {all: [...]}, {any: [...]}, {not: {...}} or {fact, operator, value}';
 
@@ -37,6 +38,8 @@ export interface CheckedPolicy {
   /** Content hash: names this policy's revision in every decision. */
   revision: string;
   document: PolicyDocument;
+  /** What it may not mean as written (warnings.ts): `policy check` prints them, `--strict` refuses them. */
+  warnings: PolicyProblem[];
 }
 
 /** A parsed policy with the schema's problems and the positions of its nodes (problems.ts adds its own). */
@@ -59,7 +62,8 @@ export function checkPolicy(source: PolicySource, catalog: FactCatalog): Checked
   const loaded = parsePolicy(source.file, text);
   const problems = policyProblems(loaded, catalog);
   if (problems.length > 0) throw new PolicyError(problems);
-  return { name: source.name, file: source.file, revision: policyRevision(text), document: loaded.document };
+  const warnings = sortProblems(policyWarnings(loaded, catalog)).slice(0, POLICY_LIMITS.problems);
+  return { name: source.name, file: source.file, revision: policyRevision(text), document: loaded.document, warnings };
 }
 
 /** The revision of a policy text: the first 16 hex digits of its SHA-256. */

@@ -7,10 +7,13 @@
 
 import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
+import { domainEntry, networkEntry } from '../engine/operators.js';
 import type { CheckOptions, CheckSpec } from '../engine/plugin.js';
 import { describeSchemaErrors, pointer, validatorFor } from '../schemas.js';
+import { ACTIONS, type Action } from '../vocabulary.js';
 import { verdictProblems } from './compile-verdict.js';
 import { conditionProblems } from './condition-types.js';
+import { severity } from './decide.js';
 import { didYouMean } from './did-you-mean.js';
 import { type PolicyProblem, sortProblems } from './errors.js';
 import { POLICY_LIMITS } from './limits.js';
@@ -33,6 +36,7 @@ export function policyProblems(loaded: LoadedPolicy, catalog: FactCatalog): Poli
   if (isRecord(doc)) {
     checkProblems(doc.checks, catalog, report, full);
     freeRuleProblems(doc.rules, catalog, report, full);
+    exemptionProblems(doc, catalog, report, full);
     if (isRecord(doc.intelligence) && !full()) {
       for (const p of verdictProblems(doc.intelligence, catalog)) report(['intelligence', ...p.path], () => p.message);
     }
@@ -70,6 +74,15 @@ function checkProblems(checks: unknown, catalog: FactCatalog, report: Report, fu
     if (!isRecord(config)) continue;
     const spec = plugin.checks[name] as CheckSpec;
     if (!optionsFit(name, spec, config.options, here, report) || config.enabled === false) continue;
+    const mode = config.mode ?? 'hard';
+    const action = isAction(config.action) ? config.action : mode === 'hard' ? 'block' : 'allow';
+    if (spec.code === undefined && decidesMoreThanAllow(action)) {
+      report(
+        here,
+        () =>
+          `check ${name} can decide ${action} but carries no code, so an answer would not say why: give its plugin (${plugin.id}) a code for it, or set action: allow`,
+      );
+    }
     const options = checkOptions(spec, config.options);
     const condition = typeof spec.when === 'function' ? spec.when(options) : spec.when;
     for (const problem of conditionProblems(condition, catalog)) report(here, () => `check ${name} of plugin ${plugin.id} is broken: ${problem.message()}`);
@@ -111,7 +124,71 @@ function freeRuleProblems(rules: unknown, catalog: FactCatalog, report: Report, 
         );
     }
     for (const problem of conditionProblems(rule.conditions, catalog)) report([...here, 'conditions', ...problem.path], problem.message);
+    if (isAction(rule.action) && decidesMoreThanAllow(rule.action) && rule.error === undefined && rule.warning === undefined && typeof rule.name === 'string') {
+      const name = rule.name;
+      report([...here, 'action'], () => {
+        const code = ruleId(name);
+        return `rule "${name}" can decide ${rule.action} without a code, so an answer would not say why: add \`${severity(rule.action as Action) >= severity('soft_block') ? 'error' : 'warning'}: ${code}\` (or a code of your own) to the rule`;
+      });
+    }
   }
+}
+
+/**
+ * Exemptions: names used once, `from` naming checks of the registry or free rules of this policy, lists whose
+ * entries are domains and networks, conditions that fit their facts. A check named but not enabled is a warning
+ * (warnings.ts), not a problem: the exemption then sets nothing aside.
+ */
+function exemptionProblems(doc: Record<string, unknown>, catalog: FactCatalog, report: Report, full: () => boolean): void {
+  const exemptions = doc.exemptions;
+  if (!Array.isArray(exemptions)) return;
+  const ruleNames = Array.isArray(doc.rules) ? doc.rules.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : [])) : [];
+  const seen = new Set<string>();
+  for (const [i, exemption] of exemptions.entries()) {
+    if (full()) return;
+    if (!isRecord(exemption)) continue;
+    const here = ['exemptions', i];
+    if (typeof exemption.name === 'string') {
+      if (seen.has(exemption.name)) report([...here, 'name'], () => `exemption name "${exemption.name}" is used twice`);
+      seen.add(exemption.name);
+    }
+    if (Array.isArray(exemption.from)) {
+      for (const [j, name] of exemption.from.entries()) {
+        if (typeof name !== 'string' || catalog.checkOwner.has(name) || ruleNames.includes(name)) continue;
+        report([...here, 'from', j], () => {
+          const known = [...catalog.checkOwner.keys(), ...ruleNames];
+          return `"${echoInput(name)}" is neither a check nor a free rule of this policy${didYouMean(name, known) || ' (`email-trust facts` lists the checks)'}`;
+        });
+      }
+    }
+    const when = exemption.when;
+    if (!isRecord(when)) continue;
+    listEntryProblems(when.domains, [...here, 'when', 'domains'], domainEntry, 'a domain such as partner.example', report);
+    listEntryProblems(when.ips, [...here, 'when', 'ips'], networkEntry, 'an IP address or a network such as 203.0.113.0/24', report);
+    if (Array.isArray(when.addresses)) {
+      for (const [j, address] of when.addresses.entries()) {
+        if (typeof address === 'string' && !/^[^@\s]+@[^@\s]+$/.test(address))
+          report([...here, 'when', 'addresses', j], () => `"${echoInput(address)}" is not an address such as jane@partner.example`);
+      }
+    }
+    for (const problem of conditionProblems(when.conditions, catalog)) report([...here, 'when', 'conditions', ...problem.path], problem.message);
+  }
+}
+
+function listEntryProblems(list: unknown, here: Path, entry: (text: string) => unknown, what: string, report: Report): void {
+  if (!Array.isArray(list)) return;
+  for (const [j, text] of list.entries()) {
+    if (typeof text === 'string' && entry(text) === null) report([...here, j], () => `"${echoInput(text)}" is not ${what}`);
+  }
+}
+
+/** Whether an action changes what the caller does: anything but none and allow needs a code that says why. */
+function decidesMoreThanAllow(action: Action): boolean {
+  return severity(action) > severity('allow');
+}
+
+function isAction(value: unknown): value is Action {
+  return typeof value === 'string' && (ACTIONS as readonly string[]).includes(value);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -28,12 +28,23 @@ export function testExpectationProblems(doc: Record<string, unknown>, catalog: F
     ...(Array.isArray(doc.rules) ? doc.rules.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : [])) : []),
   ];
   const fired = new Set(firedNames);
+  const exemptionNames = Array.isArray(doc.exemptions) ? doc.exemptions.flatMap((e) => (isRecord(e) && typeof e.name === 'string' ? [e.name] : [])) : [];
   const flags = [...catalog.owner].flatMap(([fact, plugin]) => {
     const spec = plugin.facts[fact];
     return spec && exposedAs(spec, 'flag') ? [fact] : [];
   });
   const isFlag = new Set(flags);
+  const listNames = [...catalog.listOwner.keys()];
   for (const [i, test] of doc.tests.entries()) {
+    if (isRecord(test) && isRecord(test.lists)) {
+      for (const list of Object.keys(test.lists)) {
+        if (!catalog.listOwner.has(list))
+          report(
+            ['tests', i, 'lists', list],
+            () => `unknown project list "${echoInput(list)}"${didYouMean(list, listNames) || `; lists: ${listNames.join(', ')}`}`,
+          );
+      }
+    }
     if (!isRecord(test) || !isRecord(test.expected)) continue;
     const here = ['tests', i, 'expected'];
     const expected = test.expected;
@@ -44,6 +55,16 @@ export function testExpectationProblems(doc: Record<string, unknown>, catalog: F
         report([...here, 'fired', j], () => {
           const hint = didYouMean(name, firedNames) || ` (it enables ${firedNames.join(', ') || 'nothing'})`;
           return `"${echoInput(name)}" is not an enabled check, a free rule or an on_unknown of this policy${hint}`;
+        });
+      }
+    }
+    if (Array.isArray(expected.exemptions)) {
+      for (const [j, name] of expected.exemptions.entries()) {
+        if (full()) return;
+        if (typeof name !== 'string' || exemptionNames.includes(name)) continue;
+        report([...here, 'exemptions', j], () => {
+          const hint = didYouMean(name, exemptionNames) || ` (its exemptions: ${exemptionNames.join(', ') || 'none'})`;
+          return `"${echoInput(name)}" is not an exemption of this policy${hint}`;
         });
       }
     }

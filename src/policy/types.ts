@@ -19,6 +19,27 @@ export interface FreeRule {
   warning?: string;
 }
 
+/** Who an exemption covers: every condition given must hold. */
+export interface ExemptionMatch {
+  /** The address's domain or a parent of it is listed. */
+  domains?: string[];
+  /** The address lower-cased, or its base address, is listed. */
+  addresses?: string[];
+  /** The caller's IP is listed or in a listed network. */
+  ips?: string[];
+  /** The domain or a parent of it is on this project list. */
+  project_list?: 'exempt';
+  conditions?: Condition;
+}
+
+/** Sign-ups let through the checks and free rules named in `from` (`all`: every one of the policy). */
+export interface Exemption {
+  name: string;
+  description?: string;
+  when: ExemptionMatch;
+  from: 'all' | string[];
+}
+
 export interface ParentRule {
   field: string;
   operator: '==' | '!=';
@@ -86,12 +107,16 @@ export interface PolicyTest {
   history?: HistoryEntry[];
   /** Network answers per domain; without it the network checks answer "not checked". */
   network?: Record<string, DomainAnswers>;
+  /** The project's own domain lists (`email-trust project lists`), by list name; none when absent. */
+  lists?: Record<string, string[]>;
   expected: {
     action?: Action;
     errors?: string[];
     warnings?: string[];
     /** Names of the checks and free rules that fired, in any order. */
     fired?: string[];
+    /** Names of the exemptions that applied, in any order. */
+    exemptions?: string[];
     /** The typo correction of the answer; null: none. */
     corrected_email?: string | null;
     /** The answer's risk_level; null: none (no risk detected). */
@@ -108,6 +133,7 @@ export interface PolicyDocument {
   default_action?: Action;
   checks?: Record<string, CheckConfig>;
   rules?: FreeRule[];
+  exemptions?: Exemption[];
   intelligence?: IntelligencePolicy;
   tests?: PolicyTest[];
 }

@@ -1,8 +1,10 @@
 // Runs the `tests:` of a policy (Cerbos style): each input through the verify pipeline (verifyWith, with
 // show_results), against the history and network answers the test declares (none by default: an empty
 // history, network checks "not checked"), compared with what the test expects: action, errors, warnings,
-// flags, corrected_email, risk_level, risk_score and the checks and rules that fired. Nothing is stored.
+// flags, corrected_email, risk_level, risk_score, the checks and rules that fired and the exemptions that
+// applied. Nothing is stored.
 import { noHistory } from '../engine/no-history.js';
+import type { ProjectListReader } from '../engine/plugin.js';
 import type { RunServices } from '../engine/run.js';
 import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -21,6 +23,8 @@ export interface PolicyTestResult {
   failures: string[];
   /** The checks and free rules that fired (on_unknown:<check> for an on_unknown rule), as `expected.fired` names them. */
   fired: string[];
+  /** The exemptions that applied, as `expected.exemptions` names them. */
+  exemptions: string[];
   /** Why the answer was what it was (what fired, the facts each condition saw): kept for a failed test. */
   explanation?: Explanation;
 }
@@ -45,9 +49,10 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
       const run = { projectId: POLICY_TEST_PROJECT, device: test.input.device ?? null, fingerprint: fingerprintOfTest(test.input, at), services };
       const { evaluation, response } = await verifyWith(policy, request, run);
       const fired = firedNames(evaluation.decision);
-      const failures = differences(test, response, fired);
+      const failures = differences(test, response, fired, evaluation.decision.exemptions);
       const passed = failures.length === 0;
-      results.push({ test, passed, failures, fired, ...(passed ? {} : { explanation: evaluation.explanation }) });
+      const { exemptions } = evaluation.decision;
+      results.push({ test, passed, failures, fired, exemptions, ...(passed ? {} : { explanation: evaluation.explanation }) });
     }
     return results;
   } finally {
@@ -56,7 +61,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
 }
 
 /** What a policy test (or `policy explain --fixtures`) declares: an input, and optionally a history and network answers. */
-export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'network'>;
+export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'network' | 'lists'>;
 
 /** Evaluates one input against the world `run` declares (history under project `policy-test-<index>`), at time `at`. */
 export async function evaluateWithFixtures(
@@ -86,10 +91,18 @@ export async function evaluateWithFixtures(
 /** The history, network and clock `run` declares. */
 async function fixtureServices(run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
   const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
-  return { velocity, network: run.network ? networkFromAnswers(run.network, () => at) : OFFLINE, now: () => at };
+  const network = run.network ? networkFromAnswers(run.network, () => at) : OFFLINE;
+  return { velocity, network, ...(run.lists ? { lists: listsOf(run.lists) } : {}), now: () => at };
 }
 
-function differences(test: PolicyTest, response: VerifyResponse, fired: readonly string[]): string[] {
+/** A test's project lists as the store hands them to plugins. */
+function listsOf(lists: Readonly<Record<string, readonly string[]>>): ProjectListReader {
+  const sets = new Map(Object.entries(lists).map(([name, entries]) => [name, new Set(entries)]));
+  const none: ReadonlySet<string> = new Set();
+  return { entries: async (list) => sets.get(list) ?? none };
+}
+
+function differences(test: PolicyTest, response: VerifyResponse, fired: readonly string[], exemptions: readonly string[]): string[] {
   const failures: string[] = [];
   const { action, errors, warnings } = test.expected;
   if (action !== undefined && response.action !== action) failures.push(`action: expected ${action}, got ${response.action}`);
@@ -97,6 +110,7 @@ function differences(test: PolicyTest, response: VerifyResponse, fired: readonly
     ['errors', errors, response.errors ?? []],
     ['warnings', warnings, response.warnings ?? []],
     ['fired', test.expected.fired, fired],
+    ['exemptions', test.expected.exemptions, exemptions],
   ];
   for (const [what, expected, actual] of lists) {
     if (expected !== undefined && !sameMembers(expected, actual)) failures.push(`${what}: expected [${expected.join(', ')}], got [${actual.join(', ')}]`);

@@ -312,7 +312,11 @@ describe('policy check', () => {
     expect(r.err).toContain(`${file}:4:22: /checks/disposible_domain: unknown check "disposible_domain"; did you mean "disposable_domain"?\n`);
     expect(r.err).toContain(`${file}:7:34: /rules/0/conditions/all/0/fact: unknown fact "domain_age_dayz"; did you mean "domain_age_days"?\n`);
     expect(r.err).toMatch(/:7:61: \/rules\/0\/conditions\/all\/0\/operator: must be one of: .*; got "lesThan"; did you mean "lessThan"\?\n/);
-    expect(r.err).toMatch(/invalid policy: 4 problem\(s\)/);
+    // A rule that can challenge must say why: refused, with a suggested code.
+    expect(r.err).toContain(
+      `${file}:8:13: /rules/0/action: rule "young" can decide challenge without a code, so an answer would not say why: add \`warning: rule_young\` (or a code of your own) to the rule\n`,
+    );
+    expect(r.err).toMatch(/invalid policy: 5 problem\(s\)/);
   });
 
   it('places a YAML syntax error at the unclosed bracket, in the same file:line:col form', async () => {

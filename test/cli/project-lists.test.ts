@@ -131,7 +131,7 @@ describe('project lists add', () => {
     expect(missing.err).toContain(`argument:1: "${join(dir, 'missing.txt')}": neither a file nor a domain`);
     const list = await run('project', 'lists', 'add', 'shop', 'abuse', 'x.example');
     expect(list.code).toBe(2);
-    expect(list.err).toBe('error: unknown list "abuse"; lists: disposable, not-disposable, known-abuse, not-known-abuse, spam-trap, not-spam-trap\n');
+    expect(list.err).toBe('error: unknown list "abuse"; lists: disposable, not-disposable, exempt, known-abuse, not-known-abuse, spam-trap, not-spam-trap\n');
     const project = await run('project', 'lists', 'add', 'nope', 'spam-trap', 'x.example');
     expect(project.code).toBe(2);
     expect(project.err).toContain('no project named or with id "nope"');
@@ -163,6 +163,7 @@ describe('project lists show, remove, clear', () => {
     expect(text.out.split('\n').slice(1)).toEqual([
       'disposable       0 entries',
       'not-disposable   0 entries',
+      'exempt           0 entries',
       'known-abuse      5 entries',
       '  bad.example',
       '  new.example',

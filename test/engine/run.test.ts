@@ -191,6 +191,7 @@ describe('project lists, enforced like needs', () => {
     expect(owners).toEqual([
       ['disposable', 'disposable'],
       ['not-disposable', 'disposable'],
+      ['exempt', 'exempt-list'],
       ['known-abuse', 'known-abuse'],
       ['not-known-abuse', 'known-abuse'],
       ['spam-trap', 'spam-trap'],

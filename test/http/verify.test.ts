@@ -230,23 +230,38 @@ describe('policy behaviour', () => {
     expect(fired.body).toMatchObject({ action: 'block', errors: ['local_contains_plus_symbol'] });
   });
 
-  it('names a free rule without a code that changed the action: rule_<name> in warnings, and in steps when it ran', async () => {
+  it('lets a partner through the checks its exemption names, and says so in steps', async () => {
+    const { readFileSync } = await import('node:fs');
+    const policyYaml = readFileSync(new URL('../../policies/b2b-only.yaml', import.meta.url), 'utf8');
+    const project = await server.createProject({ name: 'b2b-exempt', policyYaml });
+    const partner = await verify(project, { email_address: 'jane.doe@example.net', ipv4_address: '2.26.157.1', show_results: true, show_steps: true });
+    expect(partner.status).toBe(200);
+    expect(partner.body).toMatchObject({ action: 'allow', errors: [], warnings: [] });
+    expect(partner.body.steps).toContain('vpn_ip');
+    expect((partner.body.steps as string[]).at(-1)).toBe('exemption_partners');
+    const stranger = await verify(project, { email_address: 'jane.doe@example.com', ipv4_address: '2.26.157.1', show_results: true, show_steps: true });
+    expect(stranger.body).toMatchObject({ action: 'challenge', warnings: ['vpn_detected'] });
+    expect(stranger.body.steps).not.toContain('exemption_partners');
+  });
+
+  it('names a free rule without a code (it may only allow): rule_<name> in warnings, and in steps when it ran', async () => {
     const policyYaml = [
       'version: "1.0"',
+      'default_action: allow_with_review',
       'checks:',
-      '  free_provider_domain: { mode: soft }',
+      '  free_provider_domain: { mode: soft, action: none }',
       'rules:',
       '  - name: free-mailbox',
       '    conditions: { fact: is_free_provider_domain, operator: equal, value: true }',
-      '    action: challenge',
+      '    action: allow',
       '',
     ].join('\n');
     const project = await server.createProject({ name: 'codeless-rule', policyYaml });
     const fired = await verify(project, { email_address: 'jane@gmail.com', show_results: true, show_steps: true });
-    expect(fired.body).toMatchObject({ action: 'challenge', is_free_provider_domain: true, errors: [], warnings: ['rule_free_mailbox'] });
+    expect(fired.body).toMatchObject({ action: 'allow', is_free_provider_domain: true, errors: [], warnings: ['rule_free_mailbox'] });
     expect(fired.body.steps).toEqual(['free_provider_domain', 'rule_free_mailbox']);
     const quiet = await verify(project, { email_address: 'jane@example.com', show_results: true, show_steps: true });
-    expect(quiet.body).toMatchObject({ action: 'allow', errors: [], warnings: [], steps: ['free_provider_domain', 'rule_free_mailbox'] });
+    expect(quiet.body).toMatchObject({ action: 'allow_with_review', errors: [], warnings: [], steps: ['free_provider_domain', 'rule_free_mailbox'] });
     // A rule whose facts are unknown did not run: an invalid address has no domain to classify.
     const unknown = await verify(project, { email_address: 'not-an-address', show_steps: true });
     expect(unknown.body.steps).not.toContain('rule_free_mailbox');

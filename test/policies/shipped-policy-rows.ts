@@ -115,6 +115,7 @@ export const ROWS: Row[] = [
       { email_address: 'jane@example.com', ipv4_address: '203.0.113.9', device: 'dev_rows', minutes_ago: 120 },
     ],
   },
-  // b2b-only's free rule.
-  { fires: 'free_provider_mailbox', email: 'jane.doe@gmail.com' },
+  // b2b-only's business checks: a free mailbox, a VPN.
+  { fires: 'free_provider_domain', email: 'jane.doe@gmail.com' },
+  { fires: 'vpn_ip', email: 'jane.doe@example.com', ipv4: '2.26.157.1' },
 ];

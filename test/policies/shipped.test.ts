@@ -17,7 +17,7 @@ const actionsOf = (policy: CompiledPolicy) =>
   new Map(
     [...policy.verdicts.values()]
       .flat()
-      .filter((v) => v.source !== 'unknown')
+      .filter((v) => v.source !== 'unknown' && v.source !== 'exemption')
       .map((v) => [v.name, v.action]),
   );
 
@@ -59,6 +59,12 @@ describe.each(
     const choices = [...actionsOf(policy)].filter(([check, action]) => defaults.get(check) !== action && !EMPTY_LISTS.has(check));
     expect(choices.length).toBeGreaterThan(0);
     expect(choices.filter(([check]) => !fired.has(check)).map(([check, action]) => `${check} (${action})`)).toEqual([]);
+  });
+
+  it('its tests apply each of its exemptions', async () => {
+    const policy = book.byName(name)!;
+    const applied = new Set((await runPolicyTests(policy)).flatMap((r) => r.exemptions));
+    expect(policy.exemptions.map((e) => e.name).filter((e) => !applied.has(e))).toEqual([]);
   });
 });
 

@@ -22,6 +22,7 @@ rules:
   - name: busy_numeric
     conditions: { all: [{ fact: distinct_emails_in_ip, operator: greaterThan, value: 1 }, { fact: local_is_numeric, operator: equal, value: true }] }
     action: block
+    error: busy_numeric_sign_up
 `,
   },
   catalog,

@@ -75,9 +75,9 @@ describe('compiling a policy', () => {
 
   it('refuses unknown facts in free rules', () => {
     const [p] = problemsOf(
-      'version: "1"\nrules:\n  - name: r\n    action: block\n    conditions: { all: [ { fact: domain_agee, operator: equal, value: 1 } ] }\n',
+      'version: "1"\nrules:\n  - name: r\n    action: block\n    error: e\n    conditions: { all: [ { fact: domain_agee, operator: equal, value: 1 } ] }\n',
     );
-    expect(p).toMatchObject({ path: '/rules/0/conditions/all/0/fact', message: 'unknown fact "domain_agee" (`email-trust facts` lists every fact)', line: 5 });
+    expect(p).toMatchObject({ path: '/rules/0/conditions/all/0/fact', message: 'unknown fact "domain_agee" (`email-trust facts` lists every fact)', line: 6 });
   });
 
   it.each([
@@ -88,12 +88,12 @@ describe('compiling a policy', () => {
     ['contains on a scalar fact', '{ fact: subdomain_count, operator: contains, value: 3 }', /needs an array fact/],
     ['a number compared with a string', '{ fact: subdomain_count, operator: lessThan, value: "3" }', /needs a number value/],
   ])('refuses %s', (_name, condition, message) => {
-    const problems = problemsOf(`version: "1"\nrules:\n  - name: r\n    action: block\n    conditions: ${condition}\n`);
+    const problems = problemsOf(`version: "1"\nrules:\n  - name: r\n    action: block\n    error: e\n    conditions: ${condition}\n`);
     expect(problems[0]!.message).toMatch(message);
   });
 
   it('refuses two free rules with one name', () => {
-    const rule = '  - { name: r, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }\n';
+    const rule = '  - { name: r, action: warn, warning: w, conditions: { fact: has_numeric, operator: equal, value: true } }\n';
     expect(problemsOf(`version: "1"\nrules:\n${rule}${rule}`)[0]!.message).toBe('rule name "r" is used twice');
   });
 
@@ -112,6 +112,7 @@ describe('compiling a policy', () => {
       '  - name: young',
       '    conditions: { all: [ { fact: domain_age_dayz, operator: lessThan, value: 30 } ] }',
       '    action: challenge',
+      '    warning: young_domain',
       'intelligence:',
       '  parent_rules: [ { field: domain_disposible, operator: "==", target: { bool: true }, action: blok } ]',
       '',
@@ -121,21 +122,23 @@ describe('compiling a policy', () => {
       '4:22 /checks/disposible_domain: unknown check "disposible_domain"; did you mean "disposable_domain"?',
       '7:34 /rules/0/conditions/all/0/fact: unknown fact "domain_age_dayz"; did you mean "domain_age_days"?',
       expect.stringMatching(
-        /^10:28 \/intelligence\/parent_rules\/0\/field: unknown field "domain_disposible"; did you mean "domain_disposable"\? Known fields \(the 5 nearest of \d+\): domain_disposable, /,
+        /^11:28 \/intelligence\/parent_rules\/0\/field: unknown field "domain_disposible"; did you mean "domain_disposable"\? Known fields \(the 5 nearest of \d+\): domain_disposable, /,
       ),
-      '10:95 /intelligence/parent_rules/0/action: got "blok"; did you mean "block"?',
+      '11:95 /intelligence/parent_rules/0/action: got "blok"; did you mean "block"?',
     ]);
   });
 
   it('names a place once: a fact the schema refused is not also reported unknown', () => {
-    const problems = problemsOf('version: "1"\nrules:\n  - { name: r, action: warn, conditions: { fact: Has_Numeric, operator: equal, value: true } }\n');
+    const problems = problemsOf(
+      'version: "1"\nrules:\n  - { name: r, action: warn, warning: w, conditions: { fact: Has_Numeric, operator: equal, value: true } }\n',
+    );
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ path: '/rules/0/conditions/fact' });
     expect(problems[0]!.message).toMatch(/pattern/);
   });
 
   it('refuses two rule names that answer as one rule_<name>', () => {
-    const rule = (name: string) => `  - { name: ${name}, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }`;
+    const rule = (name: string) => `  - { name: ${name}, action: warn, warning: w, conditions: { fact: has_numeric, operator: equal, value: true } }`;
     const [p] = problemsOf(['version: "1"', 'rules:', rule('a-b'), rule('a_b'), ''].join('\n'));
     expect(p).toMatchObject({ path: '/rules/1/name', message: 'rule names "a-b" and "a_b" both answer as rule_a_b: rename one' });
   });
@@ -193,12 +196,14 @@ describe('deciding', () => {
     expect((await decideFor('version: "1"\ndefault_action: block\n', 'a+b@example.com')).decision.action).toBe('none');
   });
 
-  it('action none reports its code and adds nothing: the default action applies, or the most severe other action', async () => {
+  it('action none observes: no code and nothing added; the default action applies, or the most severe other action', async () => {
     const yaml = 'version: "1"\ndefault_action: allow\nchecks:\n  local_plus: { mode: soft, action: none }\n  tld: { mode: hard, action: challenge }\n';
-    const alone = (await decideFor(yaml, 'jane+x@example.com')).decision;
-    expect([alone.action, alone.warnings]).toEqual(['allow', ['local_contains_plus_symbol']]);
+    const alone = await decideFor(yaml, 'jane+x@example.com');
+    expect([alone.decision.action, alone.decision.warnings, alone.decision.fired.map((v) => v.name)]).toEqual(['allow', [], ['local_plus']]);
+    // Its facts are still there for the answer and for rules.
+    expect(await alone.evaluation.fact('has_plus_addressing')).toBe(true);
     const beside = (await decideFor(yaml, 'jane+x@example.notatld')).decision;
-    expect([beside.action, beside.errors, beside.warnings]).toEqual(['challenge', ['invalid_tld'], ['local_contains_plus_symbol']]);
+    expect([beside.action, beside.errors, beside.warnings]).toEqual(['challenge', ['invalid_tld'], []]);
   });
 
   it('free rules contribute their action and their code', async () => {
@@ -218,7 +223,8 @@ describe('deciding', () => {
     const ignore = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: hard }\n', 'no-at-sign');
     expect(ignore.decision).toMatchObject({ action: 'allow', errors: [] });
     const block = await decideFor('version: "1"\nchecks:\n  local_plus: { mode: soft, on_unknown: block }\n', 'no-at-sign');
-    expect(block.decision).toMatchObject({ action: 'block', errors: [], warnings: [] });
+    // on_unknown names why it decided: the check and that its evidence was unknown (a warning in soft mode).
+    expect(block.decision).toMatchObject({ action: 'block', errors: [], warnings: ['local_plus_unknown'] });
   });
 
   it('on_unknown also applies to a value its fact declares unknown (domain_health "unknown" when DNS is off)', async () => {
@@ -226,7 +232,7 @@ describe('deciding', () => {
     expect(ignore.decision.action).toBe('allow');
     expect(await ignore.evaluation.fact('domain_health')).toBe('unknown');
     const block = await decideFor('version: "1"\nchecks:\n  domain_health: { mode: hard, on_unknown: block }\n', 'a@example.com');
-    expect(block.decision).toMatchObject({ action: 'block', errors: [] });
+    expect(block.decision).toMatchObject({ action: 'block', errors: ['domain_health_unknown'] });
   });
 
   it('runs only the plugins the rules need', async () => {

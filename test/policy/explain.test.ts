@@ -26,6 +26,7 @@ rules:
   - name: gmail_plus
     conditions: { all: [{ fact: has_plus_addressing, operator: equal, value: true }, { fact: domain, operator: equal, value: gmail.com }] }
     action: challenge
+    warning: gmail_plus_address
 `,
   },
   catalog,

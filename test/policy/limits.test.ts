@@ -49,7 +49,7 @@ function conditions(n: number): string {
   }
   return `{ all: [${groups.join(', ')}] }`;
 }
-const rule = (i: number, n = 2) => `  - { name: r${i}, action: warn, conditions: ${conditions(n)} }\n`;
+const rule = (i: number, n = 2) => `  - { name: r${i}, action: warn, warning: w, conditions: ${conditions(n)} }\n`;
 const parentRule = '    - { field: domain_free, operator: "==", target: { bool: true }, action: block }\n';
 /** A text of exactly `bytes` UTF-8 bytes: the head and a comment. */
 const ofBytes = (bytes: number) => `${HEAD}# ${'x'.repeat(bytes - HEAD.length - 3)}\n`;

@@ -67,7 +67,7 @@ describe('loading a policy', () => {
 
   it('suggests the closest allowed value for a misspelt one (operator, mode, action)', () => {
     const problems = problemsOf(
-      'version: "1.0"\nchecks:\n  structure: { mode: hardd, action: blok }\nrules:\n  - { name: r, action: warn, conditions: { fact: has_numeric, operator: equals, value: true } }\n',
+      'version: "1.0"\nchecks:\n  structure: { mode: hardd, action: blok }\nrules:\n  - { name: r, action: warn, warning: w, conditions: { fact: has_numeric, operator: equals, value: true } }\n',
     );
     expect(problems.map((p) => [p.path, p.message.replace(/^must be one of: .*?; /, '')])).toEqual([
       ['/checks/structure/mode', 'got "hardd"; did you mean "hard"?'],
@@ -88,7 +88,7 @@ describe('loading a policy', () => {
       line: 2,
       path: '/default_acton',
       message:
-        'unknown field "default_acton"; did you mean "default_action"? Known fields: version, description, default_action, checks, rules, intelligence, tests',
+        'unknown field "default_acton"; did you mean "default_action"? Known fields: version, description, default_action, checks, rules, exemptions, intelligence, tests',
     });
   });
 
@@ -110,10 +110,10 @@ describe('loading a policy', () => {
 
   it('explains a malformed rule condition in one sentence', () => {
     const problems = problemsOf(
-      ['version: "1.0"', 'rules:', '  - name: r', '    action: block', '    conditions: { fakt: x, operator: equal, value: 1 }'].join('\n'),
+      ['version: "1.0"', 'rules:', '  - name: r', '    action: block', '    error: e', '    conditions: { fakt: x, operator: equal, value: 1 }'].join('\n'),
     );
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ line: 5, path: '/rules/0/conditions' });
+    expect(problems[0]).toMatchObject({ line: 6, path: '/rules/0/conditions' });
     expect(problems[0]!.message).toMatch(/all.*any.*not.*fact, operator, value/);
   });
 
@@ -146,7 +146,7 @@ describe('loading a policy', () => {
 });
 
 describe('policy list limits', () => {
-  const rule = (i: number) => `  - { name: r${i}, action: warn, conditions: { fact: has_numeric, operator: equal, value: true } }`;
+  const rule = (i: number) => `  - { name: r${i}, action: warn, warning: w, conditions: { fact: has_numeric, operator: equal, value: true } }`;
 
   it('accepts 200 free rules and refuses 201', () => {
     const policy = (n: number) => `version: "1.0"\nrules:\n${Array.from({ length: n }, (_, i) => rule(i)).join('\n')}\n`;
@@ -156,7 +156,7 @@ describe('policy list limits', () => {
 
   it('refuses more than 50 conditions in one all', () => {
     const conditions = Array.from({ length: 51 }, () => '{ fact: has_numeric, operator: equal, value: true }').join(', ');
-    const problems = problemsOf(`version: "1.0"\nrules:\n  - { name: r, action: warn, conditions: { all: [${conditions}] } }\n`);
+    const problems = problemsOf(`version: "1.0"\nrules:\n  - { name: r, action: warn, warning: w, conditions: { all: [${conditions}] } }\n`);
     expect(problems[0]!.path).toMatch(/^\/rules\/0\/conditions/);
   });
 });

@@ -76,13 +76,14 @@ tests:
 describe('policy tests on what verify answers', () => {
   const policy = `version: "1"
 checks:
-  free_provider_domain: { mode: soft }
+  free_provider_domain: { mode: soft, action: none }
   typo_detection: { mode: soft }
   risk_score: { mode: soft, action: block }
 rules:
   - name: free-mailbox
     conditions: { fact: is_free_provider_domain, operator: equal, value: true }
     action: challenge
+    warning: rule_free_mailbox
 tests:
   - name: a free mailbox is challenged by a rule that names itself
     input: { email_address: jane@gmail.com }
@@ -112,7 +113,7 @@ tests:
     ]);
     const story = failed[0]?.explanation;
     expect(story?.contributions).toEqual([
-      { name: 'free_provider_domain', action: 'allow' },
+      { name: 'free_provider_domain', action: 'none' },
       { name: 'free-mailbox', action: 'challenge' },
     ]);
     expect(story?.entries.find((e) => e.name === 'free-mailbox')?.conditions).toMatchObject({ fact: 'is_free_provider_domain', saw: true, held: true });

@@ -4,7 +4,7 @@ import { loadConfig } from '../../config.js';
 import { FactCatalog } from '../../engine/catalog.js';
 import { PolicyBook } from '../../policy/book.js';
 import type { CompiledPolicy } from '../../policy/compile.js';
-import { PolicyError } from '../../policy/errors.js';
+import { formatProblem, PolicyError, type PolicyProblem } from '../../policy/errors.js';
 import { renderExplanation, renderFired } from '../../policy/explain.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
@@ -22,6 +22,7 @@ export function addPolicyCommands(program: Command): void {
     .command('check')
     .description('validate policies (default: every policy in POLICIES_DIR and the shipped ones); exit 3 when one is invalid')
     .argument('[policies...]', 'policy files or names')
+    .option('--strict', 'treat warnings (what a policy may not mean as written) as errors: exit 3 when there is one', false)
     .action(checkPolicies);
   policy
     .command('test')
@@ -57,26 +58,38 @@ async function explainPolicy(opts: { policy: string; email: string; ipv4?: strin
   console.log(opts.json ? JSON.stringify(explanation, null, 2) : renderExplanation(explanation));
 }
 
-function checkPolicies(files: string[]): void {
+function checkPolicies(files: string[], opts: { strict: boolean }): void {
   const catalog = new FactCatalog(registry);
+  let warnings: PolicyProblem[];
   if (files.length === 0) {
     const { policiesDir } = loadConfig();
     const book = PolicyBook.load(policiesDir, catalog);
-    console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})`);
-    return;
+    warnings = book.names().flatMap((name) => book.byName(name)?.warnings ?? []);
+    console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})${warningCount(warnings)}`);
+  } else {
+    warnings = [];
+    const problems = files.flatMap((file) => {
+      try {
+        const compiled = policyArgument(file, policiesDirOf, catalog);
+        warnings.push(...compiled.warnings);
+        console.log(
+          `ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})${warningCount(compiled.warnings)}`,
+        );
+        return [];
+      } catch (error) {
+        if (error instanceof PolicyError) return error.problems;
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(`${file}: ${(error as Error).message}`);
+      }
+    });
+    if (problems.length > 0) throw new PolicyError(problems);
   }
-  const problems = files.flatMap((file) => {
-    try {
-      const compiled = policyArgument(file, policiesDirOf, catalog);
-      console.log(`ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})`);
-      return [];
-    } catch (error) {
-      if (error instanceof PolicyError) return error.problems;
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`${file}: ${(error as Error).message}`);
-    }
-  });
-  if (problems.length > 0) throw new PolicyError(problems);
+  if (opts.strict && warnings.length > 0) throw new PolicyError(warnings.map((w) => ({ ...w, message: `warning (--strict): ${w.message}` })));
+  for (const warning of warnings) console.error(`${formatProblem({ ...warning, message: `warning: ${warning.message}` })}`);
+}
+
+function warningCount(warnings: readonly PolicyProblem[]): string {
+  return warnings.length === 0 ? '' : `, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
 }
 
 async function testPolicies(files: string[]): Promise<void> {
@@ -95,7 +108,8 @@ async function testPolicies(files: string[]): Promise<void> {
       total += 1;
       console.log(`${result.passed ? 'PASS' : 'FAIL'}  ${compiled.name}: ${result.test.name}`);
       for (const failure of result.failures) console.log(`      ${failure}`);
-      if (result.explanation) console.log(renderFired(result.explanation, '      '));
+      const expected = [...(result.test.expected.fired ?? []), ...(result.test.expected.exemptions ?? [])];
+      if (result.explanation) console.log(renderFired(result.explanation, '      ', expected));
       if (!result.passed) failed += 1;
     }
   }
