@@ -1,5 +1,6 @@
 // The intelligence verdict: `parent_rules` (a policy's `intelligence:` section, or a sandbox request's
-// custom_policy) compiled to rules over an allow-listed set of fields, each the name of a fact.
+// custom_policy) compiled to rules over boolean facts. A field is a fact's name (`is_free_provider_domain`),
+// or the interface's name for one (`domain_free`): one vocabulary, with the interface's names as aliases.
 import { createHash } from 'node:crypto';
 import { echoInput } from '../echoed-input.js';
 import type { FactCatalog } from '../engine/catalog.js';
@@ -10,7 +11,7 @@ import { unknownNameHint } from './did-you-mean.js';
 import { anyOfRule, ruleOf } from './rules.js';
 import type { IntelligencePolicy, ParentRule } from './types.js';
 
-/** custom_policy / parent_rules field → the fact it reads. A field whose fact is not registered is refused. */
+/** The interface's custom_policy / parent_rules field names → the fact each is an alias of (docs/policies.md's table). */
 export const VERDICT_FIELDS: Readonly<Record<string, string>> = {
   domain_disposable: 'is_disposable_domain',
   domain_free: 'is_free_provider_domain',
@@ -70,9 +71,20 @@ export interface VerdictProblem {
   message: string;
 }
 
-/** Fields that can be used with this registry (their facts exist). */
+/** Fields that can be used with this registry: the aliases whose facts exist, then every boolean fact by its name. */
 export function availableVerdictFields(catalog: FactCatalog): string[] {
-  return Object.keys(VERDICT_FIELDS).filter((field) => catalog.owner.has(VERDICT_FIELDS[field] as string));
+  const aliases = Object.keys(VERDICT_FIELDS).filter((field) => catalog.owner.has(VERDICT_FIELDS[field] as string));
+  return [...aliases, ...booleanFacts(catalog)];
+}
+
+/** The fact a field reads: an alias's fact, or the boolean fact of that name; undefined for neither. */
+export function verdictFact(field: string, catalog: FactCatalog): string | undefined {
+  const fact = Object.hasOwn(VERDICT_FIELDS, field) ? (VERDICT_FIELDS[field] as string) : field;
+  return catalog.owner.get(fact)?.facts[fact]?.type === 'boolean' ? fact : undefined;
+}
+
+function booleanFacts(catalog: FactCatalog): string[] {
+  return [...catalog.owner].flatMap(([fact, plugin]) => (plugin.facts[fact]?.type === 'boolean' ? [fact] : []));
 }
 
 /** Problems of a verdict policy; empty when it compiles. Rules the schema refused are checked as far as they go. */
@@ -81,8 +93,11 @@ export function verdictProblems(spec: IntelligencePolicy, catalog: FactCatalog):
   const rules: unknown[] = Array.isArray(spec.parent_rules) ? spec.parent_rules : [];
   return rules.flatMap((rule, i) => {
     const field = (rule as Partial<ParentRule> | null)?.field;
-    if (typeof field !== 'string' || available.includes(field)) return [];
-    const message = `unknown field "${echoInput(field)}"${unknownNameHint(field, available)}`;
+    if (typeof field !== 'string' || verdictFact(field, catalog) !== undefined) return [];
+    const type = catalog.owner.get(field)?.facts[field]?.type;
+    const message = type
+      ? `field "${field}" is a fact of type ${type}, not a boolean: a parent rule compares a field with true or false`
+      : `unknown field "${echoInput(field)}"${unknownNameHint(field, available)}`;
     return [{ path: ['parent_rules', i, 'field'], message }];
   });
 }
@@ -95,10 +110,11 @@ export function compileVerdict(spec: IntelligencePolicy, catalog: FactCatalog): 
   // With stop_on_block, rules run one at a time in order (falling priorities), so the first block stops the
   // rest. Without it every parent rule is evaluated anyway: one engine rule whose `any` holds them all (the
   // run reports which held as its children), a run's bookkeeping once rather than once per parent rule.
+  const condition = (parent: ParentRule) => parentCondition(parent, verdictFact(parent.field, catalog) as string);
   const rules = stopOnBlock
-    ? parents.map((parent, i) => ruleOf(ruleName(i), parentCondition(parent), priorityOf, parents.length - i))
+    ? parents.map((parent, i) => ruleOf(ruleName(i), condition(parent), priorityOf, parents.length - i))
     : parents.length > 0
-      ? [anyOfRule(ALL_PARENT_RULES, parents.map(parentCondition), priorityOf)]
+      ? [anyOfRule(ALL_PARENT_RULES, parents.map(condition), priorityOf)]
       : [];
   const actions = new Map(parents.map((parent, i) => [ruleName(i), parent.action]));
   // stop_on_block: no lower rule is evaluated once a block rule has fired.
@@ -136,8 +152,7 @@ function ruleName(index: number): string {
 }
 
 /** A parent rule's test of one field; an unknown fact (null) never matches, whatever the operator. */
-function parentCondition(parent: ParentRule): Condition {
-  const fact = VERDICT_FIELDS[parent.field] as string;
+function parentCondition(parent: ParentRule, fact: string): Condition {
   const operator = parent.operator === '==' ? 'equal' : 'notEqual';
   return {
     all: [

@@ -442,6 +442,24 @@ describe('the intelligence verdict', () => {
     );
   });
 
+  it('custom_policy: a field is a boolean fact by its policy name, or its interface alias, each giving the same verdict', async () => {
+    const rule = (field: string) => ({ field, operator: '==', target: { bool: true }, action: 'block' });
+    for (const field of ['is_free_provider_domain', 'domain_free']) {
+      const res = await intelligence(sandbox, { email_address: 'jane@gmail.com', custom_policy: { parent_rules: [rule(field)] } });
+      expect(res.status, field).toBe(200);
+      expect(res.body).toMatchObject({ action: 'block', parent_rule: { index: 0, field } });
+    }
+    // Any boolean fact, not only those the interface names.
+    const plus = await intelligence(sandbox, { email_address: 'jane+x@example.com', custom_policy: { parent_rules: [rule('has_plus_addressing')] } });
+    expect(plus.body).toMatchObject({ action: 'block' });
+    // A fact that is not boolean cannot be compared with a bool.
+    const numeric = await intelligence(sandbox, { email_address: 'jane@example.com', custom_policy: { parent_rules: [rule('risk_score')] } });
+    expectPlainError(numeric, 400);
+    expect(numeric.body.error).toBe(
+      'custom_policy.parent_rules.0.field: field "risk_score" is a fact of type integer, not a boolean: a parent rule compares a field with true or false',
+    );
+  });
+
   it("without custom_policy, the project's policy decides (its intelligence section)", async () => {
     const policyYaml = [
       'version: "1.0"',
