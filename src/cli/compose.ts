@@ -66,6 +66,10 @@ export async function composeService(config: Config, options: ComposeOptions = {
   const log = options.log ?? createLogger(config);
   const catalog = new FactCatalog(registry);
   const policies = PolicyBook.load(config.policiesDir, catalog);
+  // A policy that may not mean what it says still serves; its warnings are `policy check`'s, said once here too.
+  for (const name of policies.names()) {
+    for (const warning of policies.byName(name)?.warnings ?? []) log.warn({ policy: name }, `policy warning: ${formatProblem(warning)}`);
+  }
   const apiDescription = buildOpenApiDocument({ catalog, config });
   log.info({ database: databaseName(config.databaseUrl) }, `using ${databaseName(config.databaseUrl)}`);
   const store = await openDatabase(config.databaseUrl, { log });
