@@ -130,9 +130,11 @@
     action.append('action ', el('strong', `badge ${result.action}`, result.action));
     action.querySelector('strong').id = 'action';
     parts.push(action, el('p', 'why', explain.why), el('p', 'hint', `Decided by the text in the editor (revision ${revision}); nothing was stored.`));
+    const exempted = (explain.exemptions || []).map((e) => (e.set_aside.length > 0 ? `${e.name} (set aside ${e.set_aside.join(', ')})` : e.name));
     const codes = [
       ['errors', result.errors],
       ['warnings', result.warnings],
+      ['exemptions', exempted],
       ['steps', result.steps],
     ];
     const facts = el('dl');
@@ -140,7 +142,7 @@
       facts.append(el('dt', null, name), el('dd', null, values && values.length > 0 ? values.join(', ') : '(none)'));
     }
     if (result.risk_score !== undefined) facts.append(el('dt', null, 'risk_score'), el('dd', null, `${result.risk_score} ${result.risk_level || ''}`));
-    parts.push(facts, el('h2', null, 'Explain: each check and rule, in policy order'));
+    parts.push(facts, el('h2', null, 'Explain: each exemption, check and rule, in policy order'));
     const entries = el('ol', 'explain');
     entries.id = 'explain';
     for (const entry of explain.entries) entries.append(explainedEntry(entry));
@@ -154,12 +156,19 @@
   function explainedEntry(entry) {
     const item = el('li', entry.fired ? 'entry fired' : 'entry');
     const head = el('div', 'entry-head');
+    if (entry.kind === 'exemption') {
+      const from = entry.exempts === 'all' ? 'every check and rule' : entry.exempts.join(', ');
+      head.append(el('span', 'mark', entry.fired ? 'applied' : '—'), el('code', 'name', entry.name), ` exemption from ${from}`);
+      item.append(head, condition(entry.conditions));
+      return item;
+    }
     head.append(
       el('span', 'mark', entry.fired ? 'fired' : '—'),
       el('code', 'name', entry.name),
       ` ${[entry.kind, entry.mode].filter(Boolean).join(', ')} → `,
       el('span', `badge ${entry.action}`, entry.action),
       entry.code ? ` (${entry.code})` : '',
+      entry.exempted_by ? `, set aside by exemption ${entry.exempted_by.join(', ')}` : '',
     );
     item.append(head, condition(entry.conditions));
     if (entry.on_unknown) {

@@ -106,6 +106,26 @@ it('marks a compile error at its line, then shows the action and explain of an a
   }
 });
 
+it('shows which exemption applied and what it set aside', async () => {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${service.url}/playground#key=${lab.keys.access_token}`);
+    await page.waitForSelector('#project:has-text("project lab")', WAIT);
+    await typePolicy(page, `${FIXED}exemptions:\n  - { name: team-mailboxes, when: { domains: [example.com] }, from: [role_based_address] }\n`);
+    await page.fill('#email', 'info@example.com');
+    await page.waitForSelector('#action:text-is("allow")', WAIT);
+    expect(await page.textContent('#result dl')).toContain('team-mailboxes (set aside role_based_address)');
+    expect(await page.$$eval('#explain .entry.fired .name', (names) => names.map((n) => n.textContent))).toEqual(['team-mailboxes', 'role_based_address']);
+    expect(await page.textContent('#explain')).toContain('set aside by exemption team-mailboxes');
+    // Another domain: no exemption, the check decides.
+    await page.fill('#email', 'info@example.org');
+    await page.waitForSelector('#action:text-is("allow_with_review")', WAIT);
+  } finally {
+    await context.close();
+  }
+});
+
 it("refuses a production project's key with what to do", async () => {
   const context = await browser.newContext();
   try {
