@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Access } from '../service/access.js';
 import type { BrowserOrigins } from '../service/browser-origins.js';
 import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
+import type { Decided } from '../service/decisions.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Limits } from '../service/limits.js';
@@ -62,6 +63,15 @@ interface State {
   requestId: string;
 }
 
+/** The header naming the stored decision of a verify or intelligence answer (`email-trust events show ID`). */
+export const DECISION_ID_HEADER = 'X-Decision-Id';
+
+/** A decided answer: its body, and its decision's id in X-Decision-Id. */
+function answer(ctx: Koa.Context, decided: Decided<unknown>): void {
+  ctx.set(DECISION_ID_HEADER, decided.decisionId);
+  ctx.body = decided.body;
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa<State>();
   // Koa's ctx.ip (app.proxy) would take the leftmost X-Forwarded-For entry: the client address is ctx.state.client.
@@ -75,11 +85,13 @@ export function createApp(deps: AppDeps): Koa {
 
   router.post('/v1/public/verify', requireKey(deps, 'access_token'), rateLimit(deps.limits, 'verify', limits.verify, byKey), async (ctx) => {
     const request = validBody<VerifyRequest>(ctx, 'verify-request');
-    ctx.body = await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.verify(ctx.state.project, request));
+    const call = { requestId: ctx.state.requestId };
+    answer(ctx, await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.verify(ctx.state.project, request, call)));
   });
   router.post('/v1/intelligence', requireKey(deps, 'private_key'), rateLimit(deps.limits, 'intelligence', limits.intelligence, byKey), async (ctx) => {
     const request = validBody<IntelligenceRequest>(ctx, 'intelligence-request');
-    ctx.body = await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.intelligence(ctx.state.project, request));
+    const call = { requestId: ctx.state.requestId };
+    answer(ctx, await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.intelligence(ctx.state.project, request, call)));
   });
   router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
   router.post(

@@ -9,6 +9,7 @@ import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
 import type { Project } from '../store/projects.js';
 import { runServices, type ServiceContext } from './context.js';
+import { type CallContext, type Decided, newDecisionId, type PolicyTexts } from './decisions.js';
 import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface IntelligenceRequest {
@@ -21,12 +22,20 @@ const VELOCITY_ITEMS = 20;
 
 export interface IntelligenceDeps {
   sealer: FingerprintSealer;
+  /** Stores the text of each policy revision before the first event it decides. */
+  texts: PolicyTexts;
 }
 
 /** Several facts' values, with one wait. */
 type FactReader = (names: readonly string[]) => Promise<unknown[]>;
 
-export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, project: Project, request: IntelligenceRequest) {
+export async function intelligence(
+  ctx: ServiceContext,
+  deps: IntelligenceDeps,
+  project: Project,
+  request: IntelligenceRequest,
+  call: CallContext,
+): Promise<Decided<Record<string, unknown>>> {
   const policy = ctx.policies.forProject(project);
   const verdict = verdictFor(ctx, project, request);
   const fingerprint = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
@@ -64,6 +73,10 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     };
   }
 
+  // A request's custom_policy is no revision of the project's: its text is not kept.
+  const storing = request.custom_policy ? undefined : deps.texts.remembered(policy, project);
+  if (storing) await storing;
+  const decisionId = newDecisionId();
   await ctx.store.events.record({
     projectId: project.id,
     endpoint: 'intelligence',
@@ -75,11 +88,15 @@ export async function intelligence(ctx: ServiceContext, deps: IntelligenceDeps, 
     device,
     fingerprintToken: fingerprint?.input.token ?? null,
     action,
+    decisionId,
+    requestId: call.requestId,
+    policyName: request.custom_policy ? 'custom_policy' : policy.name,
     policyRevision: request.custom_policy ? `custom:${verdict.revision}` : policy.revision,
+    parentRule: decidedBy,
     createdAt: ctx.now(),
     countsTowardQuota: !project.sandbox,
   });
-  return response;
+  return { body: response, decisionId };
 }
 
 function verdictFor(ctx: ServiceContext, project: Project, request: IntelligenceRequest): CompiledVerdict {

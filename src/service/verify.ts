@@ -13,6 +13,7 @@ import type { Project } from '../store/projects.js';
 import { SOFT_CHECK_MARK } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
 import { runServices, type ServiceContext } from './context.js';
+import { type CallContext, type Decided, newDecisionId, type PolicyTexts } from './decisions.js';
 import { type FingerprintSealer, openFingerprintField } from './fingerprint.js';
 
 export interface VerifyRequest {
@@ -30,6 +31,8 @@ export interface VerifyRequest {
 
 export interface VerifyDeps {
   sealer: FingerprintSealer;
+  /** Stores the text of each policy revision before the first event it decides. */
+  texts: PolicyTexts;
 }
 
 export interface VerifyResponse {
@@ -102,17 +105,31 @@ export async function verifyWith(policy: CompiledPolicy, request: VerifyRequest,
 /** The facts an event stores besides the request's own fields. */
 const EVENT_FACTS = ['domain', 'email_lower', 'base_email'] as const;
 
-/** The verify operation: evaluate, record the event (committed), answer. */
-export async function verify(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<VerifyResponse> {
-  const { response, event } = await decide(ctx, deps, project, request);
+/** The verify operation: evaluate, record the event (committed), answer with the decision's id. */
+export async function verify(
+  ctx: ServiceContext,
+  deps: VerifyDeps,
+  project: Project,
+  request: VerifyRequest,
+  call: CallContext,
+): Promise<Decided<VerifyResponse>> {
+  const { response, event, policy } = await decide(ctx, deps, project, request, call);
   // Only the answer and its event wait for the commit: the run's facts and results (a few hundred objects)
   // are garbage by now, not carried through the scavenges of the wait.
+  const storing = deps.texts.remembered(policy, project);
+  if (storing) await storing;
   await ctx.store.events.record(event);
-  return response;
+  return { body: response, decisionId: event.decisionId as string };
 }
 
-/** The answer and the event that records it. */
-async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, request: VerifyRequest): Promise<{ response: VerifyResponse; event: NewEvent }> {
+/** The answer, the event that records it and the policy that decided. */
+async function decide(
+  ctx: ServiceContext,
+  deps: VerifyDeps,
+  project: Project,
+  request: VerifyRequest,
+  call: CallContext,
+): Promise<{ response: VerifyResponse; event: NewEvent; policy: CompiledPolicy }> {
   if (request.show_explain) assertMayExplain(ctx, project);
   const fingerprint = openFingerprintField(deps.sealer, request.fingerprint, project.id, ctx.now());
   const device = fingerprint?.device ?? null;
@@ -134,12 +151,18 @@ async function decide(ctx: ServiceContext, deps: VerifyDeps, project: Project, r
     device,
     fingerprintToken: fingerprint?.input.token ?? null,
     action: response.action,
+    riskScore: Number.isSafeInteger(response.risk_score) ? (response.risk_score as number) : null,
+    decisionId: newDecisionId(),
+    requestId: call.requestId,
+    policyName: policy.name,
     policyRevision: policy.revision,
+    errors: evaluation.decision.errors,
+    warnings: evaluation.decision.warnings,
     recordedFacts: request.soft_check === true ? withoutDomainFacts(policy, recorded) : recorded,
     createdAt: ctx.now(),
     countsTowardQuota: !project.sandbox,
   };
-  return { response, event };
+  return { response, event, policy };
 }
 
 /** soft_check: the history facts (analytics) are kept, the network plugins' answers about the domain are not, and the mark tells replay why. */

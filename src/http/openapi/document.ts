@@ -56,6 +56,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
       ]),
     );
   const ok = (description: string, schema: JsonObject) => ({ description, headers: REQUEST_ID, content: { [JSON_TYPE]: { schema } } });
+  const decided = (description: string, schema: JsonObject) => ({ ...ok(description, schema), headers: { ...REQUEST_ID, ...DECISION_ID } });
 
   return {
     openapi: '3.1.0',
@@ -90,7 +91,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
             show_steps: true,
           }),
           responses: {
-            '200': ok('The recommended action and, as asked, its evidence.', verifyResponse),
+            '200': decided('The recommended action and, as asked, its evidence.', verifyResponse),
             ...refusals('status', [400, 401, 413, 415, 429, 500, 503]),
           },
         },
@@ -103,7 +104,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
           description: `Server-side only (private key). The verdict comes from the policy's intelligence section, or from custom_policy for a sandbox project. This instance answers form ${config.intelligenceForm} (INTELLIGENCE_FORM). Rate limit: ${perSecond(limits.intelligence, 'private key')} (RATE_LIMIT_INTELLIGENCE).`,
           security: [{ privateKey: [] }],
           requestBody: request('intelligence-request.schema.json', 'IntelligenceRequest', { email_address: 'Jane.Doe+news@gmail.com' }),
-          responses: { '200': ok('The verdict and the analysis.', intelligenceResponse), ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]) },
+          responses: { '200': decided('The verdict and the analysis.', intelligenceResponse), ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]) },
         },
       },
       '/v1/fingerprint': {
@@ -225,7 +226,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
 const INFO_DESCRIPTION = [
   "Call it at sign-up with an email address (and optionally the caller's IP): it answers a recommended `action` and the evidence behind it. What a project checks, and which action follows, is its policy.",
   '',
-  'Keys are created with `email-trust key create` (or printed once at the first start). Errors of verify and ip are `{code, error, id, status: false}`; of intelligence and fingerprint `{error, code, id}`. Every answer carries `X-Request-Id`. A 429 or 503 carries `Retry-After`.',
+  'Keys are created with `email-trust key create` (or printed once at the first start). Errors of verify and ip are `{code, error, id, status: false}`; of intelligence and fingerprint `{error, code, id}`. Every answer carries `X-Request-Id`; every verify and intelligence decision `X-Decision-Id`, the id of its stored event. A 429 or 503 carries `Retry-After`.',
   '',
   'The reference, with every field, status and limit, is docs/api.md in the repository.',
 ].join('\n');
@@ -246,6 +247,15 @@ const REQUEST_ID: JsonObject = {
       "The request's id: the caller's own X-Request-Id when it is sane (up to 128 letters, digits and ._:@/+=-), else a new UUID; also in every error body and in the access log.",
     required: true,
     schema: { type: 'string', minLength: 1 },
+  },
+};
+
+const DECISION_ID: JsonObject = {
+  'X-Decision-Id': {
+    description:
+      'The id of the decision this answer gives, as stored with its event (a UUIDv7): `email-trust events show ID` prints what was decided and why. Only answers that were decided and stored carry it.',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
   },
 };
 
