@@ -1,10 +1,18 @@
 // `email-trust policy explain`: one address through a policy, against the world a fixtures file declares
-// (what a policy test declares: `history:` and `network:`; none by default), explained. Nothing is stored.
+// (what a policy test declares: `history:` and `network:`; none by default), explained; or a stored event
+// replayed on the facts it recorded (as `policy replay` does), explained. Nothing is stored.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { noHistory } from '../engine/no-history.js';
+import type { ProjectListReader } from '../engine/plugin.js';
+import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
+import { evaluate } from '../policy/evaluate.js';
 import type { Explanation } from '../policy/explain.js';
 import { describeSchemaErrors, pointer, validatorFor } from '../schemas.js';
+import type { StoredDecision } from '../store/decisions.js';
+import { SOFT_CHECK_MARK } from '../store/replay-events.js';
+import { ioFacts } from './policy-replay.js';
 import { TestHistory } from './policy-test-fixtures.js';
 import { evaluateWithFixtures, type FixtureRun } from './policy-tests.js';
 
@@ -51,4 +59,42 @@ export async function explainAddress(policy: CompiledPolicy, input: ExplainInput
   } finally {
     await history.close();
   }
+}
+
+export interface EventExplanation {
+  explanation: Explanation;
+  /**
+   * Network and history facts the policy read that the event had not recorded (an event from before
+   * migration 0009, a soft_check call's domain facts, a fact the deciding policy never read): unknown here.
+   */
+  not_recorded: string[];
+}
+
+/**
+ * A stored event decided again by `policy` and explained: the checks on the address run again offline (the
+ * project's lists as they are now, the event's time as the clock), the network and history facts are the
+ * ones it recorded, never looked up again.
+ */
+export async function explainEvent(policy: CompiledPolicy, event: StoredDecision, lists: ProjectListReader): Promise<EventExplanation> {
+  const io = ioFacts(policy.catalog);
+  const recorded = event.recordedFacts ?? {};
+  const notRecorded = new Set<string>();
+  const given = (name: string): unknown => {
+    if (!io.has(name)) return undefined;
+    if (Object.hasOwn(recorded, name) && name !== SOFT_CHECK_MARK) return recorded[name];
+    notRecorded.add(name);
+    return null;
+  };
+  const input = {
+    email: event.email,
+    ipv4: event.ipv4,
+    ipv6: event.ipv6,
+    device: event.device,
+    softCheck: true,
+    projectId: event.projectId,
+    fingerprint: null,
+  };
+  const services = { velocity: noHistory, network: OFFLINE, lists, now: () => event.createdAt };
+  const evaluation = await evaluate(policy, input, services, { explain: true, given, timed: false });
+  return { explanation: evaluation.explanation as Explanation, not_recorded: [...notRecorded].sort() };
 }

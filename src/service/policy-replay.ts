@@ -182,7 +182,7 @@ function inputOf(e: ReplayEvent, projectId: string): RequestInput {
 }
 
 /** Facts of the plugins that do I/O: recorded at decision time, never computed again. */
-function ioFacts(catalog: FactCatalog): ReadonlySet<string> {
+export function ioFacts(catalog: FactCatalog): ReadonlySet<string> {
   return new Set([...catalog.owner].filter(([, plugin]) => plugin.io === true).map(([fact]) => fact));
 }
 

@@ -6,11 +6,17 @@ import { PolicyBook } from '../../policy/book.js';
 import type { CompiledPolicy } from '../../policy/compile.js';
 import { formatProblem, PolicyError, type PolicyProblem } from '../../policy/errors.js';
 import { renderExplanation, renderFired } from '../../policy/explain.js';
+import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
-import { explainAddress, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
+import { explainAddress, explainEvent, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
+import type { Store } from '../../store/database.js';
+import type { StoredDecision } from '../../store/decisions.js';
+import type { Project } from '../../store/projects.js';
 import { TestsFailedError, UsageError } from '../errors.js';
 import { policyArgument } from '../policy-argument.js';
+import { findProject } from '../projects.js';
+import { withStore } from '../with-store.js';
 import { addPolicyReplayCommand } from './policy-replay.js';
 
 /** POLICIES_DIR, read when a command is given a policy by name (a file needs no configuration). */
@@ -31,18 +37,40 @@ export function addPolicyCommands(program: Command): void {
     .action(testPolicies);
   policy
     .command('explain')
-    .description('explain the action a policy gives one address: each check and rule, the facts it saw, why the action won')
-    .requiredOption('--policy <policy>', 'a policy file, or a policy name from POLICIES_DIR or the shipped ones')
-    .requiredOption('--email <address>', 'the address to verify')
+    .description(
+      'explain the action a policy gives one address (--policy and --email), or why a stored decision got its action (--project and --event): each exemption, check and rule, the facts it saw, why the action won',
+    )
+    .option(
+      '--policy <policy>',
+      'a policy file, or a policy name from POLICIES_DIR or the shipped ones (with --event: a candidate instead of the revision that decided)',
+    )
+    .option('--email <address>', 'the address to verify')
     .option('--ipv4 <address>', "the caller's IPv4 address")
     .option('--ipv6 <address>', "the caller's IPv6 address")
     .option('--fixtures <file>', 'history: and network: answers, as a policy test declares them (default: none, network checks not checked)')
+    .option('--project <name-or-id>', 'with --event: the project the event belongs to')
+    .option('--event <id>', 'a stored decision: its X-Decision-Id, or its event id (`email-trust events list`); replayed on the facts it recorded')
     .option('--json', 'print the explanation as JSON (the `explain` of a verify response)', false)
     .action(explainPolicy);
   addPolicyReplayCommand(policy);
 }
 
-async function explainPolicy(opts: { policy: string; email: string; ipv4?: string; ipv6?: string; fixtures?: string; json: boolean }): Promise<void> {
+interface ExplainOptions {
+  policy?: string;
+  email?: string;
+  ipv4?: string;
+  ipv6?: string;
+  fixtures?: string;
+  project?: string;
+  event?: string;
+  json: boolean;
+}
+
+async function explainPolicy(opts: ExplainOptions): Promise<void> {
+  if (opts.event !== undefined || opts.project !== undefined) return explainStoredEvent(opts);
+  if (opts.policy === undefined || opts.email === undefined) {
+    throw new UsageError('policy explain needs --policy and --email (an address), or --project and --event (a stored decision)');
+  }
   const compiled = policyArgument(opts.policy, policiesDirOf, new FactCatalog(registry));
   let fixtures: Fixtures = {};
   if (opts.fixtures) {
@@ -56,6 +84,78 @@ async function explainPolicy(opts: { policy: string; email: string; ipv4?: strin
   const input = { email_address: opts.email, ...(opts.ipv4 ? { ipv4_address: opts.ipv4 } : {}), ...(opts.ipv6 ? { ipv6_address: opts.ipv6 } : {}) };
   const explanation = await explainAddress(compiled, input, fixtures);
   console.log(opts.json ? JSON.stringify(explanation, null, 2) : renderExplanation(explanation));
+}
+
+/** `policy explain --project P --event ID [--policy CANDIDATE]`: a stored decision replayed on its recorded facts, explained. */
+async function explainStoredEvent(opts: ExplainOptions): Promise<void> {
+  if (opts.project === undefined || opts.event === undefined)
+    throw new UsageError('--event and --project go together: the event, and the project it belongs to');
+  const given = (['email', 'ipv4', 'ipv6', 'fixtures'] as const).filter((name) => opts[name] !== undefined);
+  if (given.length > 0) throw new UsageError(`--event replays what the event stored: leave out --${given.join(', --')}`);
+  const catalog = new FactCatalog(registry);
+  const candidate = opts.policy === undefined ? null : policyArgument(opts.policy, policiesDirOf, catalog);
+  await withStore(async (store) => {
+    const project = await findProject(store, opts.project as string);
+    const event = await findEvent(store, project, opts.event as string);
+    const policy = candidate ?? (await decidingPolicy(store, event, catalog));
+    const { explanation, not_recorded } = await explainEvent(policy, event, store.projectLists.reader(project));
+    const under = candidate ? 'candidate' : 'deciding';
+    if (opts.json) {
+      console.log(
+        JSON.stringify({ event: eventHeader(event), policy: { name: policy.name, revision: policy.revision, as: under }, not_recorded, explanation }, null, 2),
+      );
+      return;
+    }
+    const lines = [
+      `event ${event.id}${event.decisionId ? ` (decision ${event.decisionId})` : ''} of project ${project.name}, ${new Date(event.createdAt).toISOString()}: ${event.endpoint} ${event.email} -> ${event.action}`,
+      `  decided by policy ${event.policyName ?? '(unnamed)'} revision ${event.policyRevision ?? '(unknown)'}; errors: ${event.errors.join(', ') || '(none)'}; warnings: ${event.warnings.join(', ') || '(none)'}`,
+      candidate
+        ? `replayed under candidate ${policy.name} (revision ${policy.revision}) on the facts it recorded: ${explanation.action}${explanation.action === event.action ? ' (unchanged)' : ` (was ${event.action})`}`
+        : `replayed under the revision that decided it, on the facts it recorded: ${explanation.action}${explanation.action === event.action ? '' : ` (stored ${event.action}: the project's lists changed since, or a fact was not recorded)`}`,
+    ];
+    if (not_recorded.length > 0) lines.push(`not recorded with the event, so unknown here: ${not_recorded.join(', ')}`);
+    console.log(`${lines.join('\n')}\n\n${renderExplanation(explanation)}`);
+  });
+}
+
+/** An event of the project by its decision id or its event id; a UsageError naming what was not found. */
+async function findEvent(store: Store, project: Project, id: string): Promise<StoredDecision> {
+  const byNumber = /^[1-9][0-9]{0,15}$/.test(id) ? await store.events.get(Number(id)) : null;
+  const event = byNumber ?? (await store.events.findDecision(project.id, id.toLowerCase()));
+  if (event === null || event.projectId !== project.id) {
+    throw new UsageError(
+      `no event "${id}" in project ${project.name}: give its X-Decision-Id or its id from \`email-trust events list --project ${project.name}\``,
+    );
+  }
+  return event;
+}
+
+/** The policy revision that decided the event, compiled from its stored text. */
+async function decidingPolicy(store: Store, event: StoredDecision, catalog: FactCatalog): Promise<CompiledPolicy> {
+  const revision = event.policyRevision;
+  const stored = revision && !revision.startsWith('custom:') ? await store.policyRevisions.get(revision) : null;
+  if (!stored) {
+    const why = revision?.startsWith('custom:')
+      ? 'it was decided by a custom_policy'
+      : `its policy revision ${revision ?? '(none)'} was not kept (events stored before revisions were)`;
+    throw new UsageError(`event ${event.id} cannot be replayed as decided: ${why}; give --policy NAME|FILE to explain it under a policy of your choice`);
+  }
+  return loadPolicy({ name: stored.name, file: `${stored.name}@${stored.revision}`, text: stored.source }, catalog);
+}
+
+function eventHeader(event: StoredDecision) {
+  return {
+    id: event.id,
+    decision_id: event.decisionId,
+    created_at: new Date(event.createdAt).toISOString(),
+    endpoint: event.endpoint,
+    email: event.email,
+    action: event.action,
+    errors: event.errors,
+    warnings: event.warnings,
+    policy: event.policyName,
+    revision: event.policyRevision,
+  };
 }
 
 function checkPolicies(files: string[], opts: { strict: boolean }): void {
