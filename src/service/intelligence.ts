@@ -3,7 +3,7 @@
 // the request's custom_policy. IP intelligence (form B's `ip`) comes from the fingerprint's IP.
 import createError from 'http-errors';
 import { CustomPolicyError } from '../policy/book.js';
-import type { CompiledVerdict } from '../policy/compile-verdict.js';
+import { type CompiledVerdict, verdictFact } from '../policy/compile-verdict.js';
 import { evaluateVerdict } from '../policy/evaluate.js';
 import type { IntelligencePolicy } from '../policy/types.js';
 import { canonicalIp } from '../store/events.js';
@@ -53,7 +53,13 @@ export async function intelligence(
 
   const decidingRule = decidedBy === null ? undefined : verdict.parents[decidedBy];
   const parentRule = decidingRule ? { index: decidedBy, ...decidingRule } : null;
-  const response: Record<string, unknown> = { action, parent_rule: parentRule, email: await emailAnalysis(f) };
+  const response: Record<string, unknown> = { action, parent_rule: parentRule };
+  // A verdict the risk score decided says why: the score, its level and what made it up (added beyond the interface).
+  if (decidingRule && verdictFact(decidingRule.field, policy.catalog) === 'is_high_risk') {
+    const [score, level, breakdown] = await f(RISK_FACTS);
+    response.risk = { risk_score: score, risk_level: level, risk_score_breakdown: breakdown };
+  }
+  response.email = await emailAnalysis(f);
   // The fingerprint's IP is the evaluation's input: ip-intelligence's facts, all null without a fingerprint.
   if (!formA) {
     const [isDatacenter, isTor, isVpn, asn, asOrg, country, networkType] = await f(IP_FACTS);
@@ -112,6 +118,7 @@ function verdictFor(ctx: ServiceContext, project: Project, request: Intelligence
 
 /** What the event stores besides the request's own fields. */
 const EVENT_FACTS = ['base_email', 'email_lower', 'domain'] as const;
+const RISK_FACTS = ['risk_score', 'risk_level', 'risk_score_breakdown'] as const;
 const IP_FACTS = ['is_datacenter', 'is_tor', 'is_vpn', 'ip_asn', 'ip_as_org', 'ip_country', 'ip_network_type'] as const;
 
 const EMAIL_FACTS = [

@@ -460,6 +460,21 @@ describe('the intelligence verdict', () => {
     );
   });
 
+  it('a verdict the risk score decided carries the score, its level and its breakdown; another verdict does not', async () => {
+    const rules = [
+      { field: 'email_high_risk', operator: '==', target: { bool: true }, action: 'block' },
+      { field: 'domain_free', operator: '==', target: { bool: true }, action: 'allow' },
+    ];
+    const risky = await intelligence(sandbox, { email_address: 'x7kq2m9vz3p8@mailinator.com', custom_policy: { parent_rules: rules } });
+    expect(risky.status).toBe(200);
+    expect(risky.body).toMatchObject({ action: 'block', parent_rule: { index: 0, field: 'email_high_risk' } });
+    expect(risky.body.risk).toEqual({ risk_score: 60, risk_level: 'high', risk_score_breakdown: { disposable_domain: 40, fraud_pattern_detection: 20 } });
+    expect(Object.keys(risky.body).slice(0, 3)).toEqual(['action', 'parent_rule', 'risk']);
+    const free = await intelligence(sandbox, { email_address: 'jane@gmail.com', custom_policy: { parent_rules: rules } });
+    expect(free.body).toMatchObject({ action: 'allow', parent_rule: { index: 1 } });
+    expect(free.body).not.toHaveProperty('risk');
+  });
+
   it("without custom_policy, the project's policy decides (its intelligence section)", async () => {
     const policyYaml = [
       'version: "1.0"',
