@@ -47,8 +47,8 @@ export interface ProjectLists {
   clear(projectId: string, list: string | null): Promise<number>;
   /** Entries per list, for the lists that have any. */
   counts(projectId: string): Promise<Record<string, number>>;
-  /** One list's entries, sorted. */
-  entries(projectId: string, list: string): Promise<string[]>;
+  /** One list's entries, sorted; the first `limit` when given. */
+  entries(projectId: string, list: string, limit?: number): Promise<string[]>;
   /** The project's lists as of its revision, from memory (loaded once per revision). */
   reader(project: Pick<Project, 'id' | 'listsRevision'>): ProjectListReader;
 }
@@ -167,8 +167,9 @@ export function createProjectLists(knex: Knex, onChange: () => void = () => {}):
       return Object.fromEntries(rows.map((row) => [row.list, toNumber(row.n)]));
     },
 
-    async entries(projectId, list) {
-      const rows = (await table().where({ project_id: projectId, list }).orderBy('domain').select('domain')) as { domain: string }[];
+    async entries(projectId, list, limit) {
+      const query = table().where({ project_id: projectId, list }).orderBy('domain').select('domain');
+      const rows = (await (limit === undefined ? query : query.limit(Math.max(0, Math.trunc(limit))))) as { domain: string }[];
       return rows.map((row) => row.domain);
     },
 

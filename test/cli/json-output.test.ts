@@ -43,8 +43,8 @@ function notSnakeCase(value: unknown, path = ''): string[] {
   ]);
 }
 
-/** Each command that takes --json, in an order that works on a fresh database; `db`: it opens the database. */
-const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean }[] = [
+/** Each command that takes --json, in an order that works on a fresh database; `db`: it opens the database; `setup`: a command run first. */
+const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean; setup?: string[] }[] = [
   { name: 'project create', args: ['project', 'create', '--name', 'shop', '--json'], db: true },
   { name: 'project list', args: ['project', 'list', '--json'], db: true },
   { name: 'project update', args: ['project', 'update', 'shop', '--policy', 'default', '--json'], db: true },
@@ -55,10 +55,18 @@ const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean }[] = 
   { name: 'project lists show', args: ['project', 'lists', 'show', 'shop', '--json'], db: true },
   { name: 'project lists remove', args: ['project', 'lists', 'remove', 'shop', 'known-abuse', 'bad.example', '--json'], db: true },
   { name: 'project lists clear', args: ['project', 'lists', 'clear', 'shop', '--all', '--json'], db: true },
+  { name: 'project show', args: ['project', 'show', 'shop', '--json'], db: true },
   { name: 'key create', args: ['key', 'create', '--project', 'shop', '--kind', 'public_key', '--json'], db: true },
   { name: 'key rotate', args: ['key', 'rotate', '--project', 'shop', '--kind', 'public_key', '--json'], db: true },
   { name: 'key list', args: ['key', 'list', '--project', 'shop', '--json'], db: true },
   { name: 'policy replay', args: ['policy', 'replay', '--project', 'shop', '--policy', shippedPolicy, '--workers', '0', '--json'], db: true },
+  {
+    name: 'events list',
+    args: ['events', 'list', '--project', 'shop', '--json'],
+    db: true,
+    setup: ['events', 'generate', '--count', '1', '--project', 'shop'],
+  },
+  { name: 'events show', args: ['events', 'show', '1', '--json'], db: true },
   { name: 'facts', args: ['facts', '--json'], db: false },
   { name: 'data', args: ['data', '--json'], db: false },
   { name: 'policy explain', args: ['policy', 'explain', '--policy', shippedPolicy, '--email', 'jane@mailinator.com', '--json'], db: false },
@@ -78,7 +86,8 @@ describe('--json output', () => {
   });
 
   it('is one JSON document in snake_case on stdout; stderr names the database first, when one is opened', async () => {
-    for (const { args, db } of JSON_COMMANDS) {
+    for (const { args, db, setup } of JSON_COMMANDS) {
+      if (setup) expect((await run(setup)).code, setup.join(' ')).toBe(0);
       const r = await run(args);
       expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(0);
       expect(notSnakeCase(JSON.parse(r.out)), args.join(' ')).toEqual([]);

@@ -1,5 +1,5 @@
 // `email-trust events generate`: synthetic history for load tests (src/service/synthetic-events.ts),
-// written through the store's own write path.
+// written through the store's own write path; `events list|show`: the stored decisions (decisions.ts).
 
 import type { Command } from 'commander';
 import ipaddr from 'ipaddr.js';
@@ -7,6 +7,7 @@ import { generateEvents } from '../../service/synthetic-events.js';
 import { UsageError } from '../errors.js';
 import { DEMO_PROJECT, findProject } from '../projects.js';
 import { withStore } from '../with-store.js';
+import { addDecisionCommands } from './decisions.js';
 
 /** Most events one run writes: 10 million take a few minutes on SQLite. */
 export const MAX_GENERATE = 10_000_000;
@@ -24,7 +25,7 @@ interface GenerateOptions {
 }
 
 export function addEventsCommands(program: Command): void {
-  const events = program.command('events').description('velocity history (events) of a project');
+  const events = program.command('events').description("a project's stored decisions (events): the history behind velocity");
   events
     .command('generate')
     .description('write synthetic events through the store’s own write path (for load tests)')
@@ -35,6 +36,7 @@ export function addEventsCommands(program: Command): void {
     .option('--project <name-or-id>', 'the project', DEMO_PROJECT)
     .option('--spread <minutes>', `spread the events evenly over this many past minutes, 0…${MAX_SPREAD_MINUTES}`, '60')
     .action(generate);
+  addDecisionCommands(events);
 }
 
 function integerOption(name: string, text: string, min: number, max: number): number {

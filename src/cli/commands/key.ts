@@ -72,7 +72,7 @@ function labelArgument(text: string): string {
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** A key as every --json output shows it: the API's snake_case, times in ISO 8601. */
-function keyJson(k: ApiKey, now: number) {
+export function keyJson(k: ApiKey, now: number) {
   return {
     id: k.id,
     project_id: k.projectId,
@@ -121,11 +121,14 @@ async function listKeys(opts: { project: string; json: boolean }): Promise<void>
     return;
   }
   if (keys.length === 0) console.log('no keys: create one with `email-trust key create --project NAME --kind KIND`');
-  for (const k of keys) {
-    const used = k.lastUsedAt === null ? 'never used' : `last used ${iso(k.lastUsedAt)}`;
-    const revoked = k.revokedAt === null ? '' : k.revokedAt > now ? `  REVOKES ${iso(k.revokedAt)}` : `  REVOKED ${iso(k.revokedAt)}`;
-    console.log(`${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…${k.label === null ? '' : ` ${labelText(k)}`}  created ${iso(k.createdAt)}  ${used}${revoked}`);
-  }
+  for (const k of keys) console.log(keyLine(k, now));
+}
+
+/** A key as `key list` prints it: id, kind, hint, label, created, last used, revocation. */
+export function keyLine(k: ApiKey, now: number): string {
+  const used = k.lastUsedAt === null ? 'never used' : `last used ${iso(k.lastUsedAt)}`;
+  const revoked = k.revokedAt === null ? '' : k.revokedAt > now ? `  REVOKES ${iso(k.revokedAt)}` : `  REVOKED ${iso(k.revokedAt)}`;
+  return `${k.id}  ${k.kind.padEnd(12)}  ${k.hint}…${k.label === null ? '' : ` ${labelText(k)}`}  created ${iso(k.createdAt)}  ${used}${revoked}`;
 }
 
 /** ` "label"` after a key's id or hint, nothing for a key without one. */
