@@ -13,6 +13,7 @@ import { SERVE_NODE_FLAGS } from '../src/cli/serve-flags.js';
 import { packageRoot } from '../src/paths.js';
 import { startDnsServer } from '../test/support/dns-server.js';
 import type { PauseCost } from './evaluate.js';
+import { eventsBench } from './events.js';
 import { interleave } from './interleaved.js';
 import { ipLookupFigures } from './ip-lookup.js';
 import { metricsBench } from './metrics.js';
@@ -600,8 +601,18 @@ async function redisOutageOnly(): Promise<void> {
   }
 }
 
+/** BENCH_ONLY=events: `events list`'s store read over 1,000,000 events on PostgreSQL (bench/events.ts), merged into bench/results.json. */
+async function eventsOnly(): Promise<void> {
+  const figures = await eventsBench();
+  const file = join(packageRoot, 'bench/results.json');
+  const results = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify({ ...results, events: figures }, null, 2)}\n`);
+  console.log('events figures written to bench/results.json');
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'replay') return replayOnly();
+  if (process.env.BENCH_ONLY === 'events') return eventsOnly();
   if (process.env.BENCH_ONLY === 'redis-outage') return redisOutageOnly();
   if (process.env.BENCH_ONLY === 'policy-bodies') return policyBodiesOnly();
   if (process.env.BENCH_ONLY === 'velocity' || process.env.BENCH_ONLY === 'metrics') return onlyPart(process.env.BENCH_ONLY);

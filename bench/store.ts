@@ -1,5 +1,5 @@
 // The store's hot path alone, in process, no HTTP: CPU µs (every thread of the process; better-sqlite3 runs the
-// statements on the event loop) per event written in commits of 32, and per velocity read
+// statements on the event loop) per event written in commits of 32 (each a verify's event, with its decision's id), and per velocity read
 // (byIp, an IP with 150 addresses, the velocity plugin's six windows and 100 addresses, and the plugin's facts
 // worked out from the answer) from memory (velocity-cache.ts) and through the read statements, over every
 // thread and on the event loop alone. With `--baseline DIR` (a built checkout of another revision) both are
@@ -7,10 +7,12 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/store.js [--baseline DIR]
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { v7 as uuidv7 } from 'uuid';
 
 const ROUNDS = 2;
 const COMMITS = 600;
@@ -55,7 +57,15 @@ async function measure(root: string, reads: boolean): Promise<void> {
   const event = (ip: string, at: number) => {
     n += 1;
     const email = `u${n}@example.com`;
-    return { projectId: 'prj_bench', endpoint: 'verify', email, emailLower: email, baseEmail: email, action: 'allow', ipv4: ip, createdAt: at };
+    // As verify records it, its decision's id, request id, codes and policy included (a build before them ignores those).
+    const decision = {
+      decisionId: uuidv7(),
+      requestId: randomUUID(),
+      policyName: 'default',
+      policyRevision: 'c14b9ce80c5d899b',
+      warnings: ['local_is_role_based'],
+    };
+    return { projectId: 'prj_bench', endpoint: 'verify', email, emailLower: email, baseEmail: email, action: 'allow', ipv4: ip, createdAt: at, ...decision };
   };
   const commit = () => Promise.all(Array.from({ length: PER_COMMIT }, () => store.events.record(event(`192.0.2.${n % 250}`, now + n))));
   for (let i = 0; i < 100; i++) await commit();
