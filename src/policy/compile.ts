@@ -64,6 +64,8 @@ export interface CompiledPolicy {
   name: string;
   file: string;
   revision: string;
+  /** The policy's text (what `revision` hashes). */
+  source: string;
   description: string;
   defaultAction: Action;
   checks: readonly EnabledCheck[];
@@ -126,6 +128,7 @@ export function compilePolicy(checked: CheckedPolicy, catalog: FactCatalog): Com
     name: checked.name,
     file: checked.file,
     revision: checked.revision,
+    source: checked.source,
     description: doc.description ?? '',
     defaultAction: doc.default_action ?? 'allow',
     checks: checks.map(({ condition: _c, options: _o, order: _n, ...check }) => check),

@@ -37,6 +37,8 @@ export interface CheckedPolicy {
   file: string;
   /** Content hash: names this policy's revision in every decision. */
   revision: string;
+  /** The text it was read from (what `revision` hashes): kept with every decision's revision (policy_revisions). */
+  source: string;
   document: PolicyDocument;
   /** What it may not mean as written (warnings.ts): `policy check` prints them, `--strict` refuses them. */
   warnings: PolicyProblem[];
@@ -63,7 +65,7 @@ export function checkPolicy(source: PolicySource, catalog: FactCatalog): Checked
   const problems = policyProblems(loaded, catalog);
   if (problems.length > 0) throw new PolicyError(problems);
   const warnings = sortProblems(policyWarnings(loaded, catalog)).slice(0, POLICY_LIMITS.problems);
-  return { name: source.name, file: source.file, revision: policyRevision(text), document: loaded.document, warnings };
+  return { name: source.name, file: source.file, revision: policyRevision(text), source: text, document: loaded.document, warnings };
 }
 
 /** The revision of a policy text: the first 16 hex digits of its SHA-256. */

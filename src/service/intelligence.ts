@@ -80,7 +80,7 @@ export async function intelligence(
   }
 
   // A request's custom_policy is no revision of the project's: its text is not kept.
-  const storing = request.custom_policy ? undefined : deps.texts.remembered(policy, project);
+  const storing = request.custom_policy ? undefined : deps.texts.remembered(policy);
   if (storing) await storing;
   const decisionId = newDecisionId();
   await ctx.store.events.record({

@@ -21,7 +21,7 @@ export interface Operations {
 export function createOperations(ctx: ServiceContext, deps: { sealer: FingerprintSealer }): Operations {
   // Verify and intelligence decide a turn's requests together, at its end (turn-batch.ts).
   const turnEnd = createTurnBatch();
-  const decided = { ...deps, texts: createPolicyTexts(ctx.store.policyRevisions, ctx.log) };
+  const decided = { ...deps, texts: createPolicyTexts(ctx.store.policyRevisions) };
   return {
     verify: async (project, request, call) => {
       await turnEnd();

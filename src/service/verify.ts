@@ -116,7 +116,7 @@ export async function verify(
   const { response, event, policy } = await decide(ctx, deps, project, request, call);
   // Only the answer and its event wait for the commit: the run's facts and results (a few hundred objects)
   // are garbage by now, not carried through the scavenges of the wait.
-  const storing = deps.texts.remembered(policy, project);
+  const storing = deps.texts.remembered(policy);
   if (storing) await storing;
   await ctx.store.events.record(event);
   return { body: response, decisionId: event.decisionId as string };

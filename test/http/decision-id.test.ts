@@ -137,7 +137,7 @@ describe('a named policy whose file changed before its first decision', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('still answers and stores the event, naming a revision whose text is not kept', async () => {
+  it('stores the text the deciding revision was compiled from, not the file as it is now', async () => {
     const mine = await server.createProject({ name: 'mine' });
     await server.service.store.projects.update(mine.project.id, { policy: 'mine' });
     // Not a policy any longer: the service keeps deciding by the revision it compiled at start.
@@ -146,6 +146,6 @@ describe('a named policy whose file changed before its first decision', () => {
     expect(res.status).toBe(200);
     const event = await server.service.store.events.findDecision(mine.project.id, res.headers.get('x-decision-id') as string);
     expect(event).toMatchObject({ policyName: 'mine', policyRevision: policyRevision(TEXT) });
-    expect(await server.service.store.policyRevisions.get(policyRevision(TEXT))).toBeNull();
+    expect((await server.service.store.policyRevisions.get(policyRevision(TEXT)))?.source).toBe(TEXT);
   });
 });
