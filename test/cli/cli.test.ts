@@ -107,6 +107,7 @@ describe('project create', () => {
     const r = await run('project', 'create', '--name', 'nowhere', '--policy', 'no-such-policy');
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/--policy.*no-such-policy/);
+    expect(r.err).toContain('add no-such-policy.yaml to POLICIES_DIR (set it to your policies folder), or give the path of a policy file');
   });
 
   it('--policy <invalid file> exits 3, lists file:line:column, and creates nothing', async () => {

@@ -145,7 +145,7 @@ function summaryJson(e: DecisionSummary) {
 }
 
 /** The event of an event id (digits) or of a decision id. */
-function findEvent(store: Store, id: string): Promise<StoredDecision | null> {
+export function findEvent(store: Store, id: string): Promise<StoredDecision | null> {
   const text = id.trim();
   return /^\d{1,15}$/.test(text) ? store.events.get(Number(text)) : store.events.findDecision(null, text);
 }

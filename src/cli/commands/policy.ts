@@ -17,6 +17,7 @@ import { TestsFailedError, UsageError } from '../errors.js';
 import { policyArgument } from '../policy-argument.js';
 import { findProject } from '../projects.js';
 import { withStore } from '../with-store.js';
+import { findEvent } from './decisions.js';
 import { addPolicyReplayCommand } from './policy-replay.js';
 
 /** POLICIES_DIR, read when a command is given a policy by name (a file needs no configuration). */
@@ -96,7 +97,7 @@ async function explainStoredEvent(opts: ExplainOptions): Promise<void> {
   const candidate = opts.policy === undefined ? null : policyArgument(opts.policy, policiesDirOf, catalog);
   await withStore(async (store) => {
     const project = await findProject(store, opts.project as string);
-    const event = await findEvent(store, project, opts.event as string);
+    const event = await projectEvent(store, project, opts.event as string);
     const policy = candidate ?? (await decidingPolicy(store, event, catalog));
     const { explanation, not_recorded } = await explainEvent(policy, event, store.projectLists.reader(project));
     const under = candidate ? 'candidate' : 'deciding';
@@ -119,9 +120,8 @@ async function explainStoredEvent(opts: ExplainOptions): Promise<void> {
 }
 
 /** An event of the project by its decision id or its event id; a UsageError naming what was not found. */
-async function findEvent(store: Store, project: Project, id: string): Promise<StoredDecision> {
-  const byNumber = /^[1-9][0-9]{0,15}$/.test(id) ? await store.events.get(Number(id)) : null;
-  const event = byNumber ?? (await store.events.findDecision(project.id, id.toLowerCase()));
+async function projectEvent(store: Store, project: Project, id: string): Promise<StoredDecision> {
+  const event = await findEvent(store, id);
   if (event === null || event.projectId !== project.id) {
     throw new UsageError(
       `no event "${id}" in project ${project.name}: give its X-Decision-Id or its id from \`email-trust events list --project ${project.name}\``,

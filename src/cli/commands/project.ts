@@ -67,7 +67,9 @@ function resolvePolicy(nameOrFile: string): { policy: string; policySource: stri
   if (book.byName(nameOrFile)) return { policy: nameOrFile, policySource: null };
   const file = resolve(nameOrFile);
   if (!existsSync(file)) {
-    throw new UsageError(`--policy: "${nameOrFile}" is neither a policy in ${policyFolders(policiesDir)} (${book.names().join(', ')}) nor a file`);
+    throw new UsageError(
+      `--policy: "${nameOrFile}" is neither a policy in ${policyFolders(policiesDir)} (${book.names().join(', ')}) nor a file: add ${nameOrFile}.yaml to POLICIES_DIR (set it to your policies folder), or give the path of a policy file`,
+    );
   }
   const text = readFileSync(file, 'utf8');
   loadPolicy({ name: basename(file), file, text }, catalog);
