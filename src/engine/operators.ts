@@ -13,10 +13,13 @@ export interface CustomOperator {
   test(factValue: unknown, listed: unknown): boolean;
 }
 
-/** A listed domain as inDomains compares it: lower case, ASCII (punycode), no trailing dot. */
+/** A host name's form: labels of letters, digits, hyphens (and underscores, as some mail hosts have), dot-separated. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+
+/** A listed domain as inDomains compares it: lower case, ASCII (punycode), no trailing dot; null when it is not a domain name (`*.example.com`). */
 export function domainEntry(text: string): string | null {
   const ascii = domainToASCII(text.trim().toLowerCase().replace(/\.$/, ''));
-  return ascii === '' ? null : ascii;
+  return HOST_NAME.test(ascii) ? ascii : null;
 }
 
 /** The network a listed text names (`203.0.113.0/24`, `2001:db8::/32`, or one address); null when it names none. */

@@ -13,7 +13,8 @@ export function closestName(name: string, known: Iterable<string>): string | nul
   let startingWithName: string | null = null;
   let startingWithNameCount = 0;
   for (const candidate of known) {
-    if (name.length >= 4 && candidate.startsWith(name)) {
+    // A whole first word (vpn for vpn_ip) counts however short.
+    if ((name.length >= 4 && candidate.startsWith(name)) || candidate.startsWith(`${name}_`)) {
       startingWithNameCount += 1;
       startingWithName = candidate;
     }

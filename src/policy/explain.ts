@@ -183,7 +183,8 @@ function reason(
 ): { decided_by: Explanation['decided_by']; why: string } {
   if (policy.ruleCount === 0) return { decided_by: 'no_checks', why: 'the policy enables no checks and no rules: the action is none' };
   if (contributions.length === 0) {
-    return { decided_by: 'default_action', why: `nothing fired: the policy's default_action ${policy.defaultAction} applies` };
+    const what = decision.exempted.length > 0 ? 'nothing fired that an exemption did not set aside' : 'nothing fired';
+    return { decided_by: 'default_action', why: `${what}: the policy's default_action ${policy.defaultAction} applies` };
   }
   if (contributions.every((c) => c.action === 'none')) {
     const names = contributions.map((c) => c.name).join(', ');

@@ -143,6 +143,7 @@ function exemptionProblems(doc: Record<string, unknown>, catalog: FactCatalog, r
   const exemptions = doc.exemptions;
   if (!Array.isArray(exemptions)) return;
   const ruleNames = Array.isArray(doc.rules) ? doc.rules.flatMap((r) => (isRecord(r) && typeof r.name === 'string' ? [r.name] : [])) : [];
+  const enabled = isRecord(doc.checks) ? Object.entries(doc.checks).flatMap(([name, c]) => (isRecord(c) && c.enabled === false ? [] : [name])) : [];
   const seen = new Set<string>();
   for (const [i, exemption] of exemptions.entries()) {
     if (full()) return;
@@ -156,8 +157,9 @@ function exemptionProblems(doc: Record<string, unknown>, catalog: FactCatalog, r
       for (const [j, name] of exemption.from.entries()) {
         if (typeof name !== 'string' || catalog.checkOwner.has(name) || ruleNames.includes(name)) continue;
         report([...here, 'from', j], () => {
-          const known = [...catalog.checkOwner.keys(), ...ruleNames];
-          return `"${echoInput(name)}" is neither a check nor a free rule of this policy${didYouMean(name, known) || ' (`email-trust facts` lists the checks)'}`;
+          // What this policy enables first: the closest check of the registry is only a second guess.
+          const hint = didYouMean(name, [...enabled, ...ruleNames]) || didYouMean(name, catalog.checkOwner.keys());
+          return `"${echoInput(name)}" is neither a check nor a free rule of this policy${hint || ' (`email-trust facts` lists the checks)'}`;
         });
       }
     }
@@ -178,7 +180,14 @@ function exemptionProblems(doc: Record<string, unknown>, catalog: FactCatalog, r
 function listEntryProblems(list: unknown, here: Path, entry: (text: string) => unknown, what: string, report: Report): void {
   if (!Array.isArray(list)) return;
   for (const [j, text] of list.entries()) {
-    if (typeof text === 'string' && entry(text) === null) report([...here, j], () => `"${echoInput(text)}" is not ${what}`);
+    if (typeof text !== 'string' || entry(text) !== null) continue;
+    // A wildcard is how lists elsewhere say "and its subdomains", which a listed domain here always means.
+    const wildcard = /^\*\.(.+)$/.exec(text.trim());
+    report([...here, j], () =>
+      wildcard
+        ? `"${echoInput(text)}": write ${echoInput(wildcard[1] as string)}, which covers its subdomains (no wildcards)`
+        : `"${echoInput(text)}" is not ${what}`,
+    );
   }
 }
 

@@ -41,6 +41,7 @@ describe('policy check', () => {
     await writeFile(file, WARNED);
     const strict = await runCli('policy', 'check', '--strict', file);
     expect(strict.code).toBe(3);
+    expect(strict.out).toBe('');
     expect(strict.err).toContain(`${file}:4:48: /checks/specific_domains/options: warning (--strict): check specific_domains is disabled`);
     expect(strict.err).toMatch(/invalid policy: 2 problem\(s\)/);
     const clean = await runCli('policy', 'check', '--strict', 'b2b-only', 'default');

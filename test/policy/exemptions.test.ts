@@ -132,7 +132,9 @@ describe('an exemption', () => {
     expect(explanation.entries[0]).toMatchObject({ name: 'partners', kind: 'exemption', fired: true, exempts: ['vpn_ip', 'free_provider_domain'] });
     expect(explanation.entries.find((e) => e.name === 'vpn_ip')).toMatchObject({ fired: true, exempted_by: ['partners'] });
     expect(explanation.exemptions).toEqual([{ name: 'partners', set_aside: ['vpn_ip'] }]);
-    expect(explanation.why).toContain('exemption partners set aside vpn_ip');
+    expect(explanation.why).toBe(
+      "nothing fired that an exemption did not set aside: the policy's default_action allow applies; exemption partners set aside vpn_ip",
+    );
     const text = renderExplanation(explanation);
     expect(text).toContain('[applied] partners  exemption from vpn_ip, free_provider_domain');
     expect(text).toContain('vpn_ip  check, soft -> challenge (vpn_detected), set aside by exemption partners');
@@ -157,6 +159,20 @@ describe('the compiler on exemptions', () => {
       '17:11 /exemptions/1/name: exemption name "a" is used twice',
       '18:33 /exemptions/1/when/conditions/fact: unknown fact "domain_agee" (`email-trust facts` lists every fact)',
     ]);
+  });
+
+  it('refuses a wildcard domain, saying what to write instead; suggests the policy’s own checks first, and a name cut at a word', () => {
+    const yaml = `${base}exemptions:\n  - { name: a, when: { domains: ["*.globex.net"] }, from: [vpn, free_provider_domian] }\n`;
+    expect(problemsOf(yaml)).toEqual([
+      '14:34 /exemptions/0/when/domains/0: "*.globex.net": write globex.net, which covers its subdomains (no wildcards)',
+      '14:60 /exemptions/0/from/0: "vpn" is neither a check nor a free rule of this policy; did you mean "vpn_ip"?',
+      '14:65 /exemptions/0/from/1: "free_provider_domian" is neither a check nor a free rule of this policy; did you mean "free_provider_domain"?',
+    ]);
+    // domain_agee is nearest to domain_age, which the policy does not enable, and to plus-tag, which it has: neither is near
+    // enough, so the registry's check is the second guess.
+    expect(problemsOf(`${base}exemptions:\n  - { name: a, when: { domains: [x.example.com] }, from: [domain_agee] }\n`)[0]).toContain(
+      'did you mean "domain_age"?',
+    );
   });
 
   it('refuses an exemption that says nothing of who it covers', () => {

@@ -165,16 +165,21 @@ function checkPolicies(files: string[], opts: { strict: boolean }): void {
     const { policiesDir } = loadConfig();
     const book = PolicyBook.load(policiesDir, catalog);
     warnings = book.names().flatMap((name) => book.byName(name)?.warnings ?? []);
-    console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})${warningCount(warnings)}`);
+    // Under --strict a warning is an error: no "ok" for what fails.
+    if (!opts.strict || warnings.length === 0) {
+      console.log(`ok: ${book.names().length} policies in ${policyFolders(policiesDir)} (${book.names().join(', ')})${warningCount(warnings)}`);
+    }
   } else {
     warnings = [];
     const problems = files.flatMap((file) => {
       try {
         const compiled = policyArgument(file, policiesDirOf, catalog);
         warnings.push(...compiled.warnings);
-        console.log(
-          `ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})${warningCount(compiled.warnings)}`,
-        );
+        if (!opts.strict || compiled.warnings.length === 0) {
+          console.log(
+            `ok: ${file} (${compiled.checks.length} checks, ${compiled.ruleCount} rules, revision ${compiled.revision})${warningCount(compiled.warnings)}`,
+          );
+        }
         return [];
       } catch (error) {
         if (error instanceof PolicyError) return error.problems;
