@@ -62,6 +62,20 @@ describe('policy check', () => {
   });
 });
 
+describe("a new analyst's B2B policy, written from the docs alone", () => {
+  const file = new URL('../fixtures/policies/analyst-b2b.yaml', import.meta.url).pathname;
+
+  it('passes policy check --strict and its own tests, the partner exemption among them', async () => {
+    const check = await runCli('policy', 'check', '--strict', file);
+    expect([check.code, check.err]).toEqual([0, '']);
+    const tests = await runCli('policy', 'test', file);
+    expect(tests.code).toBe(0);
+    expect(tests.out).toContain('PASS  analyst-b2b.yaml: a partner from a VPN is allowed\n');
+    expect(tests.out).toContain('PASS  analyst-b2b.yaml: a non-partner from a VPN is challenged\n');
+    expect(tests.out).toMatch(/\n9 passed, 0 failed\n$/);
+  });
+});
+
 describe('policy test', () => {
   it('shows an expected rule that did not fire, with what its conditions saw', async () => {
     const file = join(dir, 'expects.yaml');
