@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseAddress, parseDnsServers } from './address-text.js';
+import { hostName, isAddressLiteral, MAX_DOMAIN_LENGTH } from './host-name.js';
 import { policiesDir as defaultPoliciesDir } from './paths.js';
 
 export interface Config {
@@ -86,6 +87,10 @@ export interface NetworkConfig {
   webChecks: boolean;
   webTimeoutMs: number;
   webCacheTtlSeconds: number;
+  /** DNSBL_DOMAIN_ZONES: DNS blocklist zones asked about the address's domain (RHSBL); none by default. */
+  dnsblDomainZones: string[];
+  /** DNSBL_IP_ZONES: DNS blocklist zones asked about the request's IP; none by default. */
+  dnsblIpZones: string[];
 }
 
 export class ConfigError extends Error {
@@ -144,6 +149,8 @@ export function loadConfig(env: Env = process.env): Config {
       webChecks: onOff(env, 'WEB_CHECKS', true),
       webTimeoutMs: integer(env, 'WEB_TIMEOUT_MS', 1500, 100, 30_000),
       webCacheTtlSeconds: integer(env, 'WEB_CACHE_TTL_SECONDS', 86_400, 60, 30 * 86_400),
+      dnsblDomainZones: blocklistZones(env, 'DNSBL_DOMAIN_ZONES'),
+      dnsblIpZones: blocklistZones(env, 'DNSBL_IP_ZONES'),
     },
   };
 }
@@ -236,6 +243,27 @@ function dnsServers(env: Env): string[] {
   } catch (error) {
     throw new ConfigError('DNS_SERVERS', (error as Error).message);
   }
+}
+
+/** Room left for the question's own labels: an IPv6 address's 32 nibbles and their dots (RFC 5782), in 253 characters. */
+const MAX_ZONE_LENGTH = MAX_DOMAIN_LENGTH - 64;
+
+/** A comma-separated list of DNS zone names (`dbl.spamhaus.org`), lower-cased, each once. */
+function blocklistZones(env: Env, name: string): string[] {
+  const zones: string[] = [];
+  for (const entry of (env[name] ?? '').split(',')) {
+    const text = entry.trim();
+    if (text === '') continue;
+    const zone = hostName(text, 'dns');
+    if (zone === null || !zone.includes('.') || isAddressLiteral(zone)) {
+      throw new ConfigError(name, `"${text}" is not a DNS zone name; expected comma-separated zones such as dbl.spamhaus.org`);
+    }
+    if (zone.length > MAX_ZONE_LENGTH)
+      throw new ConfigError(name, `"${text}" is longer than ${MAX_ZONE_LENGTH} characters: the questions under it would not fit`);
+    if (zones.includes(zone)) throw new ConfigError(name, `lists ${zone} twice`);
+    zones.push(zone);
+  }
+  return zones;
 }
 
 function httpUrl(env: Env, name: string): string | null {

@@ -1,4 +1,4 @@
-// Configuration parsing: TRUST_PROXY's forms, and the message a bad value stops the start with.
+// Configuration parsing: TRUST_PROXY's forms, the server limits, the DNS blocklist zones, and the message a bad value stops the start with.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -66,6 +66,37 @@ describe('server limits', () => {
     [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /^KEEP_ALIVE_TIMEOUT_MS: 0 is outside 100\.\.600000$/],
     [{ MAX_CONNECTIONS: '0' }, /^MAX_CONNECTIONS: 0 is outside 1\.\.1000000$/],
     [{ MAX_CONNECTIONS: '-1' }, /^MAX_CONNECTIONS: "-1" is not a whole number$/],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('DNSBL_DOMAIN_ZONES, DNSBL_IP_ZONES', () => {
+  const zones = (env: Record<string, string>) => {
+    const { dnsblDomainZones, dnsblIpZones } = loadConfig(env).network;
+    return { domain: dnsblDomainZones, ip: dnsblIpZones };
+  };
+
+  it('none by default', () => {
+    expect(zones({})).toEqual({ domain: [], ip: [] });
+  });
+
+  it('reads comma-separated zones, lower-cased, without a trailing dot or empty entries', () => {
+    const env = { DNSBL_DOMAIN_ZONES: ' dbl.spamhaus.org , KEY123.dbl.dq.spamhaus.net.,', DNSBL_IP_ZONES: 'zen.spamhaus.org' };
+    expect(zones(env)).toEqual({ domain: ['dbl.spamhaus.org', 'key123.dbl.dq.spamhaus.net'], ip: ['zen.spamhaus.org'] });
+  });
+
+  it.each([
+    [
+      { DNSBL_DOMAIN_ZONES: 'https://dbl.spamhaus.org' },
+      /^DNSBL_DOMAIN_ZONES: "https:\/\/dbl\.spamhaus\.org" is not a DNS zone name; expected comma-separated zones such as dbl\.spamhaus\.org$/,
+    ],
+    [{ DNSBL_IP_ZONES: 'zen.spamhaus.org;bl.example' }, /^DNSBL_IP_ZONES: "zen\.spamhaus\.org;bl\.example" is not a DNS zone name/],
+    [{ DNSBL_IP_ZONES: 'localhost' }, /^DNSBL_IP_ZONES: "localhost" is not a DNS zone name/],
+    [{ DNSBL_IP_ZONES: '127.0.0.1' }, /^DNSBL_IP_ZONES: "127\.0\.0\.1" is not a DNS zone name/],
+    [{ DNSBL_DOMAIN_ZONES: 'dbl.spamhaus.org,DBL.spamhaus.org' }, /^DNSBL_DOMAIN_ZONES: lists dbl\.spamhaus\.org twice$/],
+    [{ DNSBL_DOMAIN_ZONES: `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.example` }, /^DNSBL_DOMAIN_ZONES: ".*" is longer than 189 characters/],
   ])('refuses %j, naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -187,6 +187,23 @@ export interface DnsLookup {
   aaaa(domain: string): Promise<DnsAnswer<string>>;
 }
 
+/** One DNS blocklist zone's A answer about a name (RFC 5782: an address in 127.0.0.0/8 lists it, NXDOMAIN does not). */
+export interface BlocklistAnswer {
+  zone: string;
+  answer: DnsAnswer<string>;
+}
+
+/**
+ * The deployment's DNS blocklists (DNSBL_DOMAIN_ZONES, DNSBL_IP_ZONES), asked as DNS A questions with the
+ * DNS lookups' cache, timeouts and budget. An empty array: no zone of that kind is configured.
+ */
+export interface BlocklistLookup {
+  /** Each domain zone's answer for `<domain>.<zone>`; the domain in ASCII form. */
+  domain(domain: string): Promise<BlocklistAnswer[]>;
+  /** Each IP zone's answer for the address's reversed octets (IPv4) or 32 reversed nibbles (IPv6); empty for a text that is no address. */
+  ip(address: string): Promise<BlocklistAnswer[]>;
+}
+
 export type LookupResult<T> = { status: 'ok'; value: T } | { status: 'unknown'; reason: string };
 
 /** Registration data (RDAP) of a registrable domain. */
@@ -210,6 +227,7 @@ export interface NetworkAccess {
   readonly dns: DnsLookup;
   readonly registration: RegistrationLookup;
   readonly website: WebsiteProbe;
+  readonly blocklists: BlocklistLookup;
 }
 
 /**

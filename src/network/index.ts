@@ -1,5 +1,5 @@
-// The outside world, built once by the composition root: DNS, RDAP and the website probe, each through
-// the shared cached lookup, and a NetworkAccess per request bound to the request's budget (one
+// The outside world, built once by the composition root: DNS (and the DNS blocklists asked through it),
+// RDAP and the website probe, each through the shared cached lookup, and a NetworkAccess per request bound to the request's budget (one
 // AbortSignal that every lookup of the request stops waiting on) and persist flag.
 import type { Logger } from 'pino';
 import type { NetworkConfig } from '../config.js';
@@ -7,6 +7,7 @@ import type { NetworkAccess } from '../engine/plugin.js';
 import { throttled } from '../log-throttle.js';
 import type { DomainFacts } from '../store/domain-facts.js';
 import { isUnavailable, outageReason } from '../store/unavailable.js';
+import { blocklistLookup } from './blocklists.js';
 import { createDnsLookup } from './dns.js';
 import { OFFLINE } from './offline.js';
 import { createRegistrationLookup } from './rdap.js';
@@ -50,10 +51,18 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
     domainFacts,
     onError,
   });
+  const zones = { domain: config.dnsblDomainZones, ip: config.dnsblIpZones };
   return {
     forRequest({ persist, now }) {
       const request = new RequestBudget(persist, now + config.budgetMs);
-      return { enabled: true, dns: dns.forRequest(request), registration: registration.forRequest(request), website: website.forRequest(request) };
+      const lookups = dns.forRequest(request);
+      return {
+        enabled: true,
+        dns: lookups,
+        registration: registration.forRequest(request),
+        website: website.forRequest(request),
+        blocklists: blocklistLookup(zones, lookups),
+      };
     },
     async close() {
       for (const service of [dns, registration, website]) service.close();

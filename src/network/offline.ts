@@ -11,4 +11,5 @@ export const OFFLINE: NetworkAccess = {
   dns: { mx: async () => offline, a: async () => offline, aaaa: async () => offline },
   registration: { registered: async () => unknown },
   website: { hasWebsite: async () => unknown },
+  blocklists: { domain: async () => [], ip: async () => [] },
 };

@@ -23,6 +23,8 @@ export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswer
     },
     registration: { registered: async (domain) => registered(entry(domain), now()) },
     website: { hasWebsite: async (domain) => website(entry(domain)) },
+    // A policy test declares no blocklist zones: the DNSBL facts stay unknown.
+    blocklists: { domain: async () => [], ip: async () => [] },
   };
 }
 
