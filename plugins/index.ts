@@ -12,6 +12,7 @@ const plugins: readonly Plugin[] = (
     import('./disposable/index.js'),
     import('./disposable-infrastructure/index.js'),
     import('./dns/index.js'),
+    import('./dnsbl/index.js'),
     import('./domain-age/index.js'),
     import('./domain-form/index.js'),
     import('./domain-health/index.js'),

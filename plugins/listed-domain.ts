@@ -1,7 +1,8 @@
 // The domain-list checks (disposable, known-abuse, spam-trap) differ only in data: one factory makes each
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's own entries
 // (the check's `add` and `exempt` options, and the project lists `<id>` and `not-<id>` kept in the
-// database), and looks the domain and its parents (up to the registrable domain) up in its lists.
+// database), and looks the domain and its parents (up to the registrable domain) up in its lists, then,
+// when one is given, asks another plugin that lists domains (known-abuse: the DNS blocklists).
 
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
@@ -70,17 +71,20 @@ interface OwnEntries {
   exempt: readonly ReadonlySet<string>[];
 }
 
+/** Exempted: by the project's own entries or by `never`, whatever any list says. */
+const EXEMPTED = false;
+
 /**
- * The entry that matched, or null: the project's own entries first (policy options and project lists
- * alike), most specific name first, exempt winning a tie; then `never` (names no list may flag); then the
- * shipped list.
+ * The entry that matched, EXEMPTED, or null when no list has the domain: the project's own entries first
+ * (policy options and project lists alike), most specific name first, exempt winning a tie; then `never`
+ * (names no list may flag); then the shipped list.
  */
-function matchListed(names: readonly string[], own: OwnEntries, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null {
+function matchListed(names: readonly string[], own: OwnEntries, shipped: ReadonlySet<string>, never?: ReadonlySet<string>): string | null | typeof EXEMPTED {
   for (const name of names) {
-    if (own.exempt.some((set) => set.has(name))) return null;
+    if (own.exempt.some((set) => set.has(name))) return EXEMPTED;
     if (own.add.some((set) => set.has(name))) return name;
   }
-  if (never && names.some((name) => never.has(name))) return null;
+  if (never && names.some((name) => never.has(name))) return EXEMPTED;
   return names.find((name) => shipped.has(name)) ?? null;
 }
 
@@ -112,6 +116,12 @@ export interface ListedDomainSpec {
    * says what the list says): a listed one-slip typo of a big provider (gmial.com) is the typo check's business.
    */
   unless?: { plugin: string; when: Condition };
+  /**
+   * Another plugin that lists domains too (a DNS blocklist): asked only when no list has the domain and the
+   * project has not exempted it; `lists` says from its facts (read in order) whether it lists the registrable
+   * domain, which is then the match.
+   */
+  listedBy?: { plugin: string; facts: readonly string[]; lists(values: readonly unknown[]): boolean };
 }
 
 /** The project list of domains a listed-domain plugin never flags (`not-disposable`); its additions are the list named by its id. */
@@ -129,7 +139,12 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
     codes: { [spec.code]: { error: 'classification', warning: spec.codeMeaning } },
     facts: {
       [spec.flag]: { type: 'boolean', description: spec.flagDescription, expose: 'flag' },
-      [spec.match]: { type: 'string', description: 'The listed (or project-added) domain that matched; null when not listed.' },
+      [spec.match]: {
+        type: 'string',
+        description: spec.listedBy
+          ? `The listed (or project-added) domain that matched, or the registrable domain ${spec.listedBy.plugin} lists; null when not listed.`
+          : 'The listed (or project-added) domain that matched; null when not listed.',
+      },
     },
     checks: {
       [spec.check]: {
@@ -143,7 +158,7 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
         defaults: PROJECT_LISTS_DEFAULTS,
       },
     },
-    needs: spec.unless ? ['structure', 'idn', 'tld', spec.unless.plugin] : ['structure', 'idn', 'tld'],
+    needs: ['structure', 'idn', 'tld', ...(spec.unless ? [spec.unless.plugin] : []), ...(spec.listedBy ? [spec.listedBy.plugin] : [])],
     projectLists: [spec.id, exemptList],
     data: spec.data,
     async run(ctx): Promise<FactValues> {
@@ -152,8 +167,9 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       const options = projectLists(ctx.options(spec.check));
       const [added, exempt] = await Promise.all([ctx.projectList(spec.id), ctx.projectList(exemptList)]);
       const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
-      const matched = matchListed(names, own, spec.listed, spec.never);
-      return { [spec.flag]: matched !== null, [spec.match]: matched };
+      let matched = matchListed(names, own, spec.listed, spec.never);
+      if (matched === null && spec.listedBy?.lists(await ctx.facts(spec.listedBy.facts))) matched = names[names.length - 1] as string;
+      return matched === EXEMPTED ? { [spec.flag]: false, [spec.match]: null } : { [spec.flag]: matched !== null, [spec.match]: matched };
     },
   };
 }

@@ -1,5 +1,6 @@
 // Domains known as sources of abuse or spam: a shipped list (empty for now, see README) matched on the
-// domain and its parents, plus the project's own additions and exemptions.
+// domain and its parents, plus the project's own additions and exemptions, plus the deployment's DNS
+// blocklists (the dnsbl plugin).
 import { listedDomainPlugin } from '../listed-domain.js';
 import { dataLists, readList } from '../plugin-data.js';
 
@@ -7,15 +8,18 @@ const listed = readList('known-abuse', 'domains.txt');
 
 export default listedDomainPlugin({
   id: 'known-abuse',
-  description: "Flags domains known as sources of abuse or spam, from a shipped list plus the project's additions and exemptions.",
+  description: "Flags domains known as sources of abuse or spam, from a shipped list, the project's additions and exemptions, and the DNS blocklists.",
   check: 'known_abuse_domain',
-  checkDescription: "The domain is a known source of abuse or spam (shipped list and the project's additions).",
+  checkDescription: "The domain is a known source of abuse or spam (shipped list, the project's additions, the DNS blocklists).",
   flag: 'is_known_abuse_domain',
-  flagDescription: 'The domain or a parent up to the registrable domain is a known abuse or spam source.',
+  flagDescription:
+    'The domain or a parent up to the registrable domain is a known abuse or spam source: on a list, or listed as abusive by a DNS blocklist (dnsbl_domain_listed).',
   match: 'known_abuse_match',
   code: 'domain_is_known_abuse',
   codeMeaning: 'the domain is a known source of abuse or spam',
   what: 'abuse sources',
   listed,
+  // A DNS blocklist's abuse listing is known abuse too (docs/decisions/0086-dnsbl.md); the project's exemptions still win.
+  listedBy: { plugin: 'dnsbl', facts: ['dnsbl_domain_listed'], lists: ([listed]) => listed === true },
   data: dataLists('known-abuse', [{ file: 'domains.txt', entries: listed.size }]),
 });
