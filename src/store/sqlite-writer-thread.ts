@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { type CommitStatements, commitStatements, type EventRow } from './commit-statements.js';
-import { COMMIT_LOCK_WAIT_MS, prepare, sqlitePragmas } from './sqlite-statements.js';
+import { COMMIT_LOCK_WAIT_MS, prepare, sqlitePragmas, WRITER_CACHE_MB } from './sqlite-statements.js';
 import { VERSION_POLL_MS } from './velocity-cache.js';
 import type { Statement } from './velocity-counters.js';
 
@@ -46,7 +46,7 @@ const { filename } = workerData as { filename: string };
 
 // A lock held elsewhere is waited for here, in SQLite's busy handler: only this thread waits.
 const db = new Database(filename, { timeout: COMMIT_LOCK_WAIT_MS });
-db.exec(sqlitePragmas(COMMIT_LOCK_WAIT_MS));
+db.exec(sqlitePragmas(COMMIT_LOCK_WAIT_MS, WRITER_CACHE_MB));
 
 const run = (statement: Statement): Rows => {
   const prepared = prepare(db, statement.sql);
