@@ -13,6 +13,7 @@ const plugins: readonly Plugin[] = (
     import('./disposable-infrastructure/index.js'),
     import('./dns/index.js'),
     import('./dnsbl/index.js'),
+    import('./dnsbl-ip/index.js'),
     import('./domain-age/index.js'),
     import('./domain-form/index.js'),
     import('./domain-health/index.js'),

@@ -71,8 +71,11 @@ interface Settings {
   minLevel: Level;
   highVelocity: { fact: string; threshold: number };
   poorHealth: readonly string[];
-  /** The facts present() reads: EVIDENCE, then the device's signals (with a fingerprint), then the AS class (with an IP and a weight). */
-  reads: { plain: readonly string[]; device: readonly string[]; network: readonly string[]; both: readonly string[] };
+  /**
+   * The facts present() reads, by readsIndex: EVIDENCE, then the device's signals (with a fingerprint), then the
+   * AS class and the DNSBL listing of the IP (each with an IP and a weight).
+   */
+  reads: readonly (readonly string[])[];
 }
 
 const settingsByOptions = new WeakMap<CheckOptions, Settings>();
@@ -82,18 +85,14 @@ function settingsOf(options: CheckOptions): Settings {
   if (!settings) {
     const velocity = highVelocity(options);
     const plain = [velocity.fact, ...EVIDENCE];
+    const optional = [DEVICE_EVIDENCE, NETWORK_EVIDENCE, DNSBL_EVIDENCE];
     settings = {
       weights: weights(options),
       levels: levels(options),
       minLevel: minLevel(options),
       highVelocity: velocity,
       poorHealth: poorHealth(options),
-      reads: {
-        plain,
-        device: [...plain, DEVICE_EVIDENCE],
-        network: [...plain, NETWORK_EVIDENCE],
-        both: [...plain, DEVICE_EVIDENCE, NETWORK_EVIDENCE],
-      },
+      reads: Array.from({ length: 1 << optional.length }, (_, index) => [...plain, ...optional.filter((_fact, bit) => (index >> bit) & 1)]),
     };
     settingsByOptions.set(options, settings);
   }
@@ -120,19 +119,22 @@ const EVIDENCE = [
   'disposable_infrastructure_signal',
 ] as const;
 
-/** Read only when they can tell: the device's signals with a fingerprint, the IP's AS class with an IP and a weight. */
+/** Read only when they can tell: the device's signals with a fingerprint, the IP's AS class and DNSBL listing with an IP and a weight. */
 const DEVICE_EVIDENCE = 'device_risk_signals';
 const NETWORK_EVIDENCE = 'ip_network_type';
+const DNSBL_EVIDENCE = 'dnsbl_ip_listed';
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
   const { fingerprint, ipv4, ipv6 } = ctx.input;
   const device = fingerprint !== null && fingerprint !== undefined;
+  const ip = ipv4 !== null || ipv6 !== null;
   // ip-network loads its tables at its first lookup: not for a policy that gives the AS class no weight.
-  const network = settings.weights.hosting_network > 0 && (ipv4 !== null || ipv6 !== null);
+  const network = settings.weights.hosting_network > 0 && ip;
+  // Nor is a DNS blocklist asked about the IP for a policy that gives its listing no weight.
+  const dnsbl = settings.weights.dnsbl_ip > 0 && ip;
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const { reads } = settings;
-  const values = await ctx.facts(device ? (network ? reads.both : reads.device) : network ? reads.network : reads.plain);
+  const values = await ctx.facts(settings.reads[(device ? 1 : 0) | (network ? 2 : 0) | (dnsbl ? 4 : 0)] as readonly string[]);
   const found = contributors(settings, values);
   let next = EVIDENCE.length + 1;
   if (device) addDeviceSignals(found, values[next++]);
@@ -140,6 +142,7 @@ async function present(ctx: PluginContext, settings: Settings): Promise<Set<Cont
     const type = values[next++];
     if (type === 'hosting' || type === 'vpn') found.add('hosting_network');
   }
+  if (dnsbl && values[next++] === true) found.add('dnsbl_ip');
   return found;
 }
 
@@ -217,7 +220,7 @@ const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((nam
 const plugin: Plugin = {
   id: 'risk',
   description:
-    "Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service, the device's signals, a hosting provider's network) and validation failures into a 0–100 score and a level.",
+    "Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service, the device's signals, a hosting provider's network, a DNS blocklist's IP listing) and validation failures into a 0–100 score and a level.",
   steps: ['risk_score'],
   codes: {
     high_risk_score: { error: 'reputation', warning: 'the risk level reaches min_level (default high)' },
@@ -317,6 +320,7 @@ const plugin: Plugin = {
     'fraud-pattern',
     'ip-intelligence',
     'ip-network',
+    'dnsbl-ip',
     'velocity',
     'device',
   ],

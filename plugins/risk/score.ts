@@ -20,6 +20,7 @@ export const SIGNALS = [
   'stale_token',
   'ip_hopping',
   'hosting_network',
+  'dnsbl_ip',
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
@@ -52,6 +53,8 @@ export const DEFAULT_WEIGHTS: Weights = {
   ip_hopping: 25,
   // ip-network's AS class: 0 by default, so that its tables (+15–19 MB) load only where a policy weighs it.
   hosting_network: 0,
+  // dnsbl-ip's listing: 0 by default, so that no IP zone is asked for a policy that does not weigh it (a listed domain is known_abuse_domain already).
+  dnsbl_ip: 0,
   structure: 40,
   disposable_domain: 40,
   known_abuse_domain: 50,

@@ -159,7 +159,7 @@ describe('ctx.network, enforced like needs', () => {
   });
 
   it("names the real registry's network plugins", () => {
-    expect(registry.filter((p) => p.network).map((p) => p.id)).toEqual(['disposable-infrastructure', 'dns', 'dnsbl', 'domain-age', 'website']);
+    expect(registry.filter((p) => p.network).map((p) => p.id)).toEqual(['disposable-infrastructure', 'dns', 'dnsbl', 'dnsbl-ip', 'domain-age', 'website']);
   });
 });
 

@@ -1,7 +1,10 @@
-// What a DNS blocklist's A answer means, as the zones document it. Data, with its source; read by index.ts.
+// What a DNS blocklist's A answers mean, as the zones document it (data, with its source), and what the
+// answers of several zones say together: shared by the dnsbl (domain) and dnsbl-ip plugins.
 //
 // Source: Spamhaus, "Available Zones" (return codes of each zone, the error codes, DQS),
 // https://docs.spamhaus.com/datasets/docs/source/10-data-type-documentation/datasets/040-zones.html, read 2026-12-03.
+import type { BlocklistAnswer } from '../src/engine/plugin.js';
+
 // Any other answer in 127.0.0.0/8 is a listing of unknown category (another zone's code, or one added later);
 // an answer outside 127.0.0.0/8 is no blocklist answer at all (a resolver that rewrites NXDOMAIN).
 
@@ -52,4 +55,42 @@ export function isRefusal(address: string): boolean {
 /** An address in 127.0.0.0/8, the only range a blocklist answers in. */
 export function isBlocklistAnswer(address: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+}
+
+/** What one zone said: a listing in a category, no listing, or nothing to go by. */
+type ZoneVerdict = { zone: string; category: string } | 'not_listed' | 'unknown';
+
+/** What the zones of one kind say together; null: nothing was asked (no zone, no name to ask about). */
+export interface Listing {
+  /** A zone lists it as a source of abuse; false when every zone answered and none did; null when one could not tell. */
+  listed: boolean | null;
+  /** The most severe category any zone gave, abuse or not. */
+  category: string | null;
+  /** The zone that gave it. */
+  zone: string | null;
+}
+
+function verdictOf({ zone, answer }: BlocklistAnswer, codes: Readonly<Record<string, string>>, order: readonly string[]): ZoneVerdict {
+  if (answer.status === 'nxdomain' || answer.status === 'nodata') return 'not_listed';
+  if (answer.status !== 'ok' || answer.records.length === 0) return 'unknown';
+  if (answer.records.some((address) => isRefusal(address) || !isBlocklistAnswer(address))) return 'unknown';
+  const categories = answer.records.map((address) => codes[address] ?? 'unclassified');
+  return { zone, category: mostSevere(categories, order) as string };
+}
+
+const mostSevere = (categories: readonly string[], order: readonly string[]): string | undefined => order.find((category) => categories.includes(category));
+
+/** The zones' answers taken together: any abuse listing lists; otherwise one zone that could not tell leaves it unknown. */
+export function listingOf(answers: readonly BlocklistAnswer[], codes: Readonly<Record<string, string>>, order: readonly string[]): Listing | null {
+  if (answers.length === 0) return null;
+  const verdicts = answers.map((answer) => verdictOf(answer, codes, order));
+  const listings = verdicts.filter((verdict): verdict is { zone: string; category: string } => typeof verdict === 'object');
+  const category = mostSevere(
+    listings.map((listing) => listing.category),
+    order,
+  );
+  const worst = listings.find((listing) => listing.category === category) ?? null;
+  const found = { category: worst?.category ?? null, zone: worst?.zone ?? null };
+  if (listings.some((listing) => !NOT_ABUSE.has(listing.category))) return { listed: true, ...found };
+  return { listed: verdicts.includes('unknown') ? null : false, ...found };
 }
