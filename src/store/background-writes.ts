@@ -8,10 +8,10 @@ import type { SqliteWriter } from './sqlite-writer.js';
 import type { Statement } from './velocity-counters.js';
 
 /** Runs the queries (built on knex, not run) in one transaction. */
-export type BackgroundWrites = (queries: readonly Knex.QueryBuilder[]) => Promise<void>;
+export type BackgroundWrites = (queries: ReadonlyArray<Knex.QueryBuilder | Knex.Raw>) => Promise<void>;
 
 /** A query's SQL and bindings as better-sqlite3 takes them (as knex's client would bind them). */
-function statementOf(query: Knex.QueryBuilder): Statement {
+function statementOf(query: Knex.QueryBuilder | Knex.Raw): Statement {
   const { sql, bindings } = query.toSQL().toNative();
   return { sql, bindings: bindings.map((b) => (b instanceof Date ? b.valueOf() : typeof b === 'boolean' ? Number(b) : b)) };
 }

@@ -12,6 +12,7 @@ import { createDomainFacts, type DomainFacts } from './domain-facts.js';
 import { createEvents, type Events, knexReads, READ_TIMEOUT_MS } from './events.js';
 import { createFingerprintKeys, type FingerprintKeys } from './fingerprint-keys.js';
 import { createKeys, type Keys } from './keys.js';
+import { createLabels, type Labels } from './labels.js';
 import { migrationSource } from './migrations/index.js';
 import { createPolicyRevisions, type PolicyRevisions } from './policy-revisions.js';
 import { createProjectLists, type ProjectLists } from './project-lists.js';
@@ -34,6 +35,8 @@ export interface Store {
   usage: Usage;
   /** The text of every policy revision that decided a stored event. */
   policyRevisions: PolicyRevisions;
+  /** Feedback on decisions and the reputation counters written with it. */
+  labels: Labels;
   /** Brings the schema up to date. */
   migrate(): Promise<void>;
   /** Waits for pending event commits, then closes every connection. */
@@ -255,6 +258,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     domainFacts: createDomainFacts(knex, write),
     usage: createUsage(knex),
     policyRevisions: createPolicyRevisions(knex, write),
+    labels: createLabels(knex, reads, write),
     async migrate() {
       await knex.migrate.latest({ migrationSource });
     },

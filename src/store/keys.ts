@@ -253,6 +253,7 @@ export function createKeys(knex: Knex, write: BackgroundWrites = backgroundWrite
           'p.allowed_origins',
           'p.lists_revision',
           'p.monthly_quota',
+          'p.shares_reputation',
           'p.created_at',
         )
         .where('k.hash', hash)

@@ -17,6 +17,8 @@ export interface Project {
   listsRevision: number;
   /** Verify and intelligence calls allowed per calendar month (UTC); null for no quota (the default). */
   monthlyQuota: number | null;
+  /** Whether its labels count in, and its reputation facts read, the deployment's shared counts when SHARED_REPUTATION=on (default true). */
+  sharesReputation: boolean;
   createdAt: number;
 }
 
@@ -27,7 +29,7 @@ export interface NewProject {
   policySource?: string | null;
 }
 
-export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource' | 'allowedOrigins' | 'monthlyQuota'>>;
+export type ProjectChanges = Partial<Pick<Project, 'sandbox' | 'policy' | 'policySource' | 'allowedOrigins' | 'monthlyQuota' | 'sharesReputation'>>;
 
 export class ProjectNameTakenError extends Error {
   constructor(readonly projectName: string) {
@@ -62,6 +64,7 @@ interface ProjectRow {
   allowed_origins: string | null;
   lists_revision: unknown;
   monthly_quota: unknown;
+  shares_reputation?: unknown;
   created_at: unknown;
 }
 
@@ -75,11 +78,23 @@ export function projectFromRow(row: ProjectRow): Project {
     allowedOrigins: originsFromColumn(row.allowed_origins),
     listsRevision: toNumber(row.lists_revision ?? 0),
     monthlyQuota: row.monthly_quota === null || row.monthly_quota === undefined ? null : toNumber(row.monthly_quota),
+    sharesReputation: row.shares_reputation === undefined || row.shares_reputation === null ? true : toBoolean(row.shares_reputation),
     createdAt: toNumber(row.created_at),
   };
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'sandbox', 'policy', 'policy_source', 'allowed_origins', 'lists_revision', 'monthly_quota', 'created_at'];
+const PROJECT_COLUMNS = [
+  'id',
+  'name',
+  'sandbox',
+  'policy',
+  'policy_source',
+  'allowed_origins',
+  'lists_revision',
+  'monthly_quota',
+  'shares_reputation',
+  'created_at',
+];
 
 const ORIGINS_TTL_MS = 5_000;
 
@@ -128,6 +143,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
         allowedOrigins: [],
         listsRevision: 0,
         monthlyQuota: null,
+        sharesReputation: true,
         createdAt: now,
       };
       try {
@@ -167,6 +183,7 @@ export function createProjects(knex: Knex, onChange: () => void = () => {}): Pro
       if (changes.policySource !== undefined) patch.policy_source = changes.policySource;
       if (changes.allowedOrigins !== undefined) patch.allowed_origins = changes.allowedOrigins.length > 0 ? JSON.stringify(changes.allowedOrigins) : null;
       if (changes.monthlyQuota !== undefined) patch.monthly_quota = changes.monthlyQuota;
+      if (changes.sharesReputation !== undefined) patch.shares_reputation = changes.sharesReputation;
       if (Object.keys(patch).length > 0) {
         await table().where({ id }).update(patch);
         origins = null;

@@ -15,6 +15,7 @@ import * as apiKeyLabels from './0011-api-key-labels.js';
 import * as eventsAddressIndexesPartial from './0012-events-address-indexes-partial.js';
 import * as eventsFingerprintToken from './0013-events-fingerprint-token.js';
 import * as eventsDecisions from './0014-events-decisions.js';
+import * as labels from './0015-labels.js';
 
 interface Migration {
   name: string;
@@ -36,6 +37,7 @@ const migrations: readonly Migration[] = [
   { name: '0012-events-address-indexes-partial', module: eventsAddressIndexesPartial },
   { name: '0013-events-fingerprint-token', module: eventsFingerprintToken },
   { name: '0014-events-decisions', module: eventsDecisions },
+  { name: '0015-labels', module: labels },
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {
