@@ -124,6 +124,7 @@ describe.each(testDatabases)('migrations on $name', (db) => {
       '0012-events-address-indexes-partial',
       '0013-events-fingerprint-token',
       '0014-events-decisions',
+      '0015-labels',
     ]);
   });
 

@@ -21,6 +21,7 @@ describe.each(testDatabases)('projects on $name', (db) => {
       allowedOrigins: [],
       listsRevision: 0,
       monthlyQuota: null,
+      sharesReputation: true,
       createdAt: 1_700_000_000_123,
     });
     const row = await store.knex('projects').where({ id: project.id }).first();
