@@ -1,7 +1,8 @@
 // What `email-trust policy replay` prints: the from → to matrix of actions with masked samples, the totals
 // before and after, the facts that could not be replayed and the soft_check calls replayed without their
-// domain facts; or the same as one JSON document (--json).
+// domain facts; with --labels, the confusion tables against the labels; or the same as one JSON document (--json).
 import type { NotReplayed, ReplayReport } from '../service/policy-replay.js';
+import { CHALLENGE_ACTIONS, type ConfusionTable, type LabelsReport, OUTCOMES } from '../service/replay-labels.js';
 import { fmt } from './bulk/progress.js';
 
 export interface ReplayRun {
@@ -33,6 +34,7 @@ export function replayJson(run: ReplayRun): string {
       not_replayed: report.not_replayed,
       soft_check: report.soft_check,
       velocity: 'as recorded at decision time',
+      ...(report.labels ? { labels: report.labels } : {}),
     },
     null,
     2,
@@ -83,7 +85,48 @@ export function replayText(run: ReplayRun): string {
     lines.push('could not replay (not recorded with the event: unknown for those events, as a failed lookup is):');
     lines.push(...report.not_replayed.map((m) => factLine(m, report.events)));
   }
+  if (report.labels) lines.push('', ...labelLines(report.labels, run.file, report.events));
   return lines.join('\n');
+}
+
+/** The confusion tables of the stored and the candidate's actions against the labels, and what their words mean. */
+export function labelLines(labels: LabelsReport, file: string, events: number): string[] {
+  if (labels.labelled === 0) return [`labels: none of the ${fmt(events)} replayed events has a label (email-trust feedback gives them)`];
+  const byLabel = Object.entries(labels.by_label)
+    .map(([label, n]) => `${label} ${fmt(n ?? 0)}`)
+    .join(', ');
+  const { current, candidate } = labels;
+  const row = (side: 'bad' | 'good', title: string) =>
+    OUTCOMES.map((o, i) => [
+      i === 0 ? title : '',
+      side === 'good' && o !== 'allowed' ? `${o} (false positive)` : o,
+      fmt(current[side][o]),
+      fmt(candidate[side][o]),
+    ]);
+  return [
+    `labels: ${fmt(labels.labelled)} of ${fmt(events)} replayed events labelled (${byLabel}), ${fmt(labels.unlabelled)} unlabelled`,
+    ...table(
+      ['labelled', 'action', 'current', 'candidate'],
+      [
+        ...row('bad', 'bad'),
+        ...row('good', 'good'),
+        ['precision', 'block or challenge', ratioText(current, 'precision'), ratioText(candidate, 'precision')],
+        ['recall', 'block or challenge', ratioText(current, 'recall'), ratioText(candidate, 'recall')],
+      ],
+      [2, 3],
+    ),
+    `current: the action stored with each event, what was decided then; candidate: ${file} re-deciding the same events.`,
+    `challenged: every action between allow and block (${CHALLENGE_ACTIONS.join(', ')}); none counts as allowed.`,
+    'precision: flagged (blocked or challenged) and labelled bad / flagged and labelled; recall: flagged and labelled bad / labelled bad; n/a: nothing to divide.',
+  ];
+}
+
+function ratioText(table: ConfusionTable, which: 'precision' | 'recall'): string {
+  const value = table[which];
+  if (value === null) return 'n/a';
+  const flaggedBad = table.bad.blocked + table.bad.challenged;
+  const of = which === 'precision' ? flaggedBad + table.good.blocked + table.good.challenged : flaggedBad + table.bad.allowed;
+  return `${value.toFixed(3)} (${fmt(flaggedBad)}/${fmt(of)})`;
 }
 
 function factLine(m: NotReplayed, events: number): string {

@@ -12,8 +12,10 @@ import { OFFLINE } from '../network/offline.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import { severity } from '../policy/decide.js';
 import { evaluate } from '../policy/evaluate.js';
+import type { LabelName } from '../store/labels.js';
 import { type ReplayEvent, SOFT_CHECK_MARK } from '../store/replay-events.js';
 import type { Action } from '../vocabulary.js';
+import { type LabelsReport, LabelTally } from './replay-labels.js';
 
 /** Parsed recorded facts kept by their JSON: events of one domain and IP carry the same text again and again. */
 const PARSED_KEPT = 10_000;
@@ -56,6 +58,8 @@ export interface ReplayReport {
   after: Record<string, number>;
   not_replayed: NotReplayed[];
   soft_check: SoftChecked;
+  /** With labels (ReplaySource.labels): the confusion tables of the stored and the candidate's actions. */
+  labels?: LabelsReport;
 }
 
 export interface ReplaySource {
@@ -65,6 +69,8 @@ export interface ReplaySource {
   decide: BatchDecider;
   /** Batches handed to `decide` before the oldest one's answer is awaited (more than one keeps workers busy). */
   inFlight?: number;
+  /** The labels of a batch's events, by event id (labels.ts forEvents): asked per batch, so bounded by it. */
+  labels?: (events: readonly ReplayEvent[]) => Promise<ReadonlyMap<number, LabelName>>;
 }
 
 /** The candidate's action on each event of a batch, in order, and the recorded facts the batch lacked. */
@@ -140,14 +146,18 @@ export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource,
   const missing = new Map<string, number>();
   const softChecked = new Map<string, number>();
   let softCheckedEvents = 0;
-  const pending: Array<{ events: readonly ReplayEvent[]; decided: Promise<BatchDecisions> }> = [];
+  const labelTally = source.labels ? new LabelTally() : null;
+  type Pending = { events: readonly ReplayEvent[]; decided: Promise<BatchDecisions>; labels: Promise<ReadonlyMap<number, LabelName>> | null };
+  const pending: Pending[] = [];
   // Answers are taken in batch order, so the samples and the report do not depend on which worker was faster.
   const settle = async () => {
     const oldest = pending.shift();
     if (!oldest) return;
     const decided = await oldest.decided;
+    const labels = await oldest.labels;
     oldest.events.forEach((e, i) => {
       tally.add(e.action, decided.actions[i] as Action, e.email);
+      labelTally?.add(labels?.get(e.id), e.action, decided.actions[i] as Action);
     });
     add(missing, decided.missing);
     add(softChecked, decided.softChecked);
@@ -156,8 +166,11 @@ export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource,
   };
   for await (const events of source.events) {
     const decided = source.decide(events);
-    decided.catch(() => undefined); // awaited in order by settle(); a later batch's failure must not crash the process first
-    pending.push({ events, decided });
+    const labels = source.labels ? source.labels(events) : null;
+    // Awaited in order by settle(); a later batch's failure must not crash the process first.
+    decided.catch(() => undefined);
+    labels?.catch(() => undefined);
+    pending.push({ events, decided, labels });
     if (pending.length >= (source.inFlight ?? 1)) await settle();
   }
   while (pending.length > 0) await settle();
@@ -166,6 +179,7 @@ export async function replayPolicy(policy: CompiledPolicy, source: ReplaySource,
     ...tally.summary(),
     not_replayed: notReplayedOf(policy, missing),
     soft_check: { events: softCheckedEvents, facts: notReplayedOf(policy, softChecked) },
+    ...(labelTally ? { labels: labelTally.summary() } : {}),
   };
 }
 

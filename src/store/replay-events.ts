@@ -9,6 +9,8 @@ import { rowsOf } from './velocity-counters.js';
 export interface ReplayEvent {
   id: number;
   email: string;
+  /** Its base form: what an address's labels are keyed by (labels.ts forEvents). */
+  baseEmail: string;
   ipv4: string | null;
   ipv6: string | null;
   device: string | null;
@@ -35,7 +37,7 @@ export interface ReplayWindow {
 
 // By primary key only: `project_id || ''` and `created_at + 0` keep the planners off the (project_id, …) and
 // created_at indexes, through which SQLite would read every event of the project and sort them, per batch.
-const BATCH_SQL = `select id, email, ipv4, ipv6, device, action, recorded_facts, created_at from events
+const BATCH_SQL = `select id, email, base_email, ipv4, ipv6, device, action, recorded_facts, created_at from events
   where id > ? and project_id || '' = ? and endpoint = 'verify' and created_at + 0 >= ? order by id limit ?`;
 
 /** How many verify events of the project fall in the window (for the progress bar). */
@@ -63,6 +65,7 @@ function replayEvent(row: Record<string, unknown>): ReplayEvent {
   return {
     id: toNumber(row.id),
     email: String(row.email),
+    baseEmail: String(row.base_email),
     ipv4: (row.ipv4 as string | null) ?? null,
     ipv6: (row.ipv6 as string | null) ?? null,
     device: (row.device as string | null) ?? null,

@@ -1,7 +1,8 @@
 // `email-trust policy replay`: events stored through the real verify endpoint under a lenient policy,
 // re-decided with a stricter candidate, on SQLite and PostgreSQL: the matrix, masked samples, what could not
 // be replayed, --since, and the refusals (exit 2 bad arguments, exit 3 invalid policy); and soft_check
-// calls, stored without their domain facts, replayed with those facts unknown.
+// calls, stored without their domain facts, replayed with those facts unknown; --labels, the events joined
+// with their labels (the event's own, else its address's with its IP, else its address's) as confusion tables.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressSubject, eventSubject, type LabelName } from '../../src/store/labels.js';
 import { runCli } from '../support/cli-run.js';
 import { createPostgresSchema } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
@@ -153,6 +155,93 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
     const report = JSON.parse((await run('policy', 'replay', '--project', 'shop', '--policy', lenientFile, '--json')).out);
     expect(report).toMatchObject({ events: 8, changed: 0, not_replayed: [] });
     expect((report.matrix as Cell[]).every((c) => c.from === c.to && c.samples.length === 0)).toBe(true);
+  });
+
+  describe('--labels', () => {
+    beforeAll(async () => {
+      const { store } = server.service;
+      const eventOf = async (email: string) => store.knex('events').first('id', 'project_id', 'base_email', 'ipv4').where({ email });
+      const label = async (email: string, label: LabelName, by: 'event' | 'address' | 'address and ip', ip: string | null = null, projectId?: string) => {
+        const e = await eventOf(email);
+        const subject = by === 'event' ? eventSubject(Number(e.id)) : addressSubject(e.base_email, by === 'address' ? null : (ip ?? e.ipv4));
+        await store.labels.record({
+          projectId: projectId ?? e.project_id,
+          subject,
+          eventId: by === 'event' ? Number(e.id) : null,
+          decisionId: null,
+          email,
+          baseEmail: e.base_email,
+          domain: null,
+          ipv4: by === 'address and ip' ? (ip ?? e.ipv4) : null,
+          ipv6: null,
+          device: null,
+          label,
+          note: null,
+          source: 'api',
+          labelledAt: Date.now(),
+          shared: false,
+        });
+      };
+      await label('bob@mailinator.com', 'fraud', 'event');
+      await label('not-an-address', 'fraud', 'event');
+      await label('a2@example.org', 'abuse', 'address and ip');
+      await label('a3@example.org', 'chargeback', 'address');
+      await label('jane@example.com', 'legitimate', 'event');
+      await label('info@example.com', 'legitimate', 'address');
+      // Another IP's label is not this event's; another project's label is not this project's.
+      await label('a1@example.org', 'fraud', 'address and ip', '198.51.100.1');
+      const old = await store.projects.getByName('old');
+      await label('sales@example.com', 'fraud', 'address', null, old?.id);
+    });
+
+    it('adds the confusion tables of the stored and the candidate actions against the labels (--json)', async () => {
+      const r = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--labels', '--json');
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.out);
+      expect(report.events).toBe(8);
+      expect(report.labels).toEqual({
+        labelled: 6,
+        unlabelled: 2,
+        by_label: { fraud: 2, abuse: 1, chargeback: 1, legitimate: 2 },
+        // As decided: a3 challenged, not-an-address blocked, bob and a2 let through.
+        current: {
+          bad: { blocked: 1, challenged: 1, allowed: 2 },
+          good: { blocked: 0, challenged: 0, allowed: 2 },
+          precision: 1,
+          recall: 0.5,
+          actions: { bad: { block: 1, challenge: 1, allow: 2 }, good: { allow: 2 } },
+        },
+        // The candidate blocks bob, challenges a2, and sends info (a customer) to review: a false positive.
+        candidate: {
+          bad: { blocked: 2, challenged: 2, allowed: 0 },
+          good: { blocked: 0, challenged: 1, allowed: 1 },
+          precision: 0.8,
+          recall: 1,
+          actions: { bad: { block: 2, challenge: 2 }, good: { allow_with_review: 1, allow: 1 } },
+        },
+      });
+    });
+
+    it('prints them as a table, and nothing of them without --labels', async () => {
+      const r = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--labels');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('\nlabels: 6 of 8 replayed events labelled (fraud 2, abuse 1, chargeback 1, legitimate 2), 2 unlabelled\n');
+      expect(r.out).toMatch(/\nlabelled\s+action\s+current\s+candidate\n/);
+      expect(r.out).toMatch(/\nbad\s+blocked\s+1\s+2\n\s+challenged\s+1\s+2\n\s+allowed\s+2\s+0\n/);
+      expect(r.out).toMatch(/\ngood\s+blocked \(false positive\)\s+0\s+0\n\s+challenged \(false positive\)\s+0\s+1\n\s+allowed\s+2\s+1\n/);
+      expect(r.out).toMatch(/\nprecision\s+block or challenge\s+1\.000 \(2\/2\)\s+0\.800 \(4\/5\)\n/);
+      expect(r.out).toMatch(/\nrecall\s+block or challenge\s+0\.500 \(2\/4\)\s+1\.000 \(4\/4\)\n/);
+      expect(r.out).toContain('current: the action stored with each event, what was decided then;');
+      const without = await run('policy', 'replay', '--project', 'shop', '--policy', strictFile);
+      expect(without.out).not.toContain('labels:');
+      expect(JSON.parse((await run('policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json')).out)).not.toHaveProperty('labels');
+    });
+
+    it('says so when no replayed event has a label', async () => {
+      const r = await run('policy', 'replay', '--project', 'old', '--policy', strictFile, '--labels', '--since', '2d');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('labels: none of the 1 replayed events has a label');
+    });
   });
 
   // Once, on SQLite: the worker threads read the same store whatever its database, and a run costs a build.

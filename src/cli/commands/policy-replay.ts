@@ -1,5 +1,6 @@
 // `email-trust policy replay`: how a candidate policy would have decided a project's stored verify events
-// (src/service/policy-replay.ts), as a from → to matrix of actions.
+// (src/service/policy-replay.ts), as a from → to matrix of actions; with --labels, beside the labels feedback gave
+// the events (src/service/replay-labels.ts).
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -10,7 +11,7 @@ import { loadPolicy } from '../../policy/load.js';
 import { batchDecider, replayPolicy } from '../../service/policy-replay.js';
 import type { Store } from '../../store/database.js';
 import type { Project } from '../../store/projects.js';
-import { countReplayEvents, replayEvents } from '../../store/replay-events.js';
+import { countReplayEvents, type ReplayEvent, replayEvents } from '../../store/replay-events.js';
 import { Progress } from '../bulk/progress.js';
 import { UsageError } from '../errors.js';
 import { findProject } from '../projects.js';
@@ -29,6 +30,7 @@ interface ReplayOptions {
   policy: string;
   since: string;
   json: boolean;
+  labels: boolean;
   workers?: string;
 }
 
@@ -40,6 +42,11 @@ export function addPolicyReplayCommand(policy: Command): void {
     .requiredOption('--policy <file>', 'the candidate policy file')
     .option('--since <age>', 'replay the events of this trailing window: 30m, 12h, 7d (at most the retention, VELOCITY_RETENTION_DAYS)', '7d')
     .option('--workers <n>', `worker threads deciding the events, 0…${MAX_WORKERS}; 0 decides on the main thread (default: one per core)`)
+    .option(
+      '--labels',
+      "join the events with their labels (email-trust feedback): a confusion table of block or challenge against the labels, for the actions stored with the events and for the candidate's",
+      false,
+    )
     .option('--json', 'print the result as JSON', false)
     .action(replay);
 }
@@ -78,7 +85,9 @@ async function replay(opts: ReplayOptions): Promise<void> {
     let report: Awaited<ReturnType<typeof replayPolicy>>;
     try {
       const decide = pool?.decide ?? batchDecider(candidate, project.id, store.projectLists.reader(project));
-      report = await replayPolicy(candidate, { events: replayEvents(store.knex, window), decide, inFlight: pool?.inFlight ?? 1 }, (n) => {
+      const labels = opts.labels ? (events: readonly ReplayEvent[]) => store.labels.forEvents(project.id, events) : undefined;
+      const source = { events: replayEvents(store.knex, window), decide, inFlight: pool?.inFlight ?? 1, ...(labels ? { labels } : {}) };
+      report = await replayPolicy(candidate, source, (n) => {
         progress.tick(n);
       });
     } finally {
