@@ -18,7 +18,7 @@ export interface Config {
   trustProxy: TrustProxy;
   intelligenceForm: 'A' | 'B';
   /** Requests per second, except failedAuth: failed authentications per client per minute. 0 turns a limit off. */
-  rateLimits: { verify: number; ip: number; intelligence: number; fingerprint: number; failedAuth: number };
+  rateLimits: { verify: number; ip: number; intelligence: number; fingerprint: number; feedback: number; failedAuth: number };
   /** Sealing keys for fingerprints: key id → 32-byte key. The first one seals; all of them open. */
   fingerprintKeys: { id: string; key: Buffer }[];
   fingerprintTtlSeconds: number;
@@ -36,6 +36,11 @@ export interface Config {
   explainProjects: readonly string[];
   /** PLAYGROUND: the policy playground at /playground and its /v1/playground/* calls (sandbox keys only); off: 404. */
   playground: boolean;
+  /**
+   * SHARED_REPUTATION: labels of every project that shares its reputation (projects.shares_reputation) are
+   * also counted under the deployment's shared rows, which those projects' reputation facts read (counts only).
+   */
+  sharedReputation: boolean;
 }
 
 /** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
@@ -122,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
       ip: integer(env, 'RATE_LIMIT_IP', 10, 0, 1_000_000),
       intelligence: integer(env, 'RATE_LIMIT_INTELLIGENCE', 10, 0, 1_000_000),
       fingerprint: integer(env, 'RATE_LIMIT_FINGERPRINT', 10, 0, 1_000_000),
+      feedback: integer(env, 'RATE_LIMIT_FEEDBACK', 10, 0, 1_000_000),
       failedAuth: integer(env, 'RATE_LIMIT_FAILED_AUTH', 20, 0, 1_000_000),
     },
     fingerprintKeys: fingerprintKeys(env),
@@ -136,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((name) => name.trim())
       .filter((name) => name.length > 0),
     playground: onOff(env, 'PLAYGROUND', true),
+    sharedReputation: onOff(env, 'SHARED_REPUTATION', false),
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

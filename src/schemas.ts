@@ -40,7 +40,7 @@ export function vocabularySchema(words?: { steps: readonly string[]; checkedType
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ajvFormats.default;
-addFormats(ajv, ['ipv4', 'ipv6']);
+addFormats(ajv, ['ipv4', 'ipv6', 'date-time']);
 for (const keyword of storableTextKeywords()) ajv.addKeyword(keyword);
 ajv.addSchema(vocabularySchema());
 for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json'))) {

@@ -8,6 +8,7 @@ import { formatProblem, PolicyError } from '../policy/errors.js';
 import { addDataCommand } from './commands/data.js';
 import { addEventsCommands } from './commands/events.js';
 import { addFactsCommand } from './commands/facts.js';
+import { addFeedbackCommands } from './commands/feedback.js';
 import { addKeyCommands } from './commands/key.js';
 import { addMigrateCommand } from './commands/migrate.js';
 import { addPolicyCommands } from './commands/policy.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   addDataCommand(program);
   addVerifyCommand(program);
   addEventsCommands(program);
+  addFeedbackCommands(program);
   addRdapCommands(program);
   return program;
 }

@@ -7,6 +7,7 @@ import type { Access } from '../service/access.js';
 import type { BrowserOrigins } from '../service/browser-origins.js';
 import { type ClientAddress, forwardedClient } from '../service/client-ip.js';
 import type { Decided } from '../service/decisions.js';
+import type { FeedbackRequest } from '../service/feedback.js';
 import type { FingerprintRequest } from '../service/fingerprint.js';
 import type { IntelligenceRequest } from '../service/intelligence.js';
 import type { Limits } from '../service/limits.js';
@@ -92,6 +93,12 @@ export function createApp(deps: AppDeps): Koa {
     const request = validBody<IntelligenceRequest>(ctx, 'intelligence-request');
     const call = { requestId: ctx.state.requestId };
     answer(ctx, await withinQuota(ctx, deps.quota, ctx.state.project, () => deps.operations.intelligence(ctx.state.project, request, call)));
+  });
+  router.post('/v1/feedback', requireKey(deps, 'private_key'), rateLimit(deps.limits, 'feedback', limits.feedback, byKey), async (ctx) => {
+    const request = validBody<FeedbackRequest>(ctx, 'feedback-request');
+    const answered = await deps.operations.feedback(ctx.state.project, request);
+    ctx.status = answered.created ? 201 : 200;
+    ctx.body = answered.body;
   });
   router.options('/v1/fingerprint', fingerprintPreflight(deps.origins));
   router.post(

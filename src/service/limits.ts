@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { createRedisBreaker, PROBE_INTERVAL_MS, type RedisBreaker } from '../store/redis-breaker.js';
 
-export type LimitName = 'verify' | 'ip' | 'intelligence' | 'fingerprint' | 'failed_auth';
+export type LimitName = 'verify' | 'ip' | 'intelligence' | 'fingerprint' | 'feedback' | 'failed_auth';
 
 export type LimitEvent =
   /** A request refused with 429 by a rate limit. */
@@ -99,7 +99,7 @@ export function createLimits(options: LimitsOptions): Limits {
   const breaker: RedisBreaker | null = connection ? createRedisBreaker(connection, { open: options.redisDownAtStart === true }) : null;
   const listeners = new Set<(event: LimitEvent) => void>();
   const counts: LimitCounters = {
-    rateLimited: { verify: 0, ip: 0, intelligence: 0, fingerprint: 0, failed_auth: 0 },
+    rateLimited: { verify: 0, ip: 0, intelligence: 0, fingerprint: 0, feedback: 0, failed_auth: 0 },
     fallbacks: 0,
     quotaExceeded: 0,
   };

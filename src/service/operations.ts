@@ -2,6 +2,7 @@
 import type { Project } from '../store/projects.js';
 import type { ServiceContext } from './context.js';
 import { type CallContext, createPolicyTexts, type Decided } from './decisions.js';
+import { type FeedbackAnswer, type FeedbackRequest, recordFeedback } from './feedback.js';
 import type { DeviceSignals, FingerprintSealer } from './fingerprint.js';
 import { type IntelligenceRequest, intelligence } from './intelligence.js';
 import { type PlaygroundAnswer, type PlaygroundPolicy, type PlaygroundRequest, playgroundEvaluate, playgroundPolicy } from './playground.js';
@@ -13,6 +14,8 @@ export interface Operations {
   verify(project: Project, request: VerifyRequest, call: CallContext): Promise<Decided<VerifyResponse>>;
   intelligence(project: Project, request: IntelligenceRequest, call: CallContext): Promise<Decided<Record<string, unknown>>>;
   fingerprint(project: Project, signals: DeviceSignals): Promise<{ fingerprint: string }>;
+  /** A label on one of the project's decisions (POST /v1/feedback). */
+  feedback(project: Project, request: FeedbackRequest): Promise<FeedbackAnswer>;
   /** The policy playground (sandbox projects only). */
   playgroundPolicy(project: Project): PlaygroundPolicy;
   playgroundEvaluate(project: Project, request: PlaygroundRequest): Promise<PlaygroundAnswer>;
@@ -32,6 +35,7 @@ export function createOperations(ctx: ServiceContext, deps: { sealer: Fingerprin
       return intelligence(ctx, decided, project, request, call);
     },
     fingerprint: async (project, signals) => ({ fingerprint: deps.sealer.seal(project.id, signals, ctx.now()) }),
+    feedback: (project, request) => recordFeedback(ctx, project, request),
     playgroundPolicy: (project) => playgroundPolicy(ctx, project),
     playgroundEvaluate: (project, request) => playgroundEvaluate(ctx, project, request),
   };

@@ -33,7 +33,7 @@ beforeAll(async () => {
   everything = await server.createProject({ name: 'everything', policyYaml: everyCheckPolicy(server.service.catalog.checkOwner.keys()) });
   broken = await createProjectWithKeys(server.service.store, { name: 'broken', policy: 'no-such-policy' });
   limited = await startService({
-    env: { RATE_LIMIT_VERIFY: '1', RATE_LIMIT_IP: '1', RATE_LIMIT_INTELLIGENCE: '1', RATE_LIMIT_FINGERPRINT: '1', INTELLIGENCE_FORM: 'A' },
+    env: { RATE_LIMIT_VERIFY: '1', RATE_LIMIT_IP: '1', RATE_LIMIT_INTELLIGENCE: '1', RATE_LIMIT_FINGERPRINT: '1', RATE_LIMIT_FEEDBACK: '1', INTELLIGENCE_FORM: 'A' },
   });
   limitedShop = await limited.createProject({ name: 'limited' });
 });
@@ -342,6 +342,33 @@ const CALLS: Call[] = [
     target: 'limited',
     path: '/v1/intelligence',
     body: { email_address: 'a@example.com' },
+    headers: () => apiKey(limitedShop.keys.private_key),
+    repeat: 1,
+    status: 429,
+  },
+  // feedback (on the decisions of the verify calls above)
+  {
+    name: 'feedback, the first label of a decision',
+    path: '/v1/feedback',
+    body: { email_address: 'jane.doe@example.com', label: 'fraud', note: 'ticket 4411' },
+    headers: () => apiKey(shop.keys.private_key),
+    status: 201,
+  },
+  {
+    name: 'feedback, the same label again',
+    path: '/v1/feedback',
+    body: { email_address: 'jane.doe@example.com', label: 'fraud', note: 'ticket 4411' },
+    headers: () => apiKey(shop.keys.private_key),
+    status: 200,
+  },
+  { name: 'feedback, an unknown decision', path: '/v1/feedback', body: { decision_id: '12345678', label: 'fraud' }, headers: () => apiKey(shop.keys.private_key), status: 404 },
+  { name: 'feedback, an unknown label', path: '/v1/feedback', body: { decision_id: '1', label: 'scam' }, headers: () => apiKey(shop.keys.private_key), status: 400 },
+  { name: 'feedback, the access token', path: '/v1/feedback', body: { decision_id: '1', label: 'fraud' }, headers: () => apiKey(shop.keys.access_token), status: 401 },
+  {
+    name: 'feedback, over the rate limit',
+    target: 'limited',
+    path: '/v1/feedback',
+    body: { decision_id: '1', label: 'fraud' },
     headers: () => apiKey(limitedShop.keys.private_key),
     repeat: 1,
     status: 429,

@@ -78,7 +78,7 @@ export function parseListOptions(opts: ListOptions, now: number) {
 }
 
 /** The project's policy as the service compiles it; the default policy when it cannot be had (its problem is `project show`'s to tell). */
-function policyOf(project: Project): CompiledPolicy {
+export function policyOf(project: Project): CompiledPolicy {
   const book = PolicyBook.load(loadConfig().policiesDir, new FactCatalog(registry));
   try {
     return book.forProject(project);

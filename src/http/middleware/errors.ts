@@ -3,7 +3,7 @@
 // anything else answers 500 with a tracking id that is also logged, except that a database that cannot
 // be reached answers 503 with Retry-After (store/unavailable.ts): the caller may retry, and the service
 // recovers by itself. Bodies take the spec's two shapes: verify and ip answer {code, error, id, status: false};
-// intelligence and fingerprint answer {error, code}, plus the same `id`. The id is the request's
+// intelligence, fingerprint and feedback answer {error, code}, plus the same `id`. The id is the request's
 // (X-Request-Id, request-log.ts), so an error body, its response header and its log lines agree.
 import { isHttpError } from 'http-errors';
 import type { Context, Middleware } from 'koa';
@@ -96,6 +96,6 @@ function refuseUnanswered(ctx: Context): void {
 }
 
 export function errorBody(path: string, code: number, error: string, id: string): Record<string, unknown> {
-  const plain = path.startsWith('/v1/intelligence') || path.startsWith('/v1/fingerprint');
+  const plain = path.startsWith('/v1/intelligence') || path.startsWith('/v1/fingerprint') || path.startsWith('/v1/feedback');
   return plain ? { error, code, id } : { code, error, id, status: false };
 }

@@ -38,6 +38,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
   describeExposedFacts(components.schemas.VerifyResponse as JsonObject, catalog);
   components.addFile('intelligence-response.schema.json', 'IntelligenceResponse');
   const intelligenceResponse = components.addDefinition('intelligence-response.schema.json', `intelligenceResponseForm${config.intelligenceForm}`);
+  const feedbackResponse = components.addFile('feedback-response.schema.json', 'FeedbackResponse');
   const errors = {
     status: components.addDefinition('error-response.schema.json', 'statusError'),
     plain: components.addDefinition('error-response.schema.json', 'plainError'),
@@ -105,6 +106,26 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
           security: [{ privateKey: [] }],
           requestBody: request('intelligence-request.schema.json', 'IntelligenceRequest', { email_address: 'Jane.Doe+news@gmail.com' }),
           responses: { '200': decided('The verdict and the analysis.', intelligenceResponse), ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]) },
+        },
+      },
+      '/v1/feedback': {
+        post: {
+          operationId: 'feedback',
+          tags: ['verification'],
+          summary: 'Feedback: label a decision with its outcome (fraud, bounced, legitimate …)',
+          description: `Server-side only (private key). Names one decision of the key's project: by decision_id (an X-Decision-Id or an event id), or by email_address (its newest decision, from ipv4_address or ipv6_address when given). A decision has one current label: the same label and note again change nothing, another replaces it (the earlier one is kept in its history). Labels feed the reputation facts and \`email-trust policy replay --labels\`. Rate limit: ${perSecond(limits.feedback, 'private key')} (RATE_LIMIT_FEEDBACK).`,
+          security: [{ privateKey: [] }],
+          requestBody: request('feedback-request.schema.json', 'FeedbackRequest', {
+            decision_id: '01938f5e-7c1a-7b3e-9d2f-5a4b3c2d1e0f',
+            label: 'fraud',
+            note: 'chargeback, ticket 4411',
+          }),
+          responses: {
+            '201': ok('The decision had no label: the label as stored.', feedbackResponse),
+            '200': ok('The decision had a label: replaced by this one, or the same again (unchanged).', feedbackResponse),
+            '404': error('plain', 'No decision of this project has this decision_id, or none was made on this address (from this IP).'),
+            ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]),
+          },
         },
       },
       '/v1/fingerprint': {
