@@ -33,7 +33,14 @@ beforeAll(async () => {
   everything = await server.createProject({ name: 'everything', policyYaml: everyCheckPolicy(server.service.catalog.checkOwner.keys()) });
   broken = await createProjectWithKeys(server.service.store, { name: 'broken', policy: 'no-such-policy' });
   limited = await startService({
-    env: { RATE_LIMIT_VERIFY: '1', RATE_LIMIT_IP: '1', RATE_LIMIT_INTELLIGENCE: '1', RATE_LIMIT_FINGERPRINT: '1', RATE_LIMIT_FEEDBACK: '1', INTELLIGENCE_FORM: 'A' },
+    env: {
+      RATE_LIMIT_VERIFY: '1',
+      RATE_LIMIT_IP: '1',
+      RATE_LIMIT_INTELLIGENCE: '1',
+      RATE_LIMIT_FINGERPRINT: '1',
+      RATE_LIMIT_FEEDBACK: '1',
+      INTELLIGENCE_FORM: 'A',
+    },
   });
   limitedShop = await limited.createProject({ name: 'limited' });
 });
@@ -361,9 +368,27 @@ const CALLS: Call[] = [
     headers: () => apiKey(shop.keys.private_key),
     status: 200,
   },
-  { name: 'feedback, an unknown decision', path: '/v1/feedback', body: { decision_id: '12345678', label: 'fraud' }, headers: () => apiKey(shop.keys.private_key), status: 404 },
-  { name: 'feedback, an unknown label', path: '/v1/feedback', body: { decision_id: '1', label: 'scam' }, headers: () => apiKey(shop.keys.private_key), status: 400 },
-  { name: 'feedback, the access token', path: '/v1/feedback', body: { decision_id: '1', label: 'fraud' }, headers: () => apiKey(shop.keys.access_token), status: 401 },
+  {
+    name: 'feedback, an unknown decision',
+    path: '/v1/feedback',
+    body: { decision_id: '12345678', label: 'fraud' },
+    headers: () => apiKey(shop.keys.private_key),
+    status: 404,
+  },
+  {
+    name: 'feedback, an unknown label',
+    path: '/v1/feedback',
+    body: { decision_id: '1', label: 'scam' },
+    headers: () => apiKey(shop.keys.private_key),
+    status: 400,
+  },
+  {
+    name: 'feedback, the access token',
+    path: '/v1/feedback',
+    body: { decision_id: '1', label: 'fraud' },
+    headers: () => apiKey(shop.keys.access_token),
+    status: 401,
+  },
   {
     name: 'feedback, over the rate limit',
     target: 'limited',
