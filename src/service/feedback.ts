@@ -6,7 +6,7 @@
 import createError from 'http-errors';
 import type { StoredDecision } from '../store/decisions.js';
 import { canonicalIp } from '../store/events.js';
-import { eventSubject, type LabelChange, type LabelName, type NewLabel } from '../store/labels.js';
+import { eventSubject, type LabelChange, LabelConflictError, type LabelName, type NewLabel } from '../store/labels.js';
 import type { Project } from '../store/projects.js';
 import { storedForms } from './address-forms.js';
 import type { ServiceContext } from './context.js';
@@ -61,7 +61,11 @@ export async function recordFeedback(ctx: ServiceContext, project: Project, requ
     labelledAt: now,
     shared: sharesReputation(ctx, project),
   };
-  const change = await ctx.store.labels.record(label, now);
+  const change = await ctx.store.labels.record(label, now).catch((error: unknown) => {
+    // Other calls kept changing this decision's label while this one tried: the caller may send it again.
+    if (error instanceof LabelConflictError) throw createError(409, `label: ${error.message}`);
+    throw error;
+  });
   const stored = change.label;
   return {
     created: change.outcome === 'created',

@@ -78,6 +78,24 @@ describe.each(['sqlite', 'postgres'] as const)('POST /v1/feedback on %s', (datab
     expect(byEventId.body).toMatchObject({ outcome: 'unchanged', event_id: fromIp.body.event_id });
   });
 
+  it('keeps one history row per stored change when calls race on one decision, and never answers 5xx', async () => {
+    const decisionId = await verify(shop, { email_address: 'raced@race.example' });
+    const labels = ['fraud', 'abuse', 'bounced', 'legitimate', 'chargeback', 'spam_trap'];
+    const replies = await Promise.all(Array.from({ length: 24 }, (_, i) => feedback({ decision_id: decisionId, label: labels[i % labels.length] })));
+    expect(
+      replies.every((r) => [200, 201, 409].includes(r.status)),
+      JSON.stringify(replies.map((r) => r.status)),
+    ).toBe(true);
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(1);
+    const stored = replies.filter((r) => r.status !== 409 && r.body.outcome !== 'unchanged').length;
+    const event = await server.service.store.events.findDecision(shop.project.id, decisionId);
+    const history = await server.service.store.labels.history(shop.project.id, eventSubject(event?.id as number));
+    expect(history).toHaveLength(stored);
+    const current = await server.service.store.labels.get(shop.project.id, eventSubject(event?.id as number));
+    expect(current?.revision).toBe(stored);
+    expect(current?.label).toBe(history.at(-1)?.label);
+  });
+
   it('answers 404 for a decision of another project, an unknown id, and an address without decisions', async () => {
     const theirs = await verify(other, { email_address: 'someone@example.org' });
     for (const body of [

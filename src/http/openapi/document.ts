@@ -124,6 +124,7 @@ export function buildOpenApiDocument({ catalog, config }: DescriptionInputs): Op
             '201': ok('The decision had no label: the label as stored.', feedbackResponse),
             '200': ok('The decision had a label: replaced by this one, or the same again (unchanged).', feedbackResponse),
             '404': error('plain', 'No decision of this project has this decision_id, or none was made on this address (from this IP).'),
+            '409': error('plain', "Other calls kept changing this decision's label while this one was stored: send it again."),
             ...refusals('plain', [400, 401, 413, 415, 429, 500, 503]),
           },
         },
