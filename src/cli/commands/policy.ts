@@ -9,6 +9,7 @@ import { renderExplanation, renderFired } from '../../policy/explain.js';
 import { loadPolicy } from '../../policy/load.js';
 import { policyFolders } from '../../policy/named-policies.js';
 import { explainAddress, explainEvent, type Fixtures, FixturesError, readFixtures } from '../../service/policy-explain.js';
+import { replayTestsOf, runReplayTests } from '../../service/policy-replay-tests.js';
 import { runPolicyTests } from '../../service/policy-tests.js';
 import type { Store } from '../../store/database.js';
 import type { StoredDecision } from '../../store/decisions.js';
@@ -33,7 +34,9 @@ export function addPolicyCommands(program: Command): void {
     .action(checkPolicies);
   policy
     .command('test')
-    .description('run the tests written in policies (default: every policy in POLICIES_DIR and the shipped ones); exit 4 when one fails')
+    .description(
+      'run the tests written in policies, and the replay tests in replay-tests/<name>.yaml beside each (default: every policy in POLICIES_DIR and the shipped ones); exit 4 when one fails',
+    )
     .argument('[policies...]', 'policy files or names')
     .action(testPolicies);
   policy
@@ -215,6 +218,13 @@ async function testPolicies(files: string[]): Promise<void> {
       for (const failure of result.failures) console.log(`      ${failure}`);
       const expected = [...(result.test.expected.fired ?? []), ...(result.test.expected.exemptions ?? [])];
       if (result.explanation) console.log(renderFired(result.explanation, '      ', expected));
+      if (!result.passed) failed += 1;
+    }
+    const suite = replayTestsOf(compiled);
+    for (const result of suite ? await runReplayTests(compiled, suite) : []) {
+      total += 1;
+      console.log(`${result.passed ? 'PASS' : 'FAIL'}  ${compiled.name}: replay: ${result.test.name}`);
+      for (const failure of result.failures) console.log(`      ${failure}`);
       if (!result.passed) failed += 1;
     }
   }
