@@ -11,7 +11,7 @@ import { createApp } from '../http/app.js';
 import { InFlightRequests } from '../http/middleware/in-flight.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
-import { createNetwork } from '../network/index.js';
+import { createNetwork, type Network } from '../network/index.js';
 import { summarizeNetwork } from '../network/summary.js';
 import { packageRoot } from '../paths.js';
 import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
@@ -40,6 +40,8 @@ export interface Service {
   store: Store;
   policies: PolicyBook;
   catalog: FactCatalog;
+  /** The network checks' lookups (DNS, RDAP, website, DNS blocklists). */
+  network: Network;
   /** GET /readyz's probes; add one per part that must be reachable (`readiness.add('redis', …)`). */
   readiness: Readiness;
   app: Koa;
@@ -134,7 +136,7 @@ export async function composeService(config: Config, options: ComposeOptions = {
     await access.close();
     await store.close();
   };
-  return { config, log, store, policies, catalog, readiness, app, inFlight, limits, quota, reloadPolicies: () => reload.reloadNow(), close };
+  return { config, log, store, policies, catalog, network, readiness, app, inFlight, limits, quota, reloadPolicies: () => reload.reloadNow(), close };
 }
 
 /** Why a project cannot start with its policy, and what to do. */

@@ -207,3 +207,41 @@ it.each([
   );
   expect(stderr).toMatch(/folder this user can write/);
 });
+
+it('warns at start about a DNS blocklist that refuses its queries, naming the zone and what to do', async () => {
+  const { startDnsServer } = await import('../support/dns-server.js');
+  const dns = await startDnsServer({
+    'dbltest.com.dbl.refusing.test': { records: [{ type: 'A', address: '127.255.255.254' }] },
+    'test.dbl.refusing.test': { records: [{ type: 'A', address: '127.255.255.254' }] },
+    '2.0.0.127.zen.good.test': { records: [{ type: 'A', address: '127.0.0.2' }] },
+  });
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(dir, 'dnsbl.sqlite')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'on',
+      DNS_SERVERS: dns.server,
+      DNS_TIMEOUT_MS: '300',
+      DNSBL_DOMAIN_ZONES: 'dbl.refusing.test',
+      DNSBL_IP_ZONES: 'zen.good.test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  try {
+    const stderr = await waitFor(proc.stderr!, proc, (t) => /DNS blocklist dbl\.refusing\.test: .*\n/.test(t));
+    const line = JSON.parse(stderr.split('\n').find((l) => l.includes('DNS blocklist dbl.refusing.test')) as string);
+    expect(line).toMatchObject({ level: 40, zone: 'dbl.refusing.test', kind: 'domain', health: 'refused' });
+    expect(line.msg).toContain('use a DQS key zone or your own recursive resolver (DNS_SERVERS)');
+    expect(stderr).not.toContain('DNS blocklist zen.good.test');
+  } finally {
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await dns.close();
+  }
+});

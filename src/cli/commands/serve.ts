@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from '../../config.js';
 import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
 import { summarizeNetwork } from '../../network/summary.js';
+import { probeBlocklists } from '../../service/blocklist-probe.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
@@ -50,9 +51,12 @@ async function serve(): Promise<void> {
   // by the signal's default action, its last log lines with it.
   if (cluster.isWorker) {
     stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
-    return sayListening(service, base);
+    sayListening(service, base);
+    if (cluster.worker?.id === 1) reportBlocklists(service);
+    return;
   }
   sayListening(service, base);
+  reportBlocklists(service);
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
     metricsServer?.close();
@@ -92,6 +96,23 @@ function sayListening(service: Service, base: string): void {
       `node was started without ${missing.join(' ')}: \`npm start\`, \`npx email-trust serve\` and the container image start the service with it (docs/operations.md, "V8's background threads", says what it changes)`,
     );
   }
+}
+
+/**
+ * The configured DNS blocklists asked about their test entries, in the background (no request waits): one
+ * info line when every zone answers as a zone should, one warning per zone that does not, saying what to do.
+ */
+function reportBlocklists(service: Service): void {
+  const { enabled, dnsblDomainZones, dnsblIpZones } = service.config.network;
+  if (!enabled || dnsblDomainZones.length + dnsblIpZones.length === 0) return;
+  probeBlocklists(service.network.forRequest({ persist: false, now: Date.now() }).blocklists).then(
+    (probes) => {
+      const bad = probes.filter((probe) => probe.health !== 'ok');
+      for (const probe of bad) service.log.warn({ zone: probe.zone, kind: probe.kind, health: probe.health }, `DNS blocklist ${probe.zone}: ${probe.advice}`);
+      if (bad.length === 0) service.log.info({ zones: probes.map((probe) => probe.zone) }, 'DNS blocklists answer their test entries');
+    },
+    (error: unknown) => service.log.warn({ err: error }, 'DNS blocklists: the start-up probe failed; their facts stay unknown until the zones answer'),
+  );
 }
 
 /** With METRICS_PORT set, GET /metrics is served there (on HOST), and not on the main port. */
