@@ -1,6 +1,8 @@
 // GET /playground: a sandbox project's policy in an Ace editor (ace-builds, served by this service), each
 // edit and address sent to POST /v1/playground/evaluate after a pause in typing; compile problems are
-// marked at their line, a compiled policy's answer shows its action, steps and explain. The access token
+// marked at their line, a compiled policy's answer shows its action, steps and explain; the Replay button
+// asks for the project's stored events re-decided by the text (`replay: true`), shown as the from → to
+// matrix and, for labelled events, the confusion table of `policy replay --labels`. The access token
 // comes from the form, the page's #key=… (then dropped from the address bar) or this browser's storage.
 (() => {
   const KEY_STORAGE = 'email-trust.playground.key';
@@ -95,6 +97,80 @@
     } catch (error) {
       if (mine === sent) status(error.message);
     }
+  }
+
+  async function replay() {
+    if (!loaded) return;
+    const button = $('replay-button');
+    button.disabled = true;
+    $('replay').replaceChildren(el('p', 'hint', 'Replaying…'));
+    try {
+      const answer = await call('POST', '/v1/playground/evaluate', { policy: editor.getValue(), replay: true });
+      if (!answer.compiled) {
+        showProblems(answer.problems);
+        $('replay').replaceChildren(el('p', 'hint', 'Fix the policy to replay the stored events.'));
+      } else showReplay(answer.replay, answer.revision);
+    } catch (error) {
+      $('replay').replaceChildren();
+      status(error.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  function table(id, head, rows) {
+    const t = el('table');
+    if (id) t.id = id;
+    const tr = el('tr');
+    for (const h of head) tr.append(el('th', null, h));
+    t.append(tr);
+    for (const row of rows) {
+      const line = el('tr');
+      for (const cell of row) line.append(el('td', null, String(cell)));
+      t.append(line);
+    }
+    return t;
+  }
+
+  function showReplay(report, revision) {
+    const cut = report.stored > report.events ? ` (the first ${report.events} of ${report.stored})` : '';
+    const parts = [
+      el('p', 'replay-summary', `${report.events} events since ${report.since}${cut} replayed by revision ${revision}: ${report.changed} would change action.`),
+    ];
+    if (report.events > 0) {
+      parts.push(
+        table(
+          'replay-matrix',
+          ['from', 'to', 'events', 'samples'],
+          report.matrix.map((c) => [c.from, c.to, c.count, c.samples.join(', ')]),
+        ),
+      );
+    }
+    const labels = report.labels;
+    if (labels && labels.labelled > 0) {
+      const ratio = (v) => (v === null ? 'n/a' : v.toFixed(3));
+      const rows = [];
+      for (const side of ['bad', 'good']) {
+        for (const outcome of ['blocked', 'challenged', 'allowed']) {
+          const name = side === 'good' && outcome !== 'allowed' ? `${outcome} (false positive)` : outcome;
+          rows.push([`labelled ${side}`, name, labels.current[side][outcome], labels.candidate[side][outcome]]);
+        }
+      }
+      rows.push(['precision', 'block or challenge', ratio(labels.current.precision), ratio(labels.candidate.precision)]);
+      rows.push(['recall', 'block or challenge', ratio(labels.current.recall), ratio(labels.candidate.recall)]);
+      parts.push(
+        el('h3', null, `Against the labels: ${labels.labelled} labelled, ${labels.unlabelled} unlabelled`),
+        table('replay-labels', ['labelled', 'action', 'current (stored)', 'this text'], rows),
+        el(
+          'p',
+          'hint',
+          'Current: the action stored with each event, what was decided then. Challenged: every action between allow and block. Precision: flagged and labelled bad ÷ flagged and labelled; recall: flagged and labelled bad ÷ labelled bad.',
+        ),
+      );
+    } else if (report.events > 0) {
+      parts.push(el('p', 'hint', 'None of these events has a label yet (POST /v1/feedback, email-trust feedback import).'));
+    }
+    $('replay').replaceChildren(...parts);
   }
 
   function showProblems(problems) {
@@ -199,6 +275,7 @@
     loadPolicy();
   });
   $('address-form').addEventListener('submit', (event) => event.preventDefault());
+  $('replay-button').addEventListener('click', () => replay());
   $('email').addEventListener('input', () => evaluateSoon());
   $('ipv4').addEventListener('input', () => evaluateSoon());
   session.on('change', () => evaluateSoon());

@@ -1,7 +1,8 @@
 // The policy playground (/playground): a sandbox project's policy source, and one address decided by a
 // policy text compiled aside: never stored, never cached, no event recorded. The address runs through the
 // verify pipeline with the project's history, lists and network settings, as a verify call would, but
-// the network answers are not stored (as with soft_check).
+// the network answers are not stored (as with soft_check). With `replay`, the text re-decides the project's
+// stored events beside their labels (playground-replay.ts).
 import { readFileSync } from 'node:fs';
 import createError from 'http-errors';
 import { type CompiledPolicy, compilePolicy } from '../policy/compile.js';
@@ -9,6 +10,7 @@ import { PolicyError, PolicyLimitError, type PolicyProblem } from '../policy/err
 import { policyRevision } from '../policy/load.js';
 import type { Project } from '../store/projects.js';
 import { runServices, type ServiceContext } from './context.js';
+import { type PlaygroundReplay, playgroundReplay } from './playground-replay.js';
 import { type VerifyResponse, verifyWith } from './verify.js';
 
 export interface PlaygroundPolicy {
@@ -28,10 +30,14 @@ export interface PlaygroundRequest {
   email_address?: string;
   ipv4_address?: string;
   ipv6_address?: string;
+  /** Also re-decide the project's stored verify events with the text, beside their labels. */
+  replay?: boolean;
 }
 
-/** Either the problems that keep the text from compiling, or the verify answer it gives. */
-export type PlaygroundAnswer = { compiled: false; problems: Omit<PolicyProblem, 'file'>[] } | { compiled: true; revision: string; result?: VerifyResponse };
+/** Either the problems that keep the text from compiling, or the verify answer it gives (and its replay, when asked). */
+export type PlaygroundAnswer =
+  | { compiled: false; problems: Omit<PolicyProblem, 'file'>[] }
+  | { compiled: true; revision: string; result?: VerifyResponse; replay?: PlaygroundReplay };
 
 /** The playground shows a policy's internals and runs any text: sandbox projects only. */
 export function assertPlayground(project: Project): void {
@@ -72,7 +78,8 @@ export async function playgroundEvaluate(ctx: ServiceContext, project: Project, 
     if (!(error instanceof PolicyError)) throw error;
     return { compiled: false, problems: error.problems.map(({ file: _file, ...where }) => where) };
   }
-  if (request.email_address === undefined) return { compiled: true, revision: compiled.revision };
+  const replay = request.replay === true ? { replay: await playgroundReplay(ctx, project, compiled) } : {};
+  if (request.email_address === undefined) return { compiled: true, revision: compiled.revision, ...replay };
   const services = runServices(ctx, project, false);
   const { response } = await verifyWith(
     compiled,
@@ -86,5 +93,5 @@ export async function playgroundEvaluate(ctx: ServiceContext, project: Project, 
     },
     { projectId: project.id, device: null, services },
   );
-  return { compiled: true, revision: compiled.revision, result: response };
+  return { compiled: true, revision: compiled.revision, result: response, ...replay };
 }
