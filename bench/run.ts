@@ -271,6 +271,8 @@ async function networkRuns(dir: string, offline: Figures): Promise<Record<string
   const service = await startService(join(dir, 'network.sqlite'), {
     NETWORK_CHECKS: 'on',
     DNS_SERVERS: `127.0.0.1:${dns.port}`,
+    // The bench zone's domain with MX: the resolvers' self-check passes, as it does against real resolvers.
+    DNS_CANARIES: 'canary.test',
     RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
     WEB_CHECKS: 'off',
   });

@@ -96,6 +96,10 @@ export interface NetworkConfig {
   dnsblDomainZones: string[];
   /** DNSBL_IP_ZONES: DNS blocklist zones asked about the request's IP; none by default. */
   dnsblIpZones: string[];
+  /** DNS_CANARIES: domains that must resolve (network/resolver-check.ts); empty: no self-check. */
+  dnsCanaries: string[];
+  /** DNS_CHECK_INTERVAL_SECONDS: how often `serve` checks them again (0: only at start). */
+  dnsCheckIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
       webCacheTtlSeconds: integer(env, 'WEB_CACHE_TTL_SECONDS', 86_400, 60, 30 * 86_400),
       dnsblDomainZones: blocklistZones(env, 'DNSBL_DOMAIN_ZONES'),
       dnsblIpZones: blocklistZones(env, 'DNSBL_IP_ZONES'),
+      dnsCanaries: dnsCanaries(env),
+      dnsCheckIntervalSeconds: integer(env, 'DNS_CHECK_INTERVAL_SECONDS', 300, 0, 86_400),
     },
   };
 }
@@ -271,6 +277,29 @@ function blocklistZones(env: Env, name: string): string[] {
     zones.push(zone);
   }
   return zones;
+}
+
+/** Large mail providers on the shipped free-provider list: they have had MX records for decades. */
+export const DEFAULT_DNS_CANARIES = ['gmail.com', 'outlook.com', 'yahoo.com'];
+
+/** DNS_CANARIES: comma-separated domains (default DEFAULT_DNS_CANARIES); `off` or `none`: no self-check. */
+function dnsCanaries(env: Env): string[] {
+  const raw = env.DNS_CANARIES?.trim();
+  if (raw === undefined || raw === '') return [...DEFAULT_DNS_CANARIES];
+  if (['off', 'none'].includes(raw.toLowerCase())) return [];
+  const domains: string[] = [];
+  for (const entry of raw.split(',')) {
+    const text = entry.trim();
+    if (text === '') continue;
+    const domain = hostName(text, 'dns');
+    if (domain === null || !domain.includes('.') || isAddressLiteral(domain))
+      throw new ConfigError(
+        'DNS_CANARIES',
+        `"${text}" is not a domain name; expected comma-separated domains that must resolve, such as gmail.com,outlook.com, or off`,
+      );
+    if (!domains.includes(domain)) domains.push(domain);
+  }
+  return domains;
 }
 
 function httpUrl(env: Env, name: string): string | null {

@@ -102,3 +102,31 @@ describe('DNSBL_DOMAIN_ZONES, DNSBL_IP_ZONES', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('DNS_CANARIES, DNS_CHECK_INTERVAL_SECONDS', () => {
+  const network = (env: Record<string, string>) => {
+    const { dnsCanaries, dnsCheckIntervalSeconds } = loadConfig(env).network;
+    return { dnsCanaries, dnsCheckIntervalSeconds };
+  };
+
+  it('asks large mail providers every 5 minutes by default', () => {
+    expect(network({})).toEqual({ dnsCanaries: ['gmail.com', 'outlook.com', 'yahoo.com'], dnsCheckIntervalSeconds: 300 });
+  });
+
+  it('reads comma-separated domains, lower-cased, each once; off or none turns the check off', () => {
+    expect(network({ DNS_CANARIES: ' Example.COM , example.com,corp.internal ', DNS_CHECK_INTERVAL_SECONDS: '0' })).toEqual({
+      dnsCanaries: ['example.com', 'corp.internal'],
+      dnsCheckIntervalSeconds: 0,
+    });
+    expect(network({ DNS_CANARIES: 'off' }).dnsCanaries).toEqual([]);
+    expect(network({ DNS_CANARIES: 'NONE' }).dnsCanaries).toEqual([]);
+  });
+
+  it.each([
+    [{ DNS_CANARIES: 'gmail.com;outlook.com' }, /^DNS_CANARIES: "gmail\.com;outlook\.com" is not a domain name; expected comma-separated domains/],
+    [{ DNS_CANARIES: '8.8.8.8' }, /^DNS_CANARIES: "8\.8\.8\.8" is not a domain name/],
+    [{ DNS_CHECK_INTERVAL_SECONDS: '-1' }, /^DNS_CHECK_INTERVAL_SECONDS: /],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -12,6 +12,7 @@ import { InFlightRequests } from '../http/middleware/in-flight.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
 import { countRejection } from '../metrics.js';
 import { createNetwork, type Network } from '../network/index.js';
+import type { ResolverState } from '../network/resolver-check.js';
 import { summarizeNetwork } from '../network/summary.js';
 import { packageRoot } from '../paths.js';
 import { PolicyBook, type UnresolvedPolicy } from '../policy/book.js';
@@ -123,6 +124,12 @@ export async function composeService(config: Config, options: ComposeOptions = {
     .inform('policies', () => policies.activeRevisions())
     .inform('network', () => networkSummary);
   if (redis) readiness.add('redis', () => redis.ping(), { required: false });
+  const { selfCheck } = network;
+  if (selfCheck) {
+    // Reported, never unready: the service answers without DNS (its facts unknown), as without Redis.
+    readiness.add('dns', () => dnsProbe(selfCheck.state()), { required: false });
+    selfCheck.start(config.network.dnsCheckIntervalSeconds * 1000);
+  }
   const access = createAccess(store.keys, { now, log });
   const inFlight = new InFlightRequests();
   const outages = { isUnavailable, reasonOf: outageReason };
@@ -161,4 +168,11 @@ function redactedUrl(url: string): string {
   } catch {
     return 'redis';
   }
+}
+
+/** The last self-check's verdict as a readiness probe: its canaries' answers when none resolved. */
+function dnsProbe(state: ResolverState): void {
+  if (state.healthy !== false) return;
+  const seen = state.canaries.map((canary) => `${canary.domain}: ${canary.outcome}`).join(', ');
+  throw new ProbeFailure(`domains that must exist do not resolve (${seen}): DNS facts are unknown; set DNS_SERVERS or NETWORK_CHECKS=off`);
 }

@@ -11,17 +11,24 @@ import { blocklistLookup } from './blocklists.js';
 import { createDnsLookup } from './dns.js';
 import { OFFLINE } from './offline.js';
 import { createRegistrationLookup } from './rdap.js';
+import { createResolverCheck, type ResolverCheck } from './resolver-check.js';
 import { createWebsiteProbe } from './website.js';
 
 export interface Network {
   /** The network of one request: `persist` false for soft_check; every lookup ends by the budget. */
   forRequest(request: { persist: boolean; now: number }): NetworkAccess;
+  /** The resolvers' self-check (DNS_CANARIES); null with network checks off or no canaries. Started by its owner. */
+  selfCheck: ResolverCheck | null;
   /** Waits for domain-facts writes in flight, then stops (before the store closes). */
   close(): Promise<void>;
 }
 
+/** What a request's DNS questions answer while the resolvers fail their self-check: unknown, nothing asked. */
+const UNRESOLVED = { status: 'error', reason: 'the DNS resolvers fail their self-check (DNS_CANARIES)' } as const;
+const UNRESOLVED_DNS: NetworkAccess['dns'] = { mx: async () => UNRESOLVED, a: async () => UNRESOLVED, aaaa: async () => UNRESOLVED };
+
 export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, log: Logger): Network {
-  if (!config.enabled) return { forRequest: () => OFFLINE, close: async () => {} };
+  if (!config.enabled) return { forRequest: () => OFFLINE, selfCheck: null, close: async () => {} };
   // In an outage every lookup fails: its name and code, at most one line a second (store/unavailable.ts).
   const onError = (error: unknown) => {
     const reason = isUnavailable(error) ? outageReason(error) : null;
@@ -52,10 +59,12 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
     onError,
   });
   const zones = { domain: config.dnsblDomainZones, ip: config.dnsblIpZones };
+  const selfCheck = resolverCheck(config, log);
   return {
+    selfCheck,
     forRequest({ persist, now }) {
       const request = new RequestBudget(persist, now + config.budgetMs);
-      const lookups = dns.forRequest(request);
+      const lookups = selfCheck?.failing() ? UNRESOLVED_DNS : dns.forRequest(request);
       return {
         enabled: true,
         dns: lookups,
@@ -65,10 +74,29 @@ export function createNetwork(config: NetworkConfig, domainFacts: DomainFacts, l
       };
     },
     async close() {
+      selfCheck?.stop();
       for (const service of [dns, registration, website]) service.close();
       await Promise.all([dns.flush(), registration.flush(), website.flush()]);
     },
   };
+}
+
+/** The self-check asks each canary through a resolver of its own, made for the question: nothing cached. */
+function resolverCheck(config: NetworkConfig, log: Logger): ResolverCheck | null {
+  if (config.dnsCanaries.length === 0) return null;
+  return createResolverCheck({
+    canaries: config.dnsCanaries,
+    askMx(domain, signal) {
+      const fresh = createDnsLookup({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs, tries: config.dnsTries });
+      return fresh
+        .forRequest({ persist: false, signal })
+        .mx(domain)
+        .finally(() => fresh.close());
+    },
+    timeoutMs: config.dnsTimeoutMs * config.dnsTries + 1000,
+    resolvers: config.dnsServers.length > 0 ? `DNS_SERVERS (${config.dnsServers.join(', ')})` : "the system's resolvers (/etc/resolv.conf)",
+    log,
+  });
 }
 
 /**

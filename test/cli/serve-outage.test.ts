@@ -73,6 +73,7 @@ async function outage(logLevel: string, outageSeen: (stderr: string, statuses: R
       ACCESS_LOG: 'off',
       NETWORK_CHECKS: 'on',
       DNS_SERVERS: dns.server,
+      DNS_CANARIES: 'canary.test',
       RDAP_BASE_URL: 'http://127.0.0.1:9',
       WEB_CHECKS: 'off',
       RATE_LIMIT_VERIFY: '0',

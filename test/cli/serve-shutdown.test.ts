@@ -170,6 +170,7 @@ it('handles a request whose client hung up to the end before closing: its event 
       DATABASE_URL: `sqlite:${databaseFile}`,
       NETWORK_CHECKS: 'on',
       DNS_SERVERS: dns.server,
+      DNS_CANARIES: 'canary.test',
       DNS_TIMEOUT_MS: '1500',
       RDAP_BASE_URL: `http://127.0.0.1:${(rdap.address() as AddressInfo).port}/`,
       WEB_CHECKS: 'off',

@@ -226,6 +226,7 @@ it('warns at start about a DNS blocklist that refuses its queries, naming the zo
       NETWORK_CHECKS: 'on',
       DNS_SERVERS: dns.server,
       DNS_TIMEOUT_MS: '300',
+      DNS_CANARIES: 'off',
       DNSBL_DOMAIN_ZONES: 'dbl.refusing.test',
       DNSBL_IP_ZONES: 'zen.good.test',
     },

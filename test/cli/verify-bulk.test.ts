@@ -345,6 +345,42 @@ describe('a project', () => {
   });
 });
 
+describe('network checks on, through a resolver that answers NXDOMAIN for every name', () => {
+  it('warns before the first row, blocks nothing for a missing MX, and says how many domains failed DNS', async () => {
+    const dns = await startDnsServer({});
+    try {
+      const policy = file('lying.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
+      file('lying.txt', 'a@gmail.com\nb@gmail.com\nc@outlook.com\nd@nx.test\n');
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, 'verify', '--file', 'lying.txt', '--policy', policy, '--out', 'lying.csv'], {
+        cwd: dir,
+        env: {
+          ...env(),
+          LOG_LEVEL: 'info',
+          NETWORK_CHECKS: 'on',
+          DNS_SERVERS: dns.server,
+          DNS_CANARIES: 'gmail.com,outlook.com',
+          DNS_TIMEOUT_MS: '500',
+          DNS_TRIES: '1',
+          WEB_CHECKS: 'off',
+        },
+      });
+      expect(stderr).toContain('DNS self-check failed: domains that must exist do not resolve');
+      expect(stderr).toContain('gmail.com: nxdomain, outlook.com: nxdomain');
+      expect(csvOut('lying.csv').map((row) => [row.email, row.action, row.errors])).toEqual([
+        ['a@gmail.com', 'allow', ''],
+        ['b@gmail.com', 'allow', ''],
+        ['c@outlook.com', 'allow', ''],
+        ['d@nx.test', 'allow', ''],
+      ]);
+      expect(stdout).toContain('DNS failed for 3 distinct domains (the resolvers fail their self-check: see the warning above)');
+      // Nothing but the canaries was asked.
+      expect(dns.questions.every((q) => ['gmail.com', 'outlook.com'].includes(q.name))).toBe(true);
+    } finally {
+      await dns.close();
+    }
+  });
+});
+
 describe('network checks on', () => {
   it('looks each domain up once for the whole list (its answer shared by every row), and decides on it', async () => {
     const dns = await startDnsServer();
@@ -354,7 +390,16 @@ describe('network checks on', () => {
       // Asynchronous: the DNS server answers from this process while the command runs.
       const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'verify', '--file', 'mx.txt', '--policy', policy, '--out', 'mx.csv'], {
         cwd: dir,
-        env: { ...env(), NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' },
+        env: {
+          ...env(),
+          NETWORK_CHECKS: 'on',
+          DNS_SERVERS: dns.server,
+          DNS_CANARIES: 'canary.test',
+          DNS_TIMEOUT_MS: '2000',
+          DNS_TRIES: '1',
+          NETWORK_BUDGET_MS: '5000',
+          WEB_CHECKS: 'off',
+        },
       });
       expect(csvOut('mx.csv').map((row) => [row.email, row.action, row.errors])).toEqual([
         ['a@mx.test', 'allow', ''],
@@ -372,7 +417,15 @@ describe('network checks on', () => {
   it('says where it caches the answers: the database it names (a later run asks nothing), or memory for the run only', async () => {
     const dns = await startDnsServer();
     const policy = file('mx.yaml', 'version: "1.0"\ndefault_action: allow\nchecks:\n  mx_record: { mode: hard, action: block }\n');
-    const networkOn = { NETWORK_CHECKS: 'on', DNS_SERVERS: dns.server, DNS_TIMEOUT_MS: '2000', DNS_TRIES: '1', NETWORK_BUDGET_MS: '5000', WEB_CHECKS: 'off' };
+    const networkOn = {
+      NETWORK_CHECKS: 'on',
+      DNS_SERVERS: dns.server,
+      DNS_CANARIES: 'canary.test',
+      DNS_TIMEOUT_MS: '2000',
+      DNS_TRIES: '1',
+      NETWORK_BUDGET_MS: '5000',
+      WEB_CHECKS: 'off',
+    };
     const verifyOnce = (databaseUrl: string) =>
       promisify(execFile)(
         process.execPath,

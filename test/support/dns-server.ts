@@ -29,6 +29,8 @@ export const TEST_ZONE: Zone = {
     ],
   },
   'mail.mx.test': { records: [{ type: 'A', address: '192.0.2.25' }] },
+  // What a service started against this server names in DNS_CANARIES: a domain that must resolve.
+  'canary.test': { records: [{ type: 'MX', exchange: 'mail.mx.test', priority: 10 }] },
   'multi.test': {
     records: [
       { type: 'MX', exchange: 'mx1.multi.test', priority: 10 },

@@ -76,6 +76,8 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
       // Tests reach only servers they start themselves: a test that wants network checks points
       // DNS_SERVERS / RDAP_BASE_URL at its own and sets NETWORK_CHECKS=on.
       NETWORK_CHECKS: 'off',
+      // Their DNS servers know only their own zones: a test of the resolvers' self-check names its canaries.
+      DNS_CANARIES: 'off',
       LOG_LEVEL: 'silent',
       ...options.env,
       DATABASE_URL: options.databaseUrl ?? postgres?.url ?? `sqlite:${join(dir, 'service.sqlite')}`,

@@ -15,6 +15,7 @@ import { type BulkItem, type BulkServices, verifyMany } from '../../service/bulk
 import { responseFieldsOf } from '../../service/verify.js';
 import { openDatabase, parseDatabaseUrl } from '../../store/database.js';
 import type { Project } from '../../store/projects.js';
+import { DnsFailures } from '../bulk/dns-failures.js';
 import { type InputRecord, inputFormatOf, openList, type UnclosedQuote } from '../bulk/input.js';
 import { BAD_INPUT, type DoneSoFar, outputColumns, outputFormatOf, ResultWriter, readDone } from '../bulk/output.js';
 import { fmt, Progress } from '../bulk/progress.js';
@@ -82,14 +83,25 @@ async function verifyList(opts: VerifyOptions): Promise<void> {
     if (store) await store.migrate();
     const project = store && opts.project ? await findProject(store, opts.project) : null;
     const policy = resolvePolicy(opts.policy, project, config.policiesDir, catalog);
+    // The resolvers checked before the first row (a failing check makes DNS facts unknown, never "no MX"), then every few minutes.
+    await network?.selfCheck?.check();
+    network?.selfCheck?.start(config.network.dnsCheckIntervalSeconds * 1000);
+    const dnsFailures = new DnsFailures();
     const services: BulkServices = {
       projectId: project?.id ?? 'bulk',
       now: Date.now,
-      ...(network ? { network: (now: number) => network.forRequest({ persist: true, now }) } : {}),
+      ...(network ? { network: (now: number) => dnsFailures.watch(network.forRequest({ persist: true, now })) } : {}),
       ...(store && project ? { lists: store.projectLists.reader(project) } : {}),
       onPluginError: (plugin, error) => log.error({ err: error, plugin }, 'plugin failed; its facts are unknown'),
     };
     await run(opts, format, policy, services, concurrency, network !== null);
+    const failed = dnsFailures.summary(fmt);
+    if (failed !== null) {
+      const why = network?.selfCheck?.failing()
+        ? ' (the resolvers fail their self-check: see the warning above)'
+        : ' (timeouts or failures: their DNS facts are unknown)';
+      console.log(`DNS failed for ${failed}${why}`);
+    }
   } finally {
     await network?.close();
     await store?.close();
