@@ -15,7 +15,7 @@ import { addressSubject, eventSubject, type LabelName } from '../../src/store/la
 import { runCli } from '../support/cli-run.js';
 import { createPostgresSchema } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
-import { bearer, post, startService, type TestServer } from '../support/server.js';
+import { apiKey, bearer, post, startService, type TestServer } from '../support/server.js';
 
 const LENIENT = `version: "1.0"
 default_action: allow
@@ -241,6 +241,30 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
       const r = await run('policy', 'replay', '--project', 'old', '--policy', strictFile, '--labels', '--since', '2d');
       expect(r.code).toBe(0);
       expect(r.out).toContain('labels: none of the 1 replayed events has a label');
+    });
+
+    it('counts the labels POST /v1/feedback and feedback import give', async () => {
+      const fed = await server.createProject({ name: 'fed', policyYaml: LENIENT });
+      for (const [email_address, ipv4_address] of [
+        ['ring@mailinator.com', '198.51.100.7'],
+        ['kim@example.com', '198.51.100.8'],
+        ['support@example.com', '198.51.100.9'],
+      ]) {
+        expect((await post(server.url, '/v1/public/verify', { email_address, ipv4_address }, bearer(fed.keys.access_token))).status).toBe(200);
+      }
+      const labelled = await post(server.url, '/v1/feedback', { email_address: 'ring@mailinator.com', label: 'fraud' }, apiKey(fed.keys.private_key));
+      expect(labelled.status).toBe(201);
+      const csv = join(dir, `labels-${database}.csv`);
+      await writeFile(csv, 'email_address,label,date,ip\nkim@example.com,legitimate,2026-11-30,198.51.100.8\nsupport@example.com,legitimate,2026-11-30,\n');
+      const imported = await run('feedback', 'import', csv, '--project', 'fed');
+      expect(imported.code, imported.out + imported.err).toBe(0);
+      const report = JSON.parse((await run('policy', 'replay', '--project', 'fed', '--policy', strictFile, '--labels', '--json')).out);
+      expect(report.labels).toMatchObject({
+        labelled: 3,
+        unlabelled: 0,
+        current: { bad: { allowed: 1 }, good: { allowed: 2 }, precision: null, recall: 0 },
+        candidate: { bad: { blocked: 1 }, good: { challenged: 1, allowed: 1 }, precision: 0.5, recall: 1 },
+      });
     });
   });
 
