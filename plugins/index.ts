@@ -30,6 +30,7 @@ const plugins: readonly Plugin[] = (
     import('./length/index.js'),
     import('./local-part/index.js'),
     import('./normalize/index.js'),
+    import('./reputation/index.js'),
     import('./request-ip/index.js'),
     import('./risk/index.js'),
     import('./role-based/index.js'),

@@ -2,7 +2,8 @@
 // of them. A listed-domain plugin has a flag fact, a match fact and one check, the project's own entries
 // (the check's `add` and `exempt` options, and the project lists `<id>` and `not-<id>` kept in the
 // database), and looks the domain and its parents (up to the registrable domain) up in its lists, then,
-// when one is given, asks another plugin that lists domains (known-abuse: the DNS blocklists).
+// when given, asks other plugins that list domains (known-abuse: the DNS blocklists; known-abuse and
+// spam-trap: the project's labels, when the check's `labelled_at_least` is set).
 
 import type { CheckOptions, Condition, DataList, FactValues, Plugin, PluginContext } from '../src/engine/plugin.js';
 import { domainAndParents } from '../src/host-name.js';
@@ -17,13 +18,14 @@ const domainListSchema = (description: string) => ({
   items: { type: 'string', minLength: 1, maxLength: 253, pattern: '^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$' },
 });
 
-/** JSON Schema of a domain-list check's options: `{ add, exempt }`, each up to 10,000 lower-case ASCII domains. */
-function projectListsSchema(what: string): Record<string, unknown> {
+/** JSON Schema of a domain-list check's options: `{ add, exempt }`, each up to 10,000 lower-case ASCII domains, and those of its other listings. */
+function projectListsSchema(what: string, listedBy: readonly ListedBy[]): Record<string, unknown> {
   return {
     type: 'object',
     properties: {
       add: domainListSchema(`Domains the project treats as ${what}, with their subdomains (lower-case, punycode for IDN).`),
       exempt: domainListSchema(`Domains the project never treats as ${what}, with their subdomains (lower-case, punycode for IDN).`),
+      ...Object.assign({}, ...listedBy.map((by) => by.options ?? {})),
     },
     additionalProperties: false,
   };
@@ -88,6 +90,51 @@ function matchListed(names: readonly string[], own: OwnEntries, shipped: Readonl
   return names.find((name) => shipped.has(name)) ?? null;
 }
 
+/** Another plugin that lists domains: asked only when no list has the domain and the project has not exempted it. */
+export interface ListedBy {
+  plugin: string;
+  /** Its facts `lists` reads, in order. */
+  facts: readonly string[];
+  /** Whether they list the domain, with the check's options. */
+  lists(values: readonly unknown[], options: CheckOptions): boolean;
+  /** Whether to ask at all with these options (default: always): a listing the policy has not turned on costs nothing. */
+  asks?(options: CheckOptions): boolean;
+  /** The match it gives: the registrable domain (a DNS blocklist's question) or the domain itself (labels count it). */
+  match: 'registrable' | 'domain';
+  /** Its options' JSON Schema properties, beside `add` and `exempt`. */
+  options?: Record<string, unknown>;
+}
+
+const MAX_LABELLED_AT_LEAST = 1_000_000;
+
+/**
+ * A listing from the project's labels (the reputation plugin's domain_label_counts: labels of the domain in all):
+ * listed when the domain has at least the check's `labelled_at_least` labels of `labels`; off without the option.
+ */
+export function listedByLabels(labels: readonly string[]): ListedBy {
+  const names = labels.join(', ');
+  return {
+    plugin: 'reputation',
+    facts: ['domain_label_counts'],
+    asks: (options) => typeof options.labelled_at_least === 'number',
+    lists: ([counts], options) => {
+      if (counts === null || typeof counts !== 'object') return false;
+      const held = counts as Record<string, unknown>;
+      const n = labels.reduce((sum, label) => sum + (typeof held[label] === 'number' ? (held[label] as number) : 0), 0);
+      return n >= (options.labelled_at_least as number);
+    },
+    match: 'domain',
+    options: {
+      labelled_at_least: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_LABELLED_AT_LEAST,
+        description: `Lists a domain whose addresses the project's feedback labelled ${names} at least this many times in all (off when absent).`,
+      },
+    },
+  };
+}
+
 export interface ListedDomainSpec {
   /** Plugin id (its folder). */
   id: string;
@@ -116,12 +163,8 @@ export interface ListedDomainSpec {
    * says what the list says): a listed one-slip typo of a big provider (gmial.com) is the typo check's business.
    */
   unless?: { plugin: string; when: Condition };
-  /**
-   * Another plugin that lists domains too (a DNS blocklist): asked only when no list has the domain and the
-   * project has not exempted it; `lists` says from its facts (read in order) whether it lists the registrable
-   * domain, which is then the match.
-   */
-  listedBy?: { plugin: string; facts: readonly string[]; lists(values: readonly unknown[]): boolean };
+  /** Other plugins that list domains too (a DNS blocklist, the project's labels), asked in turn (see ListedBy). */
+  listedBy?: readonly ListedBy[];
 }
 
 /** The project list of domains a listed-domain plugin never flags (`not-disposable`); its additions are the list named by its id. */
@@ -132,6 +175,8 @@ export function exemptListName(id: string): string {
 /** A plugin flagging domains on a list, with the project's additions and exemptions. */
 export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
   const exemptList = exemptListName(spec.id);
+  const listedBy = spec.listedBy ?? [];
+  const others = listedBy.map((by) => by.plugin).join(' or ');
   return {
     id: spec.id,
     description: spec.description,
@@ -141,9 +186,10 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
       [spec.flag]: { type: 'boolean', description: spec.flagDescription, expose: 'flag' },
       [spec.match]: {
         type: 'string',
-        description: spec.listedBy
-          ? `The listed (or project-added) domain that matched, or the registrable domain ${spec.listedBy.plugin} lists; null when not listed.`
-          : 'The listed (or project-added) domain that matched; null when not listed.',
+        description:
+          listedBy.length > 0
+            ? `The listed (or project-added) domain that matched, or the domain ${others} lists; null when not listed.`
+            : 'The listed (or project-added) domain that matched; null when not listed.',
       },
     },
     checks: {
@@ -154,21 +200,26 @@ export function listedDomainPlugin(spec: ListedDomainSpec): Plugin {
           : { fact: spec.flag, operator: 'equal', value: true },
         code: spec.code,
         checkedType: spec.check,
-        options: projectListsSchema(spec.what),
+        options: projectListsSchema(spec.what, listedBy),
         defaults: PROJECT_LISTS_DEFAULTS,
       },
     },
-    needs: ['structure', 'idn', 'tld', ...(spec.unless ? [spec.unless.plugin] : []), ...(spec.listedBy ? [spec.listedBy.plugin] : [])],
+    needs: ['structure', 'idn', 'tld', ...(spec.unless ? [spec.unless.plugin] : []), ...listedBy.map((by) => by.plugin)],
     projectLists: [spec.id, exemptList],
     data: spec.data,
     async run(ctx): Promise<FactValues> {
       const names = await lookupNames(ctx);
       if (names === null) return {};
-      const options = projectLists(ctx.options(spec.check));
+      const checkOptions = ctx.options(spec.check);
+      const options = projectLists(checkOptions);
       const [added, exempt] = await Promise.all([ctx.projectList(spec.id), ctx.projectList(exemptList)]);
       const own = { add: [options.add, added], exempt: [options.exempt, exempt] };
       let matched = matchListed(names, own, spec.listed, spec.never);
-      if (matched === null && spec.listedBy?.lists(await ctx.facts(spec.listedBy.facts))) matched = names[names.length - 1] as string;
+      for (const by of listedBy) {
+        if (matched !== null) break;
+        if (by.asks && !by.asks(checkOptions)) continue;
+        if (by.lists(await ctx.facts(by.facts), checkOptions)) matched = (by.match === 'domain' ? names[0] : names[names.length - 1]) as string;
+      }
       return matched === EXEMPTED ? { [spec.flag]: false, [spec.match]: null } : { [spec.flag]: matched !== null, [spec.match]: matched };
     },
   };

@@ -1,5 +1,5 @@
 // The sets the interface fixes whatever checks are registered: actions, verdict actions, modes, on_unknown,
-// operators and the groups of error codes. Steps, codes and checked types belong to the plugins that
+// operators, feedback's labels and the groups of error codes. Steps, codes and checked types belong to the plugins that
 // declare them (plugins/register.ts checks them, src/engine/words.ts lists them). src/schemas.ts builds `vocabulary.schema.json` from both;
 // docs/api.md describes them and docs/facts.md lists them with their checks.
 
@@ -36,6 +36,11 @@ export const OPERATORS = [
   'inNetworks',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
+
+/** The labels feedback gives a decision (POST /v1/feedback), bad ones first; GOOD_LABEL is the one good label. */
+export const FEEDBACK_LABELS = ['fraud', 'abuse', 'spam_complaint', 'bounced', 'spam_trap', 'chargeback', 'legitimate'] as const;
+export type FeedbackLabel = (typeof FEEDBACK_LABELS)[number];
+export const GOOD_LABEL: FeedbackLabel = 'legitimate';
 
 /** Operators of a parent rule (custom_policy and a policy's `intelligence:` section). */
 export const PARENT_RULE_OPERATORS = ['==', '!='] as const;

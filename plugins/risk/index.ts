@@ -27,6 +27,9 @@ const HEALTH_VALUES = ['excellent', 'healthy', 'risky', 'suspicious', 'dead'] as
 const DEFAULT_MIN_LEVEL: Level = 'high';
 const DEFAULT_HIGH_VELOCITY = { threshold: 5, window: '10_minutes' } as const;
 const DEFAULT_POOR_HEALTH = ['suspicious', 'dead'] as const;
+/** Bad labels (the reputation plugin's counts, within its window) that make a reported_* signal present. */
+const DEFAULT_REPORTED = { domain_at_least: 3, ip_at_least: 2, device_at_least: 1 } as const;
+type Reported = Record<keyof typeof DEFAULT_REPORTED, number>;
 
 const integer = (min: number, max: number) => ({ type: 'integer', minimum: min, maximum: max });
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -60,6 +63,11 @@ function highVelocity(options: CheckOptions): { fact: string; threshold: number 
   };
 }
 
+function reportedThresholds(options: CheckOptions): Reported {
+  const r = merged(options.reported, DEFAULT_REPORTED as Record<string, unknown>);
+  return Object.fromEntries(Object.entries(DEFAULT_REPORTED).map(([k, d]) => [k, isInt(r[k]) ? r[k] : d])) as Reported;
+}
+
 function poorHealth(options: CheckOptions): readonly string[] {
   return Array.isArray(options.poor_health) ? options.poor_health.filter((v) => typeof v === 'string') : DEFAULT_POOR_HEALTH;
 }
@@ -71,9 +79,12 @@ interface Settings {
   minLevel: Level;
   highVelocity: { fact: string; threshold: number };
   poorHealth: readonly string[];
+  reported: Reported;
+  /** Whether a reported_* signal has a weight: the labels are then read (one bounded store read). */
+  readsReputation: boolean;
   /**
    * The facts present() reads, by readsIndex: EVIDENCE, then the device's signals (with a fingerprint), then the
-   * AS class and the DNSBL listing of the IP (each with an IP and a weight).
+   * AS class and the DNSBL listing of the IP (each with an IP and a weight), then the labels' counts (with a weight).
    */
   reads: readonly (readonly string[])[];
 }
@@ -85,14 +96,17 @@ function settingsOf(options: CheckOptions): Settings {
   if (!settings) {
     const velocity = highVelocity(options);
     const plain = [velocity.fact, ...EVIDENCE];
-    const optional = [DEVICE_EVIDENCE, NETWORK_EVIDENCE, DNSBL_EVIDENCE];
+    const optional = [[DEVICE_EVIDENCE], [NETWORK_EVIDENCE], [DNSBL_EVIDENCE], REPUTATION_EVIDENCE];
+    const w = weights(options);
     settings = {
-      weights: weights(options),
+      weights: w,
       levels: levels(options),
       minLevel: minLevel(options),
       highVelocity: velocity,
       poorHealth: poorHealth(options),
-      reads: Array.from({ length: 1 << optional.length }, (_, index) => [...plain, ...optional.filter((_fact, bit) => (index >> bit) & 1)]),
+      reported: reportedThresholds(options),
+      readsReputation: REPORTED_SIGNALS.some((signal) => w[signal] > 0),
+      reads: Array.from({ length: 1 << optional.length }, (_, index) => [...plain, ...optional.filter((_facts, bit) => (index >> bit) & 1).flat()]),
     };
     settingsByOptions.set(options, settings);
   }
@@ -123,6 +137,9 @@ const EVIDENCE = [
 const DEVICE_EVIDENCE = 'device_risk_signals';
 const NETWORK_EVIDENCE = 'ip_network_type';
 const DNSBL_EVIDENCE = 'dnsbl_ip_listed';
+/** The reputation plugin's counts, read when a reported_* signal has a weight. */
+const REPUTATION_EVIDENCE = ['email_reported', 'domain_reported_count', 'domain_legitimate_count', 'ip_reported_count', 'device_reported_count'];
+const REPORTED_SIGNALS = ['reported_email', 'reported_domain', 'reported_ip', 'reported_device'] as const;
 
 /** The signals and failures present. Null and unknown answers are absent: they add nothing. */
 async function present(ctx: PluginContext, settings: Settings): Promise<Set<Contributor>> {
@@ -134,7 +151,8 @@ async function present(ctx: PluginContext, settings: Settings): Promise<Set<Cont
   // Nor is a DNS blocklist asked about the IP for a policy that gives its listing no weight.
   const dnsbl = settings.weights.dnsbl_ip > 0 && ip;
   // Read together: the plugins behind them (DNS, RDAP, the store) wait in parallel.
-  const values = await ctx.facts(settings.reads[(device ? 1 : 0) | (network ? 2 : 0) | (dnsbl ? 4 : 0)] as readonly string[]);
+  const reputation = settings.readsReputation;
+  const values = await ctx.facts(settings.reads[(device ? 1 : 0) | (network ? 2 : 0) | (dnsbl ? 4 : 0) | (reputation ? 8 : 0)] as readonly string[]);
   const found = contributors(settings, values);
   let next = EVIDENCE.length + 1;
   if (device) addDeviceSignals(found, values[next++]);
@@ -143,7 +161,16 @@ async function present(ctx: PluginContext, settings: Settings): Promise<Set<Cont
     if (type === 'hosting' || type === 'vpn') found.add('hosting_network');
   }
   if (dnsbl && values[next++] === true) found.add('dnsbl_ip');
+  if (reputation) addReported(found, settings.reported, values.slice(next, next + REPUTATION_EVIDENCE.length));
   return found;
+}
+
+/** The reported_* signals, from REPUTATION_EVIDENCE's values in its order. The domain's counts only when its bad labels outnumber its legitimate ones. */
+function addReported(found: Set<Contributor>, at: Reported, [email, domain, legitimate, ip, device]: readonly unknown[]): void {
+  if (email === true) found.add('reported_email');
+  if (isInt(domain) && domain >= at.domain_at_least && domain > (isInt(legitimate) ? legitimate : 0)) found.add('reported_domain');
+  if (isInt(ip) && ip >= at.ip_at_least) found.add('reported_ip');
+  if (isInt(device) && device >= at.device_at_least) found.add('reported_device');
 }
 
 /** device_risk_signals' values, by the risk signal each counts as (both inconsistencies are one). */
@@ -220,7 +247,7 @@ const contributorWeights = Object.fromEntries([...SIGNALS, ...FAILURES].map((nam
 const plugin: Plugin = {
   id: 'risk',
   description:
-    "Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service, the device's signals, a hosting provider's network, a DNS blocklist's IP listing) and validation failures into a 0–100 score and a level.",
+    "Sums weighted risk signals (new domain, odd subdomains, poor health, unknown TLD, IP velocity, a machine-made domain on an abused TLD, MX hosts of a disposable service, the device's signals, a hosting provider's network, a DNS blocklist's IP listing, the project's bad labels of the address, domain, network or device) and validation failures into a 0–100 score and a level.",
   steps: ['risk_score'],
   codes: {
     high_risk_score: { error: 'reputation', warning: 'the risk level reaches min_level (default high)' },
@@ -288,6 +315,13 @@ const plugin: Plugin = {
             properties: { threshold: integer(2, MAX_VELOCITY_THRESHOLD), window: { enum: [...VELOCITY_WINDOWS] } },
             description: 'high_velocity: at least threshold distinct addresses (this one included) from the IP within window.',
           },
+          reported: {
+            type: 'object',
+            additionalProperties: false,
+            properties: { domain_at_least: integer(1, 1_000_000), ip_at_least: integer(1, 1_000_000), device_at_least: integer(1, 1_000_000) },
+            description:
+              'Bad labels within the reputation window that make reported_domain (and more bad than legitimate ones), reported_ip and reported_device present.',
+          },
           poor_health: {
             type: 'array',
             items: { enum: [...HEALTH_VALUES] },
@@ -302,6 +336,7 @@ const plugin: Plugin = {
         levels: { ...DEFAULT_LEVELS },
         high_velocity: { ...DEFAULT_HIGH_VELOCITY },
         poor_health: [...DEFAULT_POOR_HEALTH],
+        reported: { ...DEFAULT_REPORTED },
       },
     },
   },
@@ -323,6 +358,7 @@ const plugin: Plugin = {
     'dnsbl-ip',
     'velocity',
     'device',
+    'reputation',
   ],
   async run(ctx): Promise<FactValues> {
     const settings = settingsOf(ctx.options('risk_score'));

@@ -3,8 +3,10 @@ import { FactCatalog } from '../../src/engine/catalog.js';
 import type { VelocityReader } from '../../src/engine/plugin.js';
 import { loadPolicy } from '../../src/policy/load.js';
 import type { Store } from '../../src/store/database.js';
+import type { NewLabel } from '../../src/store/labels.js';
 import { openSqliteTestStore } from '../../test/support/databases.js';
 import { readerOf } from '../../test/support/history.js';
+import { labelFor, reputationOf } from '../../test/support/labels.js';
 import { checksPolicy, evaluateFor, testPlugin } from '../../test/support/plugin-tester.js';
 import { registry } from '../index.js';
 import velocity from '../velocity/index.js';
@@ -294,5 +296,64 @@ describe('risk options', () => {
   it('refuses a weight over 100 and an unknown contributor, naming the option', () => {
     expect(() => checksPolicy({ risk_score: { options: { weights: { vpn_ip: 10 } } } })).toThrow(/weights/);
     expect(() => checksPolicy({ risk_score: { options: { weights: { new_domain: 101 } } } })).toThrow(/weights.*new_domain|new_domain/);
+  });
+});
+
+describe("risk: the project's labels (the reputation plugin's counts)", () => {
+  let labels: Store;
+  let project: string;
+  const reputation = reputationOf(
+    () => labels,
+    () => [project],
+  );
+  beforeAll(async () => {
+    labels = await openSqliteTestStore();
+    project = (await labels.projects.create({ name: 'risky', policy: 'default' })).id;
+    const at = (email: string, over: Partial<NewLabel> = {}) => labels.labels.record(labelFor(project, email, NOW, over), NOW);
+    await at('fraud@reported-shop.com', { ipv4: '198.51.100.1', device: 'dev_reported' });
+    await at('b@reported-shop.com', { label: 'chargeback', ipv4: '198.51.100.2' });
+    await at('c@reported-shop.com', { label: 'abuse' });
+    for (const email of ['a@vouched-shop.com', 'b@vouched-shop.com', 'c@vouched-shop.com', 'd@vouched-shop.com']) await at(email, { label: 'legitimate' });
+    for (const email of ['x@vouched-shop.com', 'y@vouched-shop.com', 'z@vouched-shop.com']) await at(email, { label: 'bounced' });
+  });
+  afterAll(() => labels.close());
+
+  const breakdown = async (email: string, input: { ipv4?: string; device?: string } = {}, options: Record<string, unknown> = {}) => {
+    const policy = checksPolicy({ risk_score: { mode: 'hard', options } });
+    const evaluation = await evaluateFor(policy, { email, ...input }, { reputation, now });
+    return evaluation.fact('risk_score_breakdown');
+  };
+
+  it('the address itself labelled bad: reported_email (60), with its domain (3 bad labels), network and device', async () => {
+    expect(await breakdown('fraud@reported-shop.com', { ipv4: '198.51.100.77', device: 'dev_reported' })).toEqual({
+      reported_email: 60,
+      reported_domain: 30,
+      reported_ip: 25,
+      reported_device: 40,
+    });
+  });
+
+  it('another address of the domain: the domain alone (30, medium)', async () => {
+    expect(await breakdown('new@reported-shop.com')).toEqual({ reported_domain: 30 });
+  });
+
+  it('a domain with more legitimate than bad labels is not reported (3 bounced, 4 legitimate)', async () => {
+    expect(await breakdown('new@vouched-shop.com')).toEqual({});
+  });
+
+  it('thresholds from the options: reported.domain_at_least 4 leaves the domain out; weights 0 read no labels', async () => {
+    expect(await breakdown('new@reported-shop.com', {}, { reported: { domain_at_least: 4 } })).toEqual({});
+    const off = { reported_email: 0, reported_domain: 0, reported_ip: 0, reported_device: 0 };
+    let reads = 0;
+    const counting = {
+      read: (q: Parameters<typeof reputation.read>[0]) => {
+        reads += 1;
+        return reputation.read(q);
+      },
+    };
+    const policy = checksPolicy({ risk_score: { mode: 'hard', options: { weights: off } } });
+    const evaluation = await evaluateFor(policy, { email: 'fraud@reported-shop.com' }, { reputation: counting, now });
+    expect(await evaluation.fact('risk_score_breakdown')).toEqual({});
+    expect(reads).toBe(0);
   });
 });

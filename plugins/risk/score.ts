@@ -21,6 +21,10 @@ export const SIGNALS = [
   'ip_hopping',
   'hosting_network',
   'dnsbl_ip',
+  'reported_email',
+  'reported_domain',
+  'reported_ip',
+  'reported_device',
 ] as const;
 export type Signal = (typeof SIGNALS)[number];
 
@@ -55,6 +59,12 @@ export const DEFAULT_WEIGHTS: Weights = {
   hosting_network: 0,
   // dnsbl-ip's listing: 0 by default, so that no IP zone is asked for a policy that does not weigh it (a listed domain is known_abuse_domain already).
   dnsbl_ip: 0,
+  // The project's own feedback (plugins/reputation): the address itself labelled bad is high alone; its domain,
+  // network or device add to other signals (the domain only while its bad labels outnumber its legitimate ones).
+  reported_email: 60,
+  reported_domain: 30,
+  reported_ip: 25,
+  reported_device: 40,
   structure: 40,
   disposable_domain: 40,
   known_abuse_domain: 50,

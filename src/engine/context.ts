@@ -3,7 +3,7 @@
 // fall behind the code. A class: no closures to build for each of the plugins a request runs.
 
 import { UndeclaredNeedError } from './errors.js';
-import type { CheckOptions, NetworkAccess, Plugin, PluginContext, RequestInput, VelocityReader } from './plugin.js';
+import type { CheckOptions, NetworkAccess, Plugin, PluginContext, ReputationReader, RequestInput, VelocityReader } from './plugin.js';
 import type { RequestRun } from './request-run.js';
 
 export class RunContext implements PluginContext {
@@ -25,6 +25,11 @@ export class RunContext implements PluginContext {
    */
   get velocity(): VelocityReader {
     return this.run.request.services.velocity;
+  }
+
+  /** The project's labels; like velocity, a read that does not move the plugin in `steps`. */
+  get reputation(): ReputationReader {
+    return this.run.reputation;
   }
 
   get network(): NetworkAccess {

@@ -172,6 +172,43 @@ export interface VelocityReader {
   tokenUses(query: { token: string; limit: number }): Promise<TokenUse[]>;
 }
 
+/** One subject's labels (feedback on decisions), by label: how many within the window asked, and how many in all. */
+export type LabelTally = Readonly<Record<string, { window: number; total: number }>>;
+
+/** The request's subjects whose labels to count; a null subject is not asked. */
+export interface ReputationQuery {
+  /** The base address (normalize's base_email). */
+  baseEmail: string | null;
+  /** The address's domain as the `domain` fact spells it. */
+  domain: string | null;
+  /** Counted by their network: the IPv4 /24, the IPv6 /64 (src/ip-prefix.ts). */
+  ipv4: string | null;
+  ipv6: string | null;
+  device: string | null;
+  /** 1 to 365: today (UTC) and the days before it. */
+  windowDays: number;
+  /** The time the window ends at (ms). */
+  now: number;
+}
+
+/** The labels of each subject asked; null for a subject not asked (no IP, no device). */
+export interface Reputation {
+  email: LabelTally | null;
+  domain: LabelTally | null;
+  /** The IPv4 /24's and the IPv6 /64's: for each label the larger of the two (a label with both IPs counts under both). */
+  network: LabelTally | null;
+  device: LabelTally | null;
+}
+
+/**
+ * Read access to the labels the project's feedback gave (and, when it shares, the deployment's shared counts):
+ * counters written with each label, read in one bounded statement whatever the history; a read the database
+ * does not answer within the store's read timeout rejects.
+ */
+export interface ReputationReader {
+  read(query: ReputationQuery): Promise<Reputation>;
+}
+
 /** Outcome of one DNS question. `error` (timeout, SERVFAIL, refused, budget spent) is unknown, never "no". */
 export type DnsAnswer<T> = { status: 'ok'; records: T[] } | { status: 'nodata' } | { status: 'nxdomain' } | { status: 'error'; reason: string };
 
@@ -256,6 +293,8 @@ export interface PluginContext {
   /** Options of one of this plugin's checks: the policy's, over the check's defaults. */
   options(check: string): CheckOptions;
   readonly velocity: VelocityReader;
+  /** The labels of the request's address, domain, network and device (the reputation plugin's). */
+  readonly reputation: ReputationReader;
   readonly network: NetworkAccess;
   /**
    * Entries of one of the project's own lists named in the plugin's `projectLists` (empty when it has none);

@@ -5,11 +5,24 @@ import { checkDuration, secondsSince } from '../metrics.js';
 import type { FactCatalog } from './catalog.js';
 import { RunContext } from './context.js';
 import { UndeclaredNeedError, UnknownFactError } from './errors.js';
-import type { CheckOptions, FactValues, NetworkAccess, Plugin, PluginContext, ProjectListReader, RequestInput, VelocityReader } from './plugin.js';
+import { noReputation } from './no-history.js';
+import type {
+  CheckOptions,
+  FactValues,
+  NetworkAccess,
+  Plugin,
+  PluginContext,
+  ProjectListReader,
+  ReputationReader,
+  RequestInput,
+  VelocityReader,
+} from './plugin.js';
 import { CALLER, RULES, RunOrder } from './run-order.js';
 
 export interface RunServices {
   velocity: VelocityReader;
+  /** The project's labels (src/store/labels.ts); none when absent (a replay, a policy test, a bulk run). */
+  reputation?: ReputationReader;
   /** The outside world for this request (DNS, RDAP, web); src/network/offline.ts's OFFLINE when network checks are off. */
   network: NetworkAccess;
   /** The project's own domain lists; none when absent. */
@@ -209,6 +222,10 @@ export class RequestRun {
 
   get network(): NetworkAccess {
     return this.request.services.network;
+  }
+
+  get reputation(): ReputationReader {
+    return this.request.services.reputation ?? noReputation;
   }
 
   private value(i: number, name: string): Promise<unknown> {

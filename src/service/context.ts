@@ -8,6 +8,7 @@ import type { Network } from '../network/index.js';
 import type { PolicyBook } from '../policy/book.js';
 import type { PolicyChecks } from '../policy/check-thread.js';
 import type { Store } from '../store/database.js';
+import { reputationProjects } from '../store/labels.js';
 import type { Project } from '../store/projects.js';
 import { isUnavailable, outageReason } from '../store/unavailable.js';
 
@@ -25,13 +26,15 @@ export interface ServiceContext {
 }
 
 /**
- * What a project's request gives its plugins: the project's history, its own domain lists, the network
- * (persisting its answers unless told not to), the clock.
+ * What a project's request gives its plugins: the project's history and labels (with the deployment's shared
+ * counts when SHARED_REPUTATION is on and the project shares), its own domain lists, the network (persisting
+ * its answers unless told not to), the clock.
  */
 export function runServices(ctx: ServiceContext, project: Project, persist: boolean): RunServices {
   const projectId = project.id;
   return {
     velocity: ctx.store.events.velocityReader(projectId),
+    reputation: ctx.store.labels.reputationReader(reputationProjects(projectId, ctx.config.sharedReputation && project.sharesReputation)),
     lists: ctx.store.projectLists.reader(project),
     network: ctx.network.forRequest({ persist, now: ctx.now() }),
     now: ctx.now,

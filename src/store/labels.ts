@@ -13,17 +13,19 @@
 // is one statement of at most MAX_WINDOW_DAYS + 1 days × the labels' number of rows, whatever the history.
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import type { LabelTally, Reputation, ReputationReader } from '../engine/plugin.js';
 import { networkPrefix } from '../ip-prefix.js';
+import { FEEDBACK_LABELS, GOOD_LABEL } from '../vocabulary.js';
 import { type BackgroundWrites, backgroundWrites } from './background-writes.js';
 import { toBoolean, toNullableNumber, toNumber } from './sql-values.js';
 import { limitClause } from './velocity-counters.js';
-import type { Reads } from './velocity-queries.js';
+import type { Reads, Statement } from './velocity-queries.js';
 
-/** The labels feedback takes, bad ones first. */
-export const LABELS = ['fraud', 'abuse', 'spam_complaint', 'bounced', 'spam_trap', 'chargeback', 'legitimate'] as const;
+/** The labels feedback takes, bad ones first (the vocabulary's, which plugins read too). */
+export const LABELS = FEEDBACK_LABELS;
 export type LabelName = (typeof LABELS)[number];
 /** The one good label; every other is bad (reported). */
-export const GOOD_LABEL: LabelName = 'legitimate';
+export { GOOD_LABEL };
 export const isLabel = (value: unknown): value is LabelName => typeof value === 'string' && (LABELS as readonly string[]).includes(value);
 export const isBadLabel = (label: LabelName): boolean => label !== GOOD_LABEL;
 
@@ -114,6 +116,16 @@ export interface CountsQuery {
   now: number;
 }
 
+/** Several subjects' counts, as reputation facts read them. */
+export interface ReputationCountsQuery {
+  /** Project ids whose rows to read: a project's own, and SHARED_PROJECT when it reads the shared counts. */
+  projectIds: readonly string[];
+  subjects: ReadonlyArray<{ kind: CounterKind; subject: string }>;
+  /** Window length in days, 1 to MAX_WINDOW_DAYS: today and the days before it. */
+  windowDays: number;
+  now: number;
+}
+
 export class LabelConflictError extends Error {
   constructor() {
     super('the label changed under this write too many times in a row; send it again');
@@ -131,6 +143,14 @@ export interface Labels {
   history(projectId: string, subject: string, limit?: number): Promise<HistoryEntry[]>;
   /** One subject's counts: one bounded statement. */
   counts(query: CountsQuery): Promise<LabelCounts>;
+  /**
+   * Several subjects' counts, in the order asked, in one bounded statement: at most projectIds × subjects ×
+   * (windowDays + 1) × labels rows of label_counts's primary key. Over several projects each (day, label) counts
+   * its largest count among them, never their sum: the shared rows already hold a sharing project's own labels.
+   */
+  reputation(query: ReputationCountsQuery): Promise<LabelCounts[]>;
+  /** The reputation facts' reader over reputation(): rows of `projectIds` (reputationProjects gives them). */
+  reputationReader(projectIds: readonly string[]): ReputationReader;
   /**
    * The current labels of events (keyed by event id): each event's own label, else its address's with its IP,
    * else its address's alone. Two statements per call, bounded by the number of events asked.
@@ -151,7 +171,8 @@ export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
 /** The (kind, subject) pairs a label counts under. */
 export function countedSubjects(label: Pick<LabelTarget, 'baseEmail' | 'domain' | 'ipv4' | 'ipv6' | 'device'>): Array<{ kind: CounterKind; subject: string }> {
   const out: Array<{ kind: CounterKind; subject: string }> = [{ kind: 'email', subject: label.baseEmail }];
-  if (label.domain) out.push({ kind: 'domain', subject: label.domain });
+  // Lower-cased, as reputation reads it: the `domain` fact keeps the case the address was typed in.
+  if (label.domain) out.push({ kind: 'domain', subject: label.domain.toLowerCase() });
   for (const ip of [label.ipv4, label.ipv6]) {
     const network = ip ? networkPrefix(ip) : null;
     if (network) out.push({ kind: 'network', subject: network });
@@ -215,6 +236,40 @@ const withoutChangeId = ({ changeId: _, ...label }: StoredLabel & { changeId: st
 
 /** Changes of one subject tried before giving up (each loses only to another change of the same subject). */
 const MAX_ATTEMPTS = 5;
+
+/** The window's days, checked: 1 to MAX_WINDOW_DAYS. */
+function windowDaysOf(windowDays: number): number {
+  const days = Math.trunc(windowDays);
+  if (!(days >= 1 && days <= MAX_WINDOW_DAYS)) throw new RangeError(`a reputation window is 1 to ${MAX_WINDOW_DAYS} days, not ${windowDays}`);
+  return days;
+}
+
+/**
+ * The one statement of a reputation read: a branch per subject, each a range of the primary key (project, kind,
+ * subject, day ≥ the window's first day) per project, the total row included (TOTAL_DAY is above every day).
+ */
+export function reputationStatement(query: ReputationCountsQuery): Statement {
+  const days = windowDaysOf(query.windowDays);
+  const { projectIds, subjects } = query;
+  const from = dayOf(query.now) - (days - 1);
+  const branch = `select project_id, kind, subject, day, label, count from label_counts where project_id in (${projectIds.map(() => '?').join(', ')}) and kind = ? and subject = ? and day >= ?`;
+  return {
+    sql: `${subjects.map(() => branch).join(' union all ')} ${limitClause(projectIds.length * subjects.length * (days + 1) * LABELS.length)}`,
+    bindings: subjects.flatMap(({ kind, subject }) => [...projectIds, kind, subject, from]),
+  };
+}
+
+/** The projects whose rows a project's reputation facts read: its own, and the shared ones when the deployment and the project share. */
+export function reputationProjects(projectId: string, shares: boolean): string[] {
+  return shares ? [projectId, SHARED_PROJECT] : [projectId];
+}
+
+/** Each label's larger count of two subjects (a request's IPv4 and IPv6 networks: a label with both IPs counts under both). */
+function largerOf(a: LabelCounts, b: LabelCounts): LabelCounts {
+  const out = emptyCounts();
+  for (const label of LABELS) out[label] = { window: Math.max(a[label].window, b[label].window), total: Math.max(a[label].total, b[label].total) };
+  return out;
+}
 
 const emptyCounts = (): LabelCounts => Object.fromEntries(LABELS.map((label) => [label, { window: 0, total: 0 }])) as LabelCounts;
 
@@ -309,6 +364,40 @@ export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites =
     return { outcome: before ? 'replaced' : 'created', label: { ...label, revision, createdAt: values.created_at, updatedAt: now } };
   }
 
+  async function reputationCounts(query: ReputationCountsQuery): Promise<LabelCounts[]> {
+    windowDaysOf(query.windowDays);
+    const { projectIds, subjects } = query;
+    const out = subjects.map(() => emptyCounts());
+    if (projectIds.length === 0 || subjects.length === 0) return out;
+    const rows = await reads.all(reputationStatement(query));
+    // Per subject, day and label: the largest count among the projects (see Labels.reputation).
+    const largest = new Map<string, { subject: string; day: number; label: LabelName; count: number }>();
+    for (const row of rows) {
+      const label = String(row.label);
+      if (!isLabel(label)) continue;
+      const subject = `${String(row.kind)} ${String(row.subject)}`;
+      const day = toNumber(row.day);
+      const key = `${subject} ${day} ${label}`;
+      const count = toNumber(row.count);
+      const held = largest.get(key);
+      if (!held) largest.set(key, { subject, day, label, count });
+      else if (count > held.count) held.count = count;
+    }
+    const indexes = new Map<string, number[]>();
+    subjects.forEach(({ kind, subject }, i) => {
+      const key = `${kind} ${subject}`;
+      indexes.set(key, [...(indexes.get(key) ?? []), i]);
+    });
+    for (const { subject, day, label, count } of largest.values()) {
+      for (const i of indexes.get(subject) ?? []) {
+        const tally = (out[i] as LabelCounts)[label];
+        if (day === TOTAL_DAY) tally.total += count;
+        else tally.window += count;
+      }
+    }
+    return out;
+  }
+
   return {
     async record(label, now = Date.now()) {
       for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
@@ -350,8 +439,7 @@ export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites =
     },
 
     async counts(query) {
-      const days = Math.trunc(query.windowDays);
-      if (!(days >= 1 && days <= MAX_WINDOW_DAYS)) throw new RangeError(`a reputation window is 1 to ${MAX_WINDOW_DAYS} days, not ${query.windowDays}`);
+      const days = windowDaysOf(query.windowDays);
       const counts = emptyCounts();
       if (query.projectIds.length === 0) return counts;
       const from = dayOf(query.now) - (days - 1);
@@ -367,6 +455,30 @@ export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites =
         else counts[label].window += n;
       }
       return counts;
+    },
+
+    reputation: (query) => reputationCounts(query),
+
+    reputationReader(projectIds) {
+      return {
+        async read(q): Promise<Reputation> {
+          const subjects: Array<{ kind: CounterKind; subject: string }> = [];
+          const asked = (kind: CounterKind, subject: string | null): number | null => {
+            if (!subject) return null;
+            subjects.push({ kind, subject });
+            return subjects.length - 1;
+          };
+          const email = asked('email', q.baseEmail);
+          const domain = asked('domain', q.domain ? q.domain.toLowerCase() : null);
+          const v4 = asked('network', q.ipv4 ? networkPrefix(q.ipv4) : null);
+          const v6 = asked('network', q.ipv6 ? networkPrefix(q.ipv6) : null);
+          const device = asked('device', q.device);
+          const counts = await reputationCounts({ projectIds, subjects, windowDays: q.windowDays, now: q.now });
+          const of = (i: number | null): LabelTally | null => (i === null ? null : (counts[i] as LabelCounts));
+          const network = v4 !== null && v6 !== null ? largerOf(counts[v4] as LabelCounts, counts[v6] as LabelCounts) : of(v4 ?? v6);
+          return { email: of(email), domain: of(domain), network, device: of(device) };
+        },
+      };
     },
 
     async forEvents(projectId, events) {

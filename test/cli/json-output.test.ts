@@ -50,6 +50,7 @@ const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean; setup
   { name: 'project update', args: ['project', 'update', 'shop', '--policy', 'default', '--json'], db: true },
   { name: 'project set-origins', args: ['project', 'set-origins', 'shop', 'https://shop.example', '--json'], db: true },
   { name: 'project set-quota', args: ['project', 'set-quota', 'shop', '1000', '--json'], db: true },
+  { name: 'project set-reputation-sharing', args: ['project', 'set-reputation-sharing', 'shop', 'off', '--json'], db: true },
   { name: 'project usage', args: ['project', 'usage', 'shop', '--json'], db: true },
   { name: 'project lists add', args: ['project', 'lists', 'add', 'shop', 'known-abuse', 'bad.example', '--json'], db: true },
   { name: 'project lists show', args: ['project', 'lists', 'show', 'shop', '--json'], db: true },

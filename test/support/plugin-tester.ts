@@ -16,6 +16,7 @@ import type {
   NetworkAccess,
   Plugin,
   ProjectListReader,
+  ReputationReader,
   RequestInput,
   VelocityReader,
 } from '../../src/engine/plugin.js';
@@ -54,6 +55,8 @@ export interface PluginCase {
 
 export interface TesterOptions {
   velocity?: VelocityReader;
+  /** The project's labels: a real store's reader (store.labels.reputationReader), or none. */
+  reputation?: ReputationReader;
   now?: () => number;
   /** The outside world: a NetworkAccess, or answers per domain as a policy test declares them; offline when absent. */
   network?: NetworkAccess | Readonly<Record<string, DomainAnswers>>;
@@ -132,6 +135,7 @@ async function failOnPluginError<D>(run: (services: RunServices) => Promise<Eval
       : ((opts.network as NetworkAccess | undefined) ?? OFFLINE);
   const evaluation = await run({
     velocity: opts.velocity ?? noHistory,
+    ...(opts.reputation ? { reputation: opts.reputation } : {}),
     network,
     ...(opts.lists ? { lists: listReader(opts.lists) } : {}),
     now: opts.now ?? Date.now,

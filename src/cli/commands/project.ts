@@ -1,4 +1,4 @@
-// `email-trust project create|list|show|update|set-origins|lists`: projects, each decided by one policy (a name
+// `email-trust project create|list|show|update|set-origins|set-quota|set-reputation-sharing|lists`: projects, each decided by one policy (a name
 // from policies/ or a YAML file whose content is stored with the project), the browser origins whose
 // pages may call POST /v1/fingerprint with its public key, and its own domain lists (project-lists.ts).
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { createProjectWithKeys, findProject, printCreated, projectSummary } from
 import { withStore } from '../with-store.js';
 import { addProjectListCommands } from './project-lists.js';
 import { addProjectQuotaCommands } from './project-quota.js';
+import { addProjectReputationCommands } from './project-reputation.js';
 import { addProjectShowCommand } from './project-show.js';
 
 export function addProjectCommands(program: Command): void {
@@ -49,6 +50,7 @@ export function addProjectCommands(program: Command): void {
     .option('--json', 'print one JSON object on stdout', false)
     .action(setOrigins);
   addProjectQuotaCommands(project);
+  addProjectReputationCommands(project);
   addProjectListCommands(project);
 }
 
