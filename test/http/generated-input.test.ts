@@ -69,6 +69,20 @@ const ENDPOINTS: Endpoint[] = [
     plain: () => post(server.url, '/v1/fingerprint', {}, apiKey(project.keys.public_key)),
   },
   {
+    name: 'feedback',
+    path: '/v1/feedback',
+    statuses: [200, 201, 400, 401, 404, 409, 413, 415],
+    expectError: expectPlainError,
+    expectAnswer: (body) => expect(['created', 'replaced', 'unchanged']).toContain((body as { outcome: unknown }).outcome),
+    // A label on the plain verify's decision, sent twice: the second answers 200 whatever the generated ones left.
+    plain: async () => {
+      await post(server.url, '/v1/public/verify', { email_address: 'jane@example.com' }, bearer(project.keys.access_token));
+      const label = () => post(server.url, '/v1/feedback', { email_address: 'jane@example.com', label: 'legitimate' }, apiKey(project.keys.private_key));
+      await label();
+      return label();
+    },
+  },
+  {
     name: 'ip',
     path: '/v1/public/ip',
     statuses: [200, 400, 413, 415],

@@ -1,4 +1,4 @@
-// Generated HTTP requests for the four endpoints (fast-check arbitraries) and a sender that puts them on
+// Generated HTTP requests for the five endpoints (fast-check arbitraries) and a sender that puts them on
 // the wire byte for byte. Bodies are built as JSON *text*, so a generated request can hold what a JS
 // object cannot: a repeated key, `__proto__` as an ordinary key, 1e999, a key spelled with \u escapes.
 // Used by test/http/generated-input.test.ts (`npm test`, and `npm run fuzz` with more runs).
@@ -33,7 +33,7 @@ export interface Credentials {
   fingerprints: readonly string[];
 }
 
-export type EndpointName = 'verify' | 'intelligence' | 'fingerprint' | 'ip';
+export type EndpointName = 'verify' | 'intelligence' | 'fingerprint' | 'feedback' | 'ip';
 
 // ---------------------------------------------------------------------------------------------------
 // Hostile text
@@ -443,6 +443,25 @@ function intelligenceBody(credentials: Credentials, mode: Mode): fc.Arbitrary<st
   );
 }
 
+const LABELS = ['fraud', 'abuse', 'spam_complaint', 'bounced', 'spam_trap', 'chargeback', 'legitimate'];
+
+/** A feedback body: a decision by id (a UUID, an event id, junk) or by address (with an IP), a label and a note. */
+function feedbackBody(mode: Mode): fc.Arbitrary<string> {
+  const decisionId = fc.oneof(fc.uuid(), fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String), fc.constantFrom('1', '0', '-1', '1e3', '00000001'), hostileText);
+  return objectText(
+    {
+      decision_id: text(decisionId, mode, 1, 64),
+      email_address: text(emailAddressValue, mode, 1, 1024),
+      ipv4_address: text(schemaValid(mode, fc.ipV4(), ipv4Value), mode),
+      ipv6_address: text(schemaValid(mode, fc.ipV6(), ipv6Value), mode),
+      label: text(schemaValid(mode, fc.constantFrom(...LABELS), hostileVariantOf(fc.constantFrom(...LABELS, 'Fraud', 'scam'))), mode),
+      note: text(hostileText, mode, 0, 500),
+    },
+    mode,
+    ['label'],
+  );
+}
+
 function deviceSignals(mode: Mode): fc.Arbitrary<string> {
   return objectText(
     {
@@ -515,6 +534,8 @@ function shapedBody(endpoint: EndpointName, credentials: Credentials, mode: Mode
       return intelligenceBody(credentials, mode);
     case 'fingerprint':
       return fingerprintBody(mode);
+    case 'feedback':
+      return feedbackBody(mode);
     default:
       return fc.oneof(verifyBody(credentials, mode), fingerprintBody(mode));
   }
@@ -634,7 +655,9 @@ function authHeaders(endpoint: EndpointName, credentials: Credentials): fc.Arbit
       ? fc
           .tuple(fc.constantFrom(...credentials.accessTokens), fc.constantFrom('Bearer ', 'bearer ', 'BEARER  ', ' Bearer\t'))
           .map(([token, scheme]) => ({ authorization: `${scheme}${token}` }))
-      : fc.constantFrom(...(endpoint === 'intelligence' ? credentials.privateKeys : credentials.publicKeys)).map((key) => ({ 'x-api-key': key }));
+      : fc
+          .constantFrom(...(endpoint === 'intelligence' || endpoint === 'feedback' ? credentials.privateKeys : credentials.publicKeys))
+          .map((key) => ({ 'x-api-key': key }));
   return fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: junk, weight: 1 });
 }
 
