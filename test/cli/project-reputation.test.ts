@@ -43,6 +43,8 @@ describe('project set-reputation-sharing', () => {
     expect(off.code).toBe(0);
     expect(off.out).toMatch(/"shop" \(prj_[^)]+\) does not share its reputation \(SHARED_REPUTATION is off here/);
     expect(await sharing()).toBe(false);
+    expect(JSON.parse((await runCli('project', 'show', 'shop', '--json')).out)).toMatchObject({ shares_reputation: false });
+    expect((await runCli('project', 'show', 'shop')).out).toContain('sharing   does not share its reputation');
     const on = JSON.parse((await runCli('project', 'set-reputation-sharing', 'shop', 'on', '--json')).out);
     expect(on).toMatchObject({ project: { name: 'shop' }, shares_reputation: true, shared_reputation: false });
     expect(await sharing()).toBe(true);

@@ -110,6 +110,7 @@ function showJson({ project: p, policy, lists, month, keys }: Shown, now: number
     monthly_quota: p.monthlyQuota,
     usage: month,
     allowed_origins: p.allowedOrigins,
+    shares_reputation: p.sharesReputation,
     keys: keys.map((k) => keyJson(k, now)),
   };
 }
@@ -123,6 +124,7 @@ function showText({ project: p, policy, lists, month, keys }: Shown, now: number
     `policy    ${source}, ${revision}`,
     `quota     ${quota}; ${month.month}: ${month.calls} calls counted`,
     `origins   ${p.allowedOrigins.length > 0 ? p.allowedOrigins.join(', ') : 'none'}`,
+    `sharing   ${p.sharesReputation ? 'shares its reputation (with SHARED_REPUTATION=on)' : 'does not share its reputation'}`,
     keys.length > 0 ? 'keys' : 'keys      none',
     ...keys.map((k) => `  ${keyLine(k, now)}`),
     lists.length > 0 ? 'lists' : 'lists     none of its own',
