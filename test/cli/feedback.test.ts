@@ -23,6 +23,8 @@ const CSV = [
   'not-an-address,fraud,2026-11-20,,',
   'late@x.example,bounced,2999-01-01,,',
   'ip@x.example,bounced,2026-11-20,300.1.1.1,',
+  'short@x.example,spam_trap,2026-11-20',
+  'shorter@x.example,spam_trap',
 ].join('\n');
 
 let dir: string;
@@ -62,8 +64,9 @@ describe.each(['sqlite', 'postgres'] as const)('feedback import and list on %s',
   it('loads the good lines and names every bad one with its line number', async () => {
     const r = await runCli('feedback', 'import', file, '--project', 'shop');
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('9 records for project shop');
-    expect(r.out).toContain('3 labels created, 0 replaced, 0 unchanged, 6 bad lines');
+    expect(r.out).toContain('11 records for project shop');
+    expect(r.out).toContain('4 labels created, 0 replaced, 0 unchanged, 7 bad lines');
+    expect(r.out).toContain('line 12: date "" is not a date');
     expect(r.out).toContain('line 4: label "scam" is not one of fraud, abuse');
     expect(r.out).toContain('line 5: no address');
     expect(r.out).toContain('line 6: date "2026-13-40" is not a date');
@@ -81,6 +84,7 @@ describe.each(['sqlite', 'postgres'] as const)('feedback import and list on %s',
       eventId: null,
       labelledAt: Date.UTC(2026, 10, 20),
     });
+    expect(await labels.get(shop.project.id, addressSubject('short@x.example', null))).toMatchObject({ label: 'spam_trap', ipv4: null, note: null });
     const good = await labels.get(shop.project.id, addressSubject('ok@good.example', '2001:db8::7'));
     expect(good).toMatchObject({ label: 'legitimate', ipv6: '2001:db8::7', ipv4: null });
     // Counted on their own dates: both fraud labels of the domain are in a window that reaches back to 2026-11-20.
@@ -97,7 +101,7 @@ describe.each(['sqlite', 'postgres'] as const)('feedback import and list on %s',
   it('changes nothing when the same file is loaded again', async () => {
     const r = await runCli('feedback', 'import', file, '--project', 'shop');
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('0 labels created, 0 replaced, 3 unchanged, 6 bad lines');
+    expect(r.out).toContain('0 labels created, 0 replaced, 4 unchanged, 7 bad lines');
   });
 
   it('lists API and imported labels, filtered by address and label, with their history', async () => {
@@ -111,7 +115,7 @@ describe.each(['sqlite', 'postgres'] as const)('feedback import and list on %s',
     const listed = JSON.parse(all.out);
     // Newest change first: the API label, then the imported ones (written within the same milliseconds).
     expect(listed.map((l: { email: string }) => l.email).sort()).toEqual(
-      ['Ring.One+a@fraud-ring.example', 'ok@good.example', 'ring.three@fraud-ring.example', 'ring.two@fraud-ring.example'].sort(),
+      ['Ring.One+a@fraud-ring.example', 'ok@good.example', 'ring.three@fraud-ring.example', 'ring.two@fraud-ring.example', 'short@x.example'].sort(),
     );
     expect(listed[0]).toMatchObject({ label: 'chargeback', decision_id: decisionId, source: 'api', revision: 2 });
     expect(listed[0].history.map((h: { label: string }) => h.label)).toEqual(['fraud', 'chargeback']);

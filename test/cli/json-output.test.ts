@@ -68,6 +68,7 @@ const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean; setup
     setup: ['events', 'generate', '--count', '1', '--project', 'shop'],
   },
   { name: 'events show', args: ['events', 'show', '1', '--json'], db: true },
+  { name: 'feedback list', args: ['feedback', 'list', '--project', 'shop', '--history', '--json'], db: true },
   { name: 'facts', args: ['facts', '--json'], db: false },
   { name: 'data', args: ['data', '--json'], db: false },
   { name: 'policy explain', args: ['policy', 'explain', '--policy', shippedPolicy, '--email', 'jane@mailinator.com', '--json'], db: false },

@@ -67,8 +67,7 @@ async function importFile(file: string, opts: { project: string }): Promise<void
     const progress = new Progress({ total: await recordEstimate(file), done: 0 });
     const records = async function* (): AsyncGenerator<ImportRecord> {
       for await (const item of list.records) {
-        const malformed = item.problem?.startsWith('malformed CSV line') ? item.problem : null;
-        yield { line: item.record.line, columns: item.record.columns, problem: malformed };
+        yield { line: item.record.line, columns: item.record.columns, problem: csvProblem(item.problem) };
       }
     };
     const config = loadConfig();
@@ -86,6 +85,16 @@ async function importFile(file: string, opts: { project: string }): Promise<void
     }
   });
   printImportSummary(file, opts.project, summary, (Date.now() - started) / 1000);
+}
+
+/**
+ * What the CSV reader found wrong with a line, for an import: a line shorter than the header is fine (its
+ * trailing `ip` and `note` left out: the label and the date are checked by the import), others are not.
+ */
+function csvProblem(problem: string | null): string | null {
+  if (!problem?.startsWith('malformed CSV line')) return null;
+  const width = /^malformed CSV line: (\d+) fields where the header has (\d+)$/.exec(problem);
+  return width && Number(width[1]) < Number(width[2]) ? null : problem;
 }
 
 function printImportSummary(file: string, project: string, s: ImportSummary, seconds: number): void {

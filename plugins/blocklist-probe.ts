@@ -5,8 +5,9 @@
 // the answers), lists everything (a resolver that rewrites NXDOMAIN) or cannot be reached is named in one
 // warning that says what to do. Requests never wait on the probe: until a zone answers well its facts are
 // unknown, as they would be anyway.
-import { isBlocklistAnswer, isRefusal } from '../../plugins/blocklist-answers.js';
-import type { BlocklistAnswer, BlocklistLookup } from '../engine/plugin.js';
+
+import type { BlocklistAnswer, BlocklistLookup } from '../src/engine/plugin.js';
+import { isBlocklistAnswer, isRefusal } from './blocklist-answers.js';
 
 export type ZoneHealth = 'ok' | 'refused' | 'test_not_listed' | 'lists_everything' | 'unreachable';
 

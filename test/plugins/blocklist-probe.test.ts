@@ -3,9 +3,9 @@
 // a public resolver), lists no test entry (a misspelt zone), lists what no zone lists (a resolver rewriting
 // NXDOMAIN) or does not answer is named, with what to do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeBlocklists } from '../../plugins/blocklist-probe.js';
 import { blocklistLookup } from '../../src/network/blocklists.js';
 import { createDnsLookup } from '../../src/network/dns.js';
-import { probeBlocklists } from '../../src/service/blocklist-probe.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
 
 const a = (address: string) => ({ records: [{ type: 'A' as const, address }] });
