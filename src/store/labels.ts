@@ -234,6 +234,65 @@ function labelOf(r: Row): StoredLabel & { changeId: string } {
 
 const withoutChangeId = ({ changeId: _, ...label }: StoredLabel & { changeId: string }): StoredLabel => label;
 
+/**
+ * How long a process trusts that a project has no labels before it asks again: a label written by another
+ * instance is counted by this one's reputation reads within this time (its own at once).
+ */
+export const NO_LABELS_TTL_MS = 10_000;
+
+/**
+ * Which projects have labels, as this process knows it: the reputation reads of a project that has none (most of
+ * them, and every project until its first feedback) cost no statement. Once seen with labels, a project is
+ * read for good (counter rows are never deleted); "none" is asked again after NO_LABELS_TTL_MS, in the background
+ * (the reads go on trusting it meanwhile), and only a project never asked waits for its first answer (one
+ * statement, the first row of its primary-key range).
+ */
+class LabelPresence {
+  private readonly labelled = new Set<string>();
+  private readonly none = new Map<string, { checkedAt: number; asking: Promise<void> | null }>();
+  private readonly firstAsks = new Map<string, Promise<void>>();
+
+  constructor(private readonly reads: Reads) {}
+
+  /** Labels of this project are stored (this process wrote one). */
+  mark(projectId: string): void {
+    this.labelled.add(projectId);
+    this.none.delete(projectId);
+  }
+
+  /** Whether any of the projects has labels. */
+  async any(projectIds: readonly string[], now: number): Promise<boolean> {
+    for (const projectId of projectIds) {
+      if (this.labelled.has(projectId)) return true;
+      const known = this.none.get(projectId);
+      if (!known) {
+        await this.firstAsk(projectId, now);
+        if (this.labelled.has(projectId)) return true;
+      } else if (now - known.checkedAt >= NO_LABELS_TTL_MS && known.asking === null) {
+        known.asking = this.ask(projectId, now).catch(() => {
+          known.asking = null; // asked again by a later read
+        });
+      }
+    }
+    return false;
+  }
+
+  private firstAsk(projectId: string, now: number): Promise<void> {
+    let asking = this.firstAsks.get(projectId);
+    if (!asking) {
+      asking = this.ask(projectId, now).finally(() => this.firstAsks.delete(projectId));
+      this.firstAsks.set(projectId, asking);
+    }
+    return asking;
+  }
+
+  private async ask(projectId: string, now: number): Promise<void> {
+    const rows = await this.reads.all({ sql: 'select 1 as found from label_counts where project_id = ? limit 1', bindings: [projectId] });
+    if (rows.length > 0) this.mark(projectId);
+    else if (!this.labelled.has(projectId)) this.none.set(projectId, { checkedAt: now, asking: null });
+  }
+}
+
 /** Changes of one subject tried before giving up (each loses only to another change of the same subject). */
 const MAX_ATTEMPTS = 5;
 
@@ -276,6 +335,7 @@ const emptyCounts = (): LabelCounts => Object.fromEntries(LABELS.map((label) => 
 /** `reads`: the request path's bounded reads (counts); `write`: how a change is stored (background-writes.ts). */
 export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites = backgroundWrites(knex, null)): Labels {
   const table = () => knex('labels');
+  const presence = new LabelPresence(reads);
 
   async function current(projectId: string, subject: string): Promise<(StoredLabel & { changeId: string }) | null> {
     const row = (await table().select(LABEL_COLUMNS).where({ project_id: projectId, subject }).first()) as Row | undefined;
@@ -402,7 +462,11 @@ export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites =
     async record(label, now = Date.now()) {
       for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
         const change = await attempt(label, now);
-        if (change) return change;
+        if (change) {
+          presence.mark(label.projectId);
+          if (label.shared) presence.mark(SHARED_PROJECT);
+          return change;
+        }
       }
       throw new LabelConflictError();
     },
@@ -473,7 +537,10 @@ export function createLabels(knex: Knex, reads: Reads, write: BackgroundWrites =
           const v4 = asked('network', q.ipv4 ? networkPrefix(q.ipv4) : null);
           const v6 = asked('network', q.ipv6 ? networkPrefix(q.ipv6) : null);
           const device = asked('device', q.device);
-          const counts = await reputationCounts({ projectIds, subjects, windowDays: q.windowDays, now: q.now });
+          // No statement for projects without labels: their counts are all 0.
+          const counts = (await presence.any(projectIds, q.now))
+            ? await reputationCounts({ projectIds, subjects, windowDays: q.windowDays, now: q.now })
+            : subjects.map(() => emptyCounts());
           const of = (i: number | null): LabelTally | null => (i === null ? null : (counts[i] as LabelCounts));
           const network = v4 !== null && v6 !== null ? largerOf(counts[v4] as LabelCounts, counts[v6] as LabelCounts) : of(v4 ?? v6);
           return { email: of(email), domain: of(domain), network, device: of(device) };

@@ -114,6 +114,8 @@ describe.each(testDatabases)('reputation reads after 100,000 labels on $name', (
   it.each([30, 365])('a %i-day window: one statement, at most subjects × projects × (days + 1) × labels rows, exact counts', async (days) => {
     // Over store.knex, whose statements (every read included) its query events show.
     const reader = createLabels(store.knex, knexReads(store.knex)).reputationReader([projectId, SHARED_PROJECT]);
+    // The first read of a process asks once whether the project has labels (LabelPresence): not what is measured.
+    await reader.read({ baseEmail: null, domain: 'warm-up.example', ipv4: null, ipv6: null, device: null, windowDays: days, now: NOW });
     let answer: Awaited<ReturnType<typeof reader.read>> | undefined;
     const reads = await rowsPerStatement(async () => {
       answer = await reader.read({ baseEmail: 'u10@busy-shop.com', domain: BUSY, ipv4: '10.0.10.3', ipv6: null, device: 'dev10', windowDays: days, now: NOW });
