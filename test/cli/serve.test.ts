@@ -246,3 +246,55 @@ it('warns at start about a DNS blocklist that refuses its queries, naming the zo
     await dns.close();
   }
 });
+
+it('behind a resolver that answers NXDOMAIN for every name, the printed curl line answers allow, and the log and /readyz say why', async () => {
+  const { startDnsServer } = await import('../support/dns-server.js');
+  const lying = await startDnsServer({}); // every name NXDOMAIN: gmail.com included
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: root,
+    // The default canaries (gmail.com, outlook.com, yahoo.com) and every network check on, as `npm start` runs.
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `sqlite:${join(dir, 'lying.sqlite')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DNS_SERVERS: lying.server,
+      DNS_TIMEOUT_MS: '300',
+      RDAP_BASE_URL: 'http://127.0.0.1:9/',
+      WEB_CHECKS: 'off',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  try {
+    const [stdout, stderr] = await Promise.all([
+      waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
+      waitFor(proc.stderr!, proc, (t) => /DNS self-check failed.*\n/.test(t)),
+    ]);
+    const warning = JSON.parse(stderr.split('\n').find((l) => l.includes('DNS self-check failed')) as string);
+    expect(warning.level).toBe(40);
+    expect(warning.msg).toContain('gmail.com: nxdomain, outlook.com: nxdomain, yahoo.com: nxdomain');
+    expect(warning.msg).toContain('Set DNS_SERVERS to a resolver that works, or NETWORK_CHECKS=off to run offline');
+
+    const curl = /curl -s -X POST (\S+) -H '([^']+)' -H '([^']+)' -d '([^']+)'/.exec(stdout) as unknown as string[];
+    const [, url, ...rest] = curl;
+    const body = rest.pop() as string;
+    const headers = Object.fromEntries(rest.map((h) => [h.slice(0, h.indexOf(':')), h.slice(h.indexOf(':') + 1).trim()]));
+    const res = await fetch(url as string, { method: 'POST', headers, body });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { action: string; errors: string[]; analyzed_data: Record<string, unknown> };
+    expect(answer.action).toBe('allow');
+    expect(answer.errors).toEqual([]);
+    expect(answer.analyzed_data.mx_record_status).toBe('not_checked');
+    expect(lying.count('gmail.com', 'A')).toBe(0); // the request asked nothing
+
+    const ready = (await (await fetch((url as string).replace('/v1/public/verify', '/readyz'))).json()) as Record<string, unknown>;
+    expect(ready).toMatchObject({ status: 'ready', degraded: ['dns'], checks: { dns: { ok: false, reason: expect.stringContaining('gmail.com: nxdomain') } } });
+  } finally {
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await lying.close();
+  }
+});
