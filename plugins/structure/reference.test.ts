@@ -32,11 +32,11 @@ const FORM_CHECKS = new Set(
 /** Deliberate disagreements (reference/README.md, "Disagreements"): input → why. */
 const KNOWN: Record<string, string> = {
   'me@bad.tld-2': 'a TLD is the tld check’s business (invalid_tld blocks it), not syntax',
-  'me@anything.arpa': 'special-use name: not syntax; a delegated TLD, left to the mail-route checks',
+  'me@anything.arpa': 'special-use name: not syntax; invalid_tld blocks it',
   'me@valid.invalid': 'special-use name: not syntax; invalid_tld blocks it',
   'me@link.local': 'special-use name: not syntax; invalid_tld blocks it',
   'me@host.localhost': 'special-use name: not syntax; invalid_tld blocks it',
-  'me@onion.onion.onion': 'special-use name: not syntax; a delegated TLD, left to the mail-route checks',
+  'me@onion.onion.onion': 'special-use name: not syntax; invalid_tld blocks it',
   'me@test.test.test': 'special-use name: not syntax; invalid_tld blocks it',
   'anything@test': 'valid only in the reference’s test_environment; a single label is blocked here',
   'POSTMASTER@test': 'valid only in the reference’s test_environment; a single label is blocked here',

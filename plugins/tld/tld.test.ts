@@ -1,10 +1,14 @@
 import { type PluginCase, testPlugin } from '../../test/support/plugin-tester.js';
 import tld from './index.js';
 
-const none = { has_valid_tld: null, tld: null, public_suffix: null, registrable_domain: null };
+const none = { has_valid_tld: null, tld_special_use: null, tld: null, public_suffix: null, registrable_domain: null };
 
 const cases: PluginCase[] = [
-  { email: 'user@example.com', facts: { has_valid_tld: true, tld: 'com', public_suffix: 'com', registrable_domain: 'example.com' }, fires: [] },
+  {
+    email: 'user@example.com',
+    facts: { has_valid_tld: true, tld_special_use: null, tld: 'com', public_suffix: 'com', registrable_domain: 'example.com' },
+    fires: [],
+  },
   { email: 'a@mail.example.com', facts: { has_valid_tld: true, tld: 'com', registrable_domain: 'example.com' }, fires: [] },
   { email: 'a@example.co.uk', facts: { has_valid_tld: true, tld: 'uk', public_suffix: 'co.uk', registrable_domain: 'example.co.uk' }, fires: [] },
   { email: 'a@x.y.example.co.uk', facts: { public_suffix: 'co.uk', registrable_domain: 'example.co.uk' }, fires: [] },
@@ -19,11 +23,60 @@ const cases: PluginCase[] = [
   {
     name: 'unknown TLD: default rule makes the last label the suffix',
     email: 'a@example.invalidtld',
-    facts: { has_valid_tld: false, tld: 'invalidtld', public_suffix: 'invalidtld', registrable_domain: 'example.invalidtld' },
+    facts: { has_valid_tld: false, tld_special_use: null, tld: 'invalidtld', public_suffix: 'invalidtld', registrable_domain: 'example.invalidtld' },
     fires: ['tld'],
   },
-  { email: 'a@localhost', facts: { has_valid_tld: false, tld: 'localhost', public_suffix: 'localhost', registrable_domain: null }, fires: ['tld'] },
-  { email: 'a@printer.local', facts: { has_valid_tld: false, tld: 'local', registrable_domain: 'printer.local' }, fires: ['tld'] },
+  {
+    email: 'a@localhost',
+    facts: { has_valid_tld: false, tld_special_use: 'localhost', tld: 'localhost', public_suffix: 'localhost', registrable_domain: null },
+    fires: ['tld'],
+  },
+  { email: 'a@printer.local', facts: { has_valid_tld: false, tld_special_use: 'local', tld: 'local', registrable_domain: 'printer.local' }, fires: ['tld'] },
+  // Special-use names (RFC 6761, 6762, 7686, 9476; .internal; .arpa has no mailboxes): refused, the two the
+  // Public Suffix List's ICANN section holds (onion, arpa) included.
+  { email: 'me@test.test.test', facts: { has_valid_tld: false, tld_special_use: 'test', registrable_domain: 'test.test' }, fires: ['tld'] },
+  { email: 'jane@fraud-ring.example', facts: { has_valid_tld: false, tld_special_use: 'example' }, fires: ['tld'] },
+  { email: 'me@valid.invalid', facts: { has_valid_tld: false, tld_special_use: 'invalid' }, fires: ['tld'] },
+  { email: 'me@host.localhost', facts: { has_valid_tld: false, tld_special_use: 'localhost', registrable_domain: 'host.localhost' }, fires: ['tld'] },
+  {
+    name: 'onion: in the ICANN section, refused all the same (RFC 7686)',
+    email: 'me@duckduckgogg42xjoc72x3sjasowoarfbgcmvfimaftt6twagswzczad.onion',
+    facts: { has_valid_tld: false, tld_special_use: 'onion', tld: 'onion', public_suffix: 'onion' },
+    fires: ['tld'],
+  },
+  {
+    name: 'onion, as python-email-validator tests it',
+    email: 'me@onion.onion.onion',
+    facts: { has_valid_tld: false, tld_special_use: 'onion' },
+    fires: ['tld'],
+  },
+  {
+    name: 'arpa: infrastructure, no mailbox (RFC 3172)',
+    email: 'me@anything.arpa',
+    facts: { has_valid_tld: false, tld_special_use: 'arpa', tld: 'arpa', registrable_domain: 'anything.arpa' },
+    fires: ['tld'],
+  },
+  {
+    name: 'arpa under a longer suffix',
+    email: 'me@router.home.arpa',
+    facts: { has_valid_tld: false, tld_special_use: 'arpa', public_suffix: 'home.arpa', registrable_domain: 'router.home.arpa' },
+    fires: ['tld'],
+  },
+  { name: 'alt (RFC 9476)', email: 'me@name.alt', facts: { has_valid_tld: false, tld_special_use: 'alt' }, fires: ['tld'] },
+  { name: 'internal (ICANN, 2024)', email: 'me@corp.internal', facts: { has_valid_tld: false, tld_special_use: 'internal' }, fires: ['tld'] },
+  { name: 'upper case', email: 'ME@HOST.ONION', facts: { has_valid_tld: false, tld_special_use: 'onion' }, fires: ['tld'] },
+  {
+    name: 'a special-use word left of the TLD is no special-use TLD',
+    email: 'me@test.example.com',
+    facts: { has_valid_tld: true, tld_special_use: null, registrable_domain: 'example.com' },
+    fires: [],
+  },
+  {
+    name: 'a retired ccTLD is not delegated, and no special-use name',
+    email: 'jane@mail.yu',
+    facts: { has_valid_tld: false, tld_special_use: null, tld: 'yu' },
+    fires: ['tld'],
+  },
   { email: 'a@example.123', facts: { has_valid_tld: false, tld: '123' }, fires: ['tld'] },
   {
     name: 'the domain is itself a public suffix',
