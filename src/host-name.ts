@@ -176,6 +176,17 @@ export function unicodeDomain(domain: string): Readonly<{ domain: string; error:
   return form;
 }
 
+/** The ideographic, full-width and half-width ideographic full stops, which UTS #46 maps to `.`. */
+const IDEOGRAPHIC_FULL_STOPS = /[\u3002\uff0e\uff61]/gu;
+
+/**
+ * A domain with its ideographic full stops (`。`, `．`, `｡`) as ASCII dots: UTS #46 maps them before it
+ * splits the labels, as browsers and python-email-validator do (`日本語。jp` is `日本語.jp`).
+ */
+export function withAsciiFullStops(domain: string): string {
+  return isAscii(domain) ? domain : domain.replace(IDEOGRAPHIC_FULL_STOPS, '.');
+}
+
 /**
  * Lower case one code point at a time: JavaScript's toLowerCase turns a word-final Σ into ς, which
  * UTS #46 does not (Σ → σ always), and ς and σ give different A-labels.

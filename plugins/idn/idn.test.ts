@@ -38,6 +38,31 @@ const cases: PluginCase[] = [
     fires: ['internationalized_email'],
   },
   {
+    name: 'ideographic full stop: a label separator, as UTS #46 maps it',
+    email: 'jane@日本語。jp',
+    facts: {
+      is_internationalized: true,
+      has_punycode: false,
+      has_mixed_script: false,
+      punycode_email: 'jane@xn--wgv71a119e.jp',
+      punycode_value: 'xn--wgv71a119e.jp',
+      unicode_domain: '日本語.jp',
+    },
+    fires: ['internationalized_email'],
+  },
+  {
+    name: 'full-width and half-width full stops too',
+    email: '用户@例子．广告',
+    facts: { is_internationalized: true, punycode_value: 'xn--fsqu00a.xn--4rr70v', unicode_domain: '例子.广告' },
+    fires: ['internationalized_email'],
+  },
+  {
+    name: 'an ASCII name with an ideographic full stop is the ASCII name: nothing internationalised is left',
+    email: 'jane@example｡com',
+    facts: { is_internationalized: false, has_punycode: false, punycode_email: null, punycode_value: null, unicode_domain: null },
+    fires: [],
+  },
+  {
     email: 'josé@exämple.com',
     facts: {
       is_internationalized: true,

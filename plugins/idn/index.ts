@@ -1,12 +1,15 @@
 // Internationalised addresses: non-ASCII text, punycode labels, and script mixing (homograph lures).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { isAscii, toAsciiForm, unicodeDomain } from '../../src/host-name.js';
+import { isAscii, toAsciiForm, unicodeDomain, withAsciiFullStops } from '../../src/host-name.js';
 import { formatCheck } from '../format-check.js';
 import { isMixed, scriptsOf } from './scripts.js';
 
-/** The domain as the caller wrote it: structure lower-cases, which can fold a non-ASCII K (U+212A) to ASCII. */
+/**
+ * The domain as the caller wrote it (structure lower-cases, which can fold a non-ASCII K, U+212A, to ASCII),
+ * its ideographic full stops as '.' as structure has them: they separate labels, they are no character of one.
+ */
 function writtenDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1);
+  return withAsciiFullStops(email.slice(email.lastIndexOf('@') + 1));
 }
 
 interface DomainForms {

@@ -27,6 +27,16 @@ testPlugin(normalize, [
     facts: { ...plain('jane.doe@example.com') },
   },
 
+  {
+    name: 'ideographic full stops are dots: the base is the mailbox on the ASCII name',
+    email: 'J.Doe+x@GMAIL。COM',
+    facts: { base_email: 'jdoe@gmail.com', email_lower: 'j.doe+x@gmail。com', without_plus_addressing: 'J.Doe@gmail.com' },
+  },
+  {
+    name: 'an IDN written with an ideographic full stop: the base on its A-label',
+    email: 'jane@日本語。jp',
+    facts: { base_email: 'jane@xn--wgv71a119e.jp', without_punycode: null },
+  },
   // Plus addressing.
   {
     email: 'jane+news@example.com',

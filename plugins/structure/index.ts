@@ -18,7 +18,8 @@ const plugin: Plugin = {
     },
     domain: {
       type: 'string',
-      description: 'The part after the separating @, lower-cased, even when the syntax is invalid; null without an @.',
+      description:
+        'The part after the separating @, lower-cased, ideographic full stops (U+3002, U+FF0E, U+FF61) read as dots, even when the syntax is invalid; null without an @.',
     },
     domain_literal: {
       type: 'string',

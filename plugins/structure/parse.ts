@@ -2,7 +2,7 @@
 // no backtracking regular expressions (one character class tested per character at most), so the
 // time is linear in the input whatever its shape.
 import { isIPv4, isIPv6 } from 'node:net';
-import { isAceLabel, isAscii, lowerCaseName, toAsciiForm } from '../../src/host-name.js';
+import { isAceLabel, isAscii, lowerCaseName, toAsciiForm, withAsciiFullStops } from '../../src/host-name.js';
 
 export type DomainLiteral = 'ipv4' | 'ipv6';
 
@@ -11,7 +11,7 @@ export interface ParsedAddress {
   valid: boolean;
   /** The local part exactly as written (quotes included); null when the input has no '@'. */
   localPart: string | null;
-  /** Everything after the separating '@', lower-cased; null when the input has no '@'. */
+  /** Everything after the separating '@', lower-cased, ideographic full stops as '.'; null when the input has no '@'. */
   domain: string | null;
   /** Kind of the domain when it is a valid address literal. */
   domainLiteral: DomainLiteral | null;
@@ -42,7 +42,8 @@ export function parseAddress(input: string): ParsedAddress {
   const at = separatorIndex(input);
   if (at < 0) return { valid: false, localPart: null, domain: null, domainLiteral: null };
   const localPart = input.slice(0, at);
-  const rawDomain = input.slice(at + 1);
+  // UTS #46 maps the ideographic full stops to '.' before the labels are split: they separate labels.
+  const rawDomain = withAsciiFullStops(input.slice(at + 1));
   const isLiteral = rawDomain.charCodeAt(0) === OPEN_BRACKET;
   const domainLiteral = isLiteral ? addressLiteralKind(rawDomain) : null;
   const domainOk = isLiteral ? domainLiteral !== null : isDomainName(rawDomain);
@@ -136,7 +137,7 @@ function isDomainName(d: string): boolean {
       if (labelLength === 0) return false;
       labelLength++;
       lastHyphen = true;
-    } else if (cp < 128 ? isLetterOrDigit(cp) : isUtf8NonAscii(cp) && !isIdeographicFullStop(cp)) {
+    } else if (cp < 128 ? isLetterOrDigit(cp) : isUtf8NonAscii(cp)) {
       labelLength++;
       lastHyphen = false;
     } else {
@@ -192,9 +193,4 @@ function isLocalNonAscii(cp: number): boolean {
 /** Unicode White_Space above U+00A0 inclusive (the ASCII and C1 ones are refused earlier). */
 function isUnicodeSpace(cp: number): boolean {
   return cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000;
-}
-
-/** IDNA maps these to '.', but on the wire (RFC 6531) labels are separated by the ASCII dot only. */
-function isIdeographicFullStop(cp: number): boolean {
-  return cp === 0x3002 || cp === 0xff0e || cp === 0xff61;
 }

@@ -281,7 +281,16 @@ const cases: PluginCase[] = [
   invalid('john@exa mple.com', 'john', 'exa mple.com'),
   invalid('john@example.com,x.com', 'john', 'example.com,x.com'),
   invalid('john@ex[ample].com', 'john', 'ex[ample].com', 'brackets outside a literal'),
-  invalid('john@例子。广告', 'john', '例子。广告', 'ideographic full stop'),
+  // UTS #46 maps the three ideographic full stops to '.' before splitting labels (issue 51), as browsers do.
+  valid('john@例子。广告', 'john', '例子.广告', null, 'ideographic full stop: a label separator'),
+  valid('jane@日本語。jp', 'jane', '日本語.jp', null, 'ideographic full stop before an ASCII TLD'),
+  valid('jane@example．com', 'jane', 'example.com', null, 'full-width full stop'),
+  valid('jane@example｡com', 'jane', 'example.com', null, 'half-width ideographic full stop'),
+  valid('jane@mail。例子．广告', 'jane', 'mail.例子.广告', null, 'two kinds in one domain'),
+  invalid('jane@example。。com', 'jane', 'example..com', 'two full stops in a row: an empty label'),
+  invalid('jane@。example.com', 'jane', '.example.com', 'a leading full stop: an empty label'),
+  invalid('jane@example.com。', 'jane', 'example.com.', 'a trailing full stop, as a trailing dot'),
+  invalid('ja。ne@example.com', 'ja。ne', 'example.com', 'in the local part it is punctuation, not a separator'),
   // address literals
   invalid('x@[256.1.1.1]', 'x', '[256.1.1.1]'),
   invalid('x@[1.2.3]', 'x', '[1.2.3]'),

@@ -61,10 +61,9 @@ function suggestionFor(domain: string, ascii: string): { typed: string; ascii: s
   // A slip in the name too (gmial.cmo): the popular domain, not the fixed typo (gmial.com).
   const popularFixed = suggester.suggest(fixed) ?? shortNames.correct(fixed);
   if (popularFixed !== null) return { typed: popularFixed, ascii: popularFixed };
+  // The first labels stay as typed: structure has read the ideographic full stops as dots, so the labels are the ASCII form's.
   const typedLabels = domain.split('.');
-  // The first labels stay as typed; when IDNA mapping changed the label count (a full-width dot), the ASCII form.
-  const kept = typedLabels.length === asciiLabels.length ? typedLabels : asciiLabels;
-  return { typed: [...kept.slice(0, correction.kept), correction.suffix].join('.'), ascii: fixed };
+  return { typed: [...typedLabels.slice(0, correction.kept), correction.suffix].join('.'), ascii: fixed };
 }
 
 const plugin: Plugin = {

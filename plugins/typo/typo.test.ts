@@ -133,6 +133,8 @@ testPlugin(typo, [
   { email: 'jane@acme.couk', facts: typoOf('jane@acme.co.uk'), fires: ['typo_detection'] },
   { email: 'jane@mail.acme.cmo', facts: typoOf('jane@mail.acme.com'), fires: ['typo_detection'] },
   { name: 'IDN name kept in Unicode', email: 'jane@bücher.cmo', facts: typoOf('jane@bücher.com'), fires: ['typo_detection'] },
+  { name: 'an ideographic full stop is a dot', email: 'jane@gmial。com', facts: typoOf('jane@gmail.com'), fires: ['typo_detection'] },
+  { name: 'full stops mapped, IDN name kept in Unicode', email: 'jane@bücher．cmo', facts: typoOf('jane@bücher.com'), fires: ['typo_detection'] },
   {
     name: 'a provider typo with a TLD typo: the provider wins',
     email: 'jane@gmial.cmo',

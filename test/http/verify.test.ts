@@ -128,6 +128,16 @@ describe('response shape', () => {
     expect(res.body.errors).toContain('invalid_address_format');
     expect(ACTIONS).toContain(res.body.action);
   });
+
+  it('reads an ideographic full stop in the domain as a dot (UTS #46): jane@日本語。jp is jane@xn--wgv71a119e.jp', async () => {
+    const res = await verify(demo, { email_address: 'jane@日本語。jp', show_results: true });
+    expect(res.status).toBe(200);
+    expect(res.body.punycode_email).toBe('jane@xn--wgv71a119e.jp');
+    expect(res.body.errors).toEqual([]);
+    expect(res.body.warnings).toContain('email_is_internationalized');
+    const [event] = await eventsOf(demo).where({ email: 'jane@日本語。jp' });
+    expect(event?.action).toBe(res.body.action);
+  });
 });
 
 describe('stored events', () => {
