@@ -5,7 +5,7 @@ import { hostName, toAsciiForm } from '../../src/host-name.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
 import { ShortNameCorrector } from './short-names.js';
-import { SuffixCorrector } from './suffix.js';
+import { hasRetiredTld, SuffixCorrector } from './suffix.js';
 import { edits, TypoSuggester } from './suggest.js';
 
 const popular = readPopularDomains();
@@ -50,6 +50,7 @@ async function meantAddress(ctx: PluginContext): Promise<MeantAddress | null> {
 
 /** The suggested domain in the form typed (Unicode labels kept) and in ASCII, or null. */
 function suggestionFor(domain: string, ascii: string): { typed: string; ascii: string } | null {
+  if (hasRetiredTld(ascii)) return null;
   const popularDomain = suggester.suggest(ascii);
   if (popularDomain !== null) return { typed: popularDomain, ascii: popularDomain };
   const shortName = shortNames.correct(ascii);

@@ -22,6 +22,18 @@ const MIN_TYPED_SUFFIX_LENGTH = 2;
  */
 const SPECIAL_USE = new Set(['alt', 'example', 'internal', 'invalid', 'local', 'localhost', 'onion', 'test']);
 
+/**
+ * Country codes withdrawn from ISO 3166-1 whose ccTLD the root zone no longer holds, or never held: Netherlands
+ * Antilles, Burma, Czechoslovakia, East Germany, East Timor, US Minor Outlying Islands, Yugoslavia, Zaire.
+ * An address there is an old one, written as it once was: never a slip for a live TLD (`mail.yu` is no `mail.ru`).
+ */
+const RETIRED = new Set(['an', 'bu', 'cs', 'dd', 'tp', 'um', 'yu', 'zr']);
+
+/** Whether the domain's top-level label is a retired country code (RETIRED). */
+export function hasRetiredTld(domain: string): boolean {
+  return RETIRED.has(domain.slice(domain.lastIndexOf('.') + 1));
+}
+
 /** A correction: keep the first `kept` labels of the domain as typed, then `suffix`. */
 export interface SuffixCorrection {
   kept: number;

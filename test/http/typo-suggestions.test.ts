@@ -53,6 +53,8 @@ const rows: [string, Row][] = [
   // Not delegated, but nothing to offer.
   ['special-use .alt, one edit from .at', { email: 'jane@foo.alt', corrected: null, action: 'block', errors: ['invalid_tld'] }],
   ['special-use .local', { email: 'jane@printer.local', corrected: null, action: 'block', errors: ['invalid_tld'] }],
+  ['retired .yu is never corrected to a live TLD', { email: 'jane@mail.yu', corrected: null, action: 'block', errors: ['invalid_tld'] }],
+  ['retired .tp, one edit from .jp', { email: 'jane@mail.tp', corrected: null, action: 'block', errors: ['invalid_tld'] }],
   ['a one-letter TLD is too short to guess', { email: 'jane@acme.c', corrected: null, action: 'block', errors: ['invalid_tld'] }],
   ['two edits from .com', { email: 'jane@acme.cmoo', corrected: null, action: 'block', errors: ['invalid_tld'] }],
   ['a public suffix alone is not a correction', { email: 'jane@co.ukk', corrected: null, action: 'block', errors: ['invalid_tld'] }],
