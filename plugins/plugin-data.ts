@@ -3,12 +3,30 @@
 // nothing else of its neighbours.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DataList, PluginContext } from '../src/engine/plugin.js';
+import { dataDir } from '../src/config.js';
+import { readInstalled } from '../src/data-lists.js';
+import type { DataList, DataUpstream, InstalledList, PluginContext } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
 
-/** The text of plugins/<pluginId>/data/<file>. */
+// The installed updates this process loaded, by `<plugin>/<file>`: `email-trust data` says which lists are not the shipped ones.
+const installedLoaded = new Map<string, InstalledList>();
+
+/**
+ * The text of a list of plugins/<pluginId>/data/: the update `email-trust data update` installed in DATA_DIR
+ * when there is a whole one (src/data-lists.ts), else the shipped file, which stays the fallback.
+ */
 export function readDataFile(pluginId: string, file: string): string {
+  const installed = readInstalled(dataDir(), pluginId, file);
+  if (installed) {
+    installedLoaded.set(`${pluginId}/${file}`, installed.meta);
+    return installed.text;
+  }
+  return readShippedFile(pluginId, file);
+}
+
+/** The text of plugins/<pluginId>/data/<file> as shipped (notes such as SOURCE.md, never replaced). */
+export function readShippedFile(pluginId: string, file: string): string {
   return readDataBytes(pluginId, file).toString('utf8');
 }
 
@@ -58,7 +76,7 @@ const SOURCE_COLUMNS = ['file', 'source', 'license', 'date'] as const;
  * missing or malformed, so a plugin whose metadata is broken fails at load, in its own test.
  */
 export function readSources(pluginId: string): Map<string, Omit<DataList, 'entries' | 'name'>> {
-  const lines = readDataFile(pluginId, 'SOURCE.md').split('\n');
+  const lines = readShippedFile(pluginId, 'SOURCE.md').split('\n');
   const cells = (line: string) =>
     line
       .trim()
@@ -85,13 +103,81 @@ export function readSources(pluginId: string): Map<string, Omit<DataList, 'entri
   return sources;
 }
 
-/** The plugin's `data` declaration: each loaded file with its entry count and its SOURCE.md row. */
-export function dataLists(pluginId: string, loaded: readonly { file: string; entries: number | null }[]): DataList[] {
+/** A row of the optional `| File | Upstream | Format | Max age |` table of SOURCE.md: a maintained upstream, or why there is none. */
+export type UpstreamRow = { urls: string[]; format: string; maxAgeDays: number } | { none: string };
+
+const UPSTREAM_COLUMNS = ['file', 'upstream', 'format', 'max age'] as const;
+
+/**
+ * The Upstreams table of plugins/<pluginId>/data/SOURCE.md, by file: the URLs `email-trust data update`
+ * fetches (space-separated, in order), their published format and the list's maximum age (`1 day`, `7 days`),
+ * or `none: <why>`. Empty when the page has no such table; throws on a malformed row.
+ */
+export function readUpstreams(pluginId: string): Map<string, UpstreamRow> {
+  const rows = new Map<string, UpstreamRow>();
+  const lines = readShippedFile(pluginId, 'SOURCE.md').split('\n');
+  const cells = (line: string) =>
+    line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim().replace(/^`|`$/g, ''));
+  const headerAt = lines.findIndex(
+    (line) =>
+      line.trim().startsWith('|') &&
+      cells(line)
+        .map((c) => c.toLowerCase())
+        .join() === UPSTREAM_COLUMNS.join(),
+  );
+  if (headerAt < 0) return rows;
+  for (const line of lines.slice(headerAt + 2)) {
+    if (!line.trim().startsWith('|')) break;
+    const [file = '', upstream = '', format = '', maxAge = ''] = cells(line);
+    const bad = () => new Error(`plugins/${pluginId}/data/SOURCE.md: bad upstream row "${line.trim()}" (file, URLs or "none: why", format, "N days")`);
+    if (upstream.startsWith('none:')) {
+      if (file === '' || upstream.slice(5).trim() === '') throw bad();
+      rows.set(file, { none: upstream.slice(5).trim() });
+      continue;
+    }
+    const urls = upstream.split(/\s+/).map((url) => url.replace(/^`|`$/g, ''));
+    const days = /^(\d+) days?$/.exec(maxAge);
+    if (file === '' || format === '' || !days || !urls.every((url) => /^https:\/\/\S+$/.test(url))) throw bad();
+    rows.set(file, { urls, format, maxAgeDays: Number(days[1]) });
+  }
+  return rows;
+}
+
+/** Compiles one list from its upstream's bodies (in its URLs' order): the plugin's parser of a format and its guard. */
+export type UpstreamCompiler = DataUpstream['compile'];
+
+/**
+ * The plugin's `data` declaration: each loaded file with its entry count, its SOURCE.md row, its upstream (with
+ * the plugin's compiler for that upstream's format, from `formats`), and the update it loaded, if any. Throws
+ * when SOURCE.md names a format the plugin has no compiler for, so the declaration cannot promise an update
+ * that cannot be parsed.
+ */
+export function dataLists(
+  pluginId: string,
+  loaded: readonly { file: string; entries: number | null }[],
+  formats: Readonly<Record<string, UpstreamCompiler>> = {},
+): DataList[] {
   const sources = readSources(pluginId);
+  const upstreams = readUpstreams(pluginId);
   return loaded.map(({ file, entries }) => {
     const row = sources.get(file);
     if (!row) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no row for ${file}`);
-    return { name: file, ...row, entries };
+    const list: DataList = { name: file, ...row, entries };
+    const upstream = upstreams.get(file);
+    if (upstream === undefined) list.noUpstream = `no maintained upstream in SOURCE.md (source: ${row.source})`;
+    else if ('none' in upstream) list.noUpstream = upstream.none;
+    else {
+      const compile = formats[upstream.format];
+      if (!compile) throw new Error(`plugins/${pluginId}/data/SOURCE.md: ${file}'s format "${upstream.format}" has no parser in the plugin`);
+      list.upstream = { ...upstream, compile } satisfies DataUpstream;
+    }
+    const installed = installedLoaded.get(`${pluginId}/${file}`);
+    if (installed) list.installed = installed;
+    return list;
   });
 }
 

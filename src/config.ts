@@ -41,6 +41,27 @@ export interface Config {
    * also counted under the deployment's shared rows, which those projects' reputation facts read (counts only).
    */
   sharedReputation: boolean;
+  /** The lists `email-trust data update` installs, and the limits every download is held to. */
+  data: DataConfig;
+}
+
+/** DATA_*: where updated data lists go and how they are fetched (src/service/data-update.ts). */
+export interface DataConfig {
+  /** DATA_DIR: where `data update` installs lists and the plugins look for them first (absolute). */
+  dir: string;
+  /** DATA_SOURCES_URL: a mirror; each upstream URL is fetched as `<mirror>/<host><path>`. Null: the upstreams. */
+  sourcesUrl: string | null;
+  /** DATA_FETCH_TIMEOUT_MS: the deadline of one download, body included. */
+  fetchTimeoutMs: number;
+  /** DATA_MAX_BYTES: a download past this many bytes is refused (counted as it streams). */
+  maxBytes: number;
+  /** DATA_MAX_SHRINK: an update with this share (percent) fewer entries than the loaded list is refused. */
+  maxShrinkPercent: number;
+}
+
+/** DATA_DIR resolved against the working directory (default ./data/lists): the plugins read it at load. */
+export function dataDir(env: Env = process.env): string {
+  return resolve(env.DATA_DIR?.trim() || './data/lists');
 }
 
 /** Where /metrics is served and who may read it; how long a stop waits for requests in flight. */
@@ -147,6 +168,13 @@ export function loadConfig(env: Env = process.env): Config {
       .filter((name) => name.length > 0),
     playground: onOff(env, 'PLAYGROUND', true),
     sharedReputation: onOff(env, 'SHARED_REPUTATION', false),
+    data: {
+      dir: dataDir(env),
+      sourcesUrl: httpUrl(env, 'DATA_SOURCES_URL'),
+      fetchTimeoutMs: integer(env, 'DATA_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
+      maxBytes: integer(env, 'DATA_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxShrinkPercent: integer(env, 'DATA_MAX_SHRINK', 20, 0, 100),
+    },
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),
       budgetMs: integer(env, 'NETWORK_BUDGET_MS', 1500, 50, 30_000),

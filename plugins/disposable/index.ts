@@ -3,6 +3,7 @@
 import { disposableDomains as listed } from '../disposable-domains.js';
 import { listedDomainPlugin } from '../listed-domain.js';
 import { dataLists, readList } from '../plugin-data.js';
+import { UPSTREAM_FORMATS } from './upstream.js';
 
 const never = readList('disposable', 'never-disposable.txt');
 
@@ -23,8 +24,12 @@ export default listedDomainPlugin({
   // catch mistyped mail; the sign-up form should offer the correction, not refuse the person. Two-slip
   // near misses (4mail.cf ~ email.cz) are throwaway services in their own right: still blocked (README.md).
   unless: { plugin: 'typo', when: { fact: 'typo_edits', operator: 'equal', value: 1 } },
-  data: dataLists('disposable', [
-    { file: 'domains.txt', entries: listed.size },
-    { file: 'never-disposable.txt', entries: never.size },
-  ]),
+  data: dataLists(
+    'disposable',
+    [
+      { file: 'domains.txt', entries: listed.size },
+      { file: 'never-disposable.txt', entries: never.size },
+    ],
+    UPSTREAM_FORMATS,
+  ),
 });

@@ -5,6 +5,7 @@ import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { ipNumber } from '../ip-address.js';
 import { dataLists } from '../plugin-data.js';
 import { decode, type IpFacts, loadTables, PROVIDERS } from './lists.js';
+import { UPSTREAM_FORMATS } from './upstream-formats.js';
 
 const tables = loadTables();
 
@@ -82,7 +83,7 @@ const plugin: Plugin = {
     },
   },
   needs: [],
-  data: dataLists('ip-intelligence', tables.lists),
+  data: dataLists('ip-intelligence', tables.lists, UPSTREAM_FORMATS),
   async run(ctx): Promise<FactValues> {
     const { ipv4, ipv6 } = ctx.input;
     const v4 = ipv4 === null ? null : lookupIp(ipv4);

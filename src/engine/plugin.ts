@@ -322,6 +322,38 @@ export interface DataList {
   date: string;
   /** Entries the plugin loaded from it; null when the list cannot be counted (a package's compiled form). */
   entries: number | null;
+  /** Where `email-trust data update` fetches it (the Upstreams table of SOURCE.md); absent: it has none. */
+  upstream?: DataUpstream;
+  /** Why it has no upstream that `update` could fetch (curated, a package, an aggregate), when it has none. */
+  noUpstream?: string;
+  /** When the plugin loaded an update installed by `email-trust data update` (DATA_DIR) instead of the shipped file. */
+  installed?: InstalledList;
+}
+
+/** A list's maintained upstream: the published files it is made from, and how old the list may grow. */
+export interface DataUpstream {
+  /** The files fetched, in order (Cloudflare publishes IPv4 and IPv6 apart). */
+  urls: readonly string[];
+  /** The published form, a name of plugins/upstream-formats.ts (e.g. `aws-ip-ranges`). */
+  format: string;
+  /** Past this the list is stale: the upstream changes faster. */
+  maxAgeDays: number;
+  /**
+   * The list's entries from the fetched bodies (in `urls`' order, each with the URL it came from), after the
+   * plugin's guard; throws, naming the URL and where, when a body does not parse. Pure: the caller decides whether to install them.
+   */
+  compile(bodies: readonly { url: string; text: string }[]): string[];
+}
+
+/** The metadata written beside an installed list. */
+export interface InstalledList {
+  /** The URLs fetched (a mirror's, when DATA_SOURCES_URL is set). */
+  urls: readonly string[];
+  /** ISO 8601, UTC. */
+  fetchedAt: string;
+  /** Hex SHA-256 of the installed file. */
+  sha256: string;
+  entries: number;
 }
 
 export interface Plugin {

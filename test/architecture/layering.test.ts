@@ -27,6 +27,8 @@ const LEAF_MODULES = [
   'src/abort.ts',
   'src/address-text.ts',
   'src/config.ts',
+  // The installed data lists' layout: written by `data update`, read by plugin-data.ts at load.
+  'src/data-lists.ts',
   'src/echoed-input.ts',
   'src/host-name.ts',
   'src/ip-prefix.ts',

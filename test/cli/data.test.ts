@@ -15,9 +15,21 @@ interface Row {
   license: string;
   date: string;
   entries: number | null;
+  origin: 'shipped' | 'updated';
+  updated_at: string | null;
+  age_days: number;
+  max_age_days: number | null;
+  stale: boolean | null;
+  upstream: string[] | null;
 }
 
-const cli = (...args: string[]) => execFileSync(process.execPath, ['bin/email-trust.js', ...args], { cwd: root, encoding: 'utf8' });
+// DATA_DIR at a folder that holds nothing: the shipped lists, whatever ./data/lists holds here.
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, ['bin/email-trust.js', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, DATA_DIR: join(root, 'test/fixtures/no-such-folder') },
+  });
 
 /** Files under plugins/<id>/data/ that are data (not the SOURCE.md, a build script or the sources' license NOTICES.txt), as plugin → names. */
 function shippedDataFiles(): { plugin: string; name: string }[] {
@@ -66,6 +78,26 @@ describe('email-trust data --json', () => {
     expect(rows.find((r) => r.name === 'timezone-countries')).toMatchObject({ plugin: 'device', license: 'MIT', date: '2026-08-06', entries: null });
   });
 
+  it('says each is shipped, its age in days since its date, and the maximum age of those with an upstream', () => {
+    const day = (date: string) => Math.floor((Date.now() - Date.parse(`${date}T00:00:00Z`)) / 86_400_000);
+    for (const row of rows) {
+      expect(row, row.name).toMatchObject({ origin: 'shipped', updated_at: null });
+      expect([day(row.date) - 1, day(row.date)], row.name).toContain(row.age_days);
+      expect(row.stale, row.name).toBe(row.max_age_days === null ? null : row.age_days >= row.max_age_days);
+    }
+    expect(rows.find((r) => r.name === 'tor-exits.txt')).toMatchObject({
+      max_age_days: 1,
+      stale: true,
+      upstream: ['https://check.torproject.org/torbulkexitlist'],
+    });
+    expect(rows.find((r) => r.name === 'providers/cloudflare.txt')).toMatchObject({
+      max_age_days: 7,
+      upstream: ['https://www.cloudflare.com/ips-v4', 'https://www.cloudflare.com/ips-v6'],
+    });
+    expect(rows.find((r) => r.plugin === 'disposable' && r.name === 'domains.txt')?.max_age_days).toBe(7);
+    expect(rows.find((r) => r.name === 'never-disposable.txt')).toMatchObject({ max_age_days: null, stale: null, upstream: null });
+  });
+
   it("counts the entries each plugin loaded: non-zero, except the two lists that ship empty and the packages' uncounted tables", () => {
     const emptyByDesign = ['known-abuse/domains.txt', 'spam-trap/domains.txt'];
     for (const row of rows) {
@@ -82,10 +114,10 @@ describe('email-trust data --json', () => {
 describe('email-trust data (table)', () => {
   it('prints one aligned line per list under a header, the same rows as --json', () => {
     const lines = cli('data').trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^PLUGIN\s+LIST\s+ENTRIES\s+DATE\s+LICENSE\s+SOURCE$/);
+    expect(lines[0]).toMatch(/^PLUGIN\s+LIST\s+ENTRIES\s+DATE\s+ORIGIN\s+AGE\s+MAX\s+LICENSE\s+SOURCE$/);
     expect(lines.length).toBe(rows.length + 1);
     const aws = lines.find((line) => line.includes('providers/aws.txt'));
-    expect(aws).toMatch(/^ip-intelligence\s+providers\/aws\.txt\s+3859\s+2026-08-22\s+CC0-1\.0\s+LA amazon\//);
-    expect(lines.find((line) => line.startsWith('tld '))).toMatch(/public-suffix-list\s+-\s+2026-11-22\s+MPL-2\.0/);
+    expect(aws).toMatch(/^ip-intelligence\s+providers\/aws\.txt\s+3859\s+2026-08-22\s+shipped\s+\d+d stale\s+7d\s+CC0-1\.0\s+LA amazon\//);
+    expect(lines.find((line) => line.startsWith('tld '))).toMatch(/public-suffix-list\s+-\s+2026-11-22\s+shipped\s+\d+d\s+-\s+MPL-2\.0/);
   });
 });

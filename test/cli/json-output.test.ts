@@ -71,6 +71,8 @@ const JSON_COMMANDS: readonly { name: string; args: string[]; db: boolean; setup
   { name: 'feedback list', args: ['feedback', 'list', '--project', 'shop', '--history', '--json'], db: true },
   { name: 'facts', args: ['facts', '--json'], db: false },
   { name: 'data', args: ['data', '--json'], db: false },
+  // A list without an upstream: skipped, so the run asks no network (test/cli/data-update.test.ts fetches).
+  { name: 'data update', args: ['data', 'update', 'never-disposable.txt', '--dry-run', '--json'], db: false },
   { name: 'policy explain', args: ['policy', 'explain', '--policy', shippedPolicy, '--email', 'jane@mailinator.com', '--json'], db: false },
 ];
 

@@ -1,0 +1,240 @@
+// `data update`'s service against local servers that publish each upstream's real format: a good file is
+// installed with its metadata; a truncated one, an HTML error page, a 404, a server that never answers, a file
+// over the size cap and a list that shrank by 90 % are refused, and the last good list stays as it was.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
+import { updateTargets } from '../../src/cli/commands/data.js';
+import { readInstalled, sha256Hex } from '../../src/data-lists.js';
+import { sourceUrl, type UpdateOptions, updateLists } from '../../src/service/data-update.js';
+import {
+  type Answer,
+  awsIpRanges,
+  mailcheckerList,
+  NEW_TOR_EXIT,
+  ROUTES,
+  realUpstreams,
+  startUpstreams,
+  torBulkExitList,
+  type UpstreamServer,
+} from '../support/upstream-server.js';
+
+let upstreams: UpstreamServer;
+let dir: string;
+let options: UpdateOptions;
+const NOW = Date.parse('2026-12-03T06:00:00Z');
+
+beforeAll(async () => {
+  upstreams = await startUpstreams();
+});
+afterAll(() => upstreams.close());
+beforeEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-data-update-'));
+  upstreams.routes.clear();
+  for (const [path, answer] of realUpstreams()) upstreams.routes.set(path, answer);
+  options = { dir, sourcesUrl: upstreams.url, fetchTimeoutMs: 5000, maxBytes: 50 * 1024 * 1024, maxShrinkPercent: 20, dryRun: false, now: () => NOW };
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const update = (names: string[], overrides: Partial<UpdateOptions> = {}) => updateLists(updateTargets(registry, names), { ...options, ...overrides });
+const installedText = (plugin: string, file: string) => readFileSync(join(dir, plugin, file), 'utf8');
+const lines = (text: string) => text.trimEnd().split('\n');
+
+describe('a good file of each upstream', () => {
+  it('is installed in DATA_DIR with its source, fetch time, checksum and entry count', async () => {
+    const results = await update([]);
+    const withUpstream = results.filter((r) => r.outcome !== 'skipped');
+    expect(withUpstream.map((r) => `${r.plugin}/${r.list}:${r.outcome}:${r.reason}`).sort()).toEqual(
+      [
+        'disposable/domains.txt',
+        'ip-intelligence/providers/aws.txt',
+        'ip-intelligence/providers/cloudflare.txt',
+        'ip-intelligence/providers/digitalocean.txt',
+        'ip-intelligence/providers/google_cloud.txt',
+        'ip-intelligence/providers/oracle_cloud.txt',
+        'ip-intelligence/tor-exits.txt',
+      ].map((id) => `${id}:installed:null`),
+    );
+    for (const result of withUpstream) {
+      const installed = readInstalled(dir, result.plugin, result.list);
+      expect(installed?.meta, result.list).toEqual({
+        urls: result.urls,
+        fetchedAt: '2026-12-03T06:00:00.000Z',
+        sha256: sha256Hex(installedText(result.plugin, result.list)),
+        entries: result.entries,
+      });
+      expect(lines(installed?.text ?? '').length).toBe(result.entries);
+      expect(result.urls.every((url) => url.startsWith(`${upstreams.url}/`))).toBe(true);
+    }
+    // The same ranges as shipped, through every format.
+    const aws = withUpstream.find((r) => r.list === 'providers/aws.txt');
+    expect([aws?.previous, aws?.entries]).toEqual([3859, 3859]);
+    expect(withUpstream.find((r) => r.list === 'providers/cloudflare.txt')?.entries).toBe(22);
+  });
+
+  it('says why every other list is skipped: curated, a package, or no maintained upstream', async () => {
+    const skipped = (await update([])).filter((r) => r.outcome === 'skipped');
+    expect(skipped.length).toBeGreaterThan(20);
+    expect(skipped.every((r) => (r.reason ?? '').length > 10 && r.urls.length === 0)).toBe(true);
+    expect(skipped.find((r) => r.list === 'never-disposable.txt')?.reason).toBe('curated by hand for this project');
+    expect(skipped.find((r) => r.list === 'providers/hetzner.txt')?.reason).toMatch(/^derived from routing data/);
+    expect(skipped.find((r) => r.list === 'timezone-countries')?.reason).toMatch(/^no maintained upstream in SOURCE\.md \(source: IANA tz database/);
+    expect(upstreams.asked).not.toContain('/');
+  });
+
+  it("replaces the Tor list's IPv4 exits and keeps its IPv6 ones (the bulk list publishes none)", async () => {
+    const [tor] = await update(['tor-exits.txt']);
+    const installed = lines(installedText('ip-intelligence', 'tor-exits.txt'));
+    expect(installed).toContain(NEW_TOR_EXIT);
+    expect(installed.filter((l) => l.includes(':')).length).toBe(914);
+    expect(tor?.entries).toBe(2278);
+  });
+
+  it("applies the build's guard to the disposable list: never-disposable, universities, free providers, public suffixes", async () => {
+    upstreams.routes.set(ROUTES.reviewed, {
+      body: ['# reviewed', 'throwaway-fresh-7781.com', 'gmail.com', 'mit.edu', 'baldmama.de', 'co.uk', 'mailinator.com'].join('\n'),
+    });
+    upstreams.routes.set(ROUTES.mailchecker, { body: `${mailcheckerList()}only-on-mailchecker-5512.com\n` });
+    const [result] = await update(['disposable/domains.txt']);
+    expect(result?.outcome).toBe('installed');
+    const installed = new Set(lines(installedText('disposable', 'domains.txt')));
+    expect(installed.has('throwaway-fresh-7781.com')).toBe(true);
+    expect(installed.has('mailinator.com')).toBe(true);
+    for (const refused of ['gmail.com', 'mit.edu', 'baldmama.de', 'co.uk']) expect(installed.has(refused), refused).toBe(false);
+    // Only one family names it: the rule needs two.
+    expect(installed.has('only-on-mailchecker-5512.com')).toBe(false);
+    expect(installed.size).toBe(result?.entries);
+  });
+
+  it('writes nothing on a dry run, and says it would hold', async () => {
+    const [result] = await update(['tor-exits.txt'], { dryRun: true });
+    expect(result).toMatchObject({ outcome: 'checked', reason: null, entries: 2278 });
+    expect(existsSync(join(dir, 'ip-intelligence'))).toBe(false);
+  });
+});
+
+describe('a bad download is refused and the last good list stays', () => {
+  /** Installs the good list, swaps the route's answer, updates again: the result, and whether the installed file is untouched. */
+  async function refusedAfterGood(names: string[], route: string, answer: Answer, overrides: Partial<UpdateOptions> = {}) {
+    const [good] = await update(names);
+    expect(good?.outcome).toBe('installed');
+    const [plugin, file] = [good?.plugin as string, good?.list as string];
+    const before = readFileSync(join(dir, plugin, file));
+    const meta = readFileSync(join(dir, plugin, `${file}.meta.json`));
+    upstreams.routes.set(route, answer);
+    const [result] = await update(names, { now: () => NOW + 3_600_000, ...overrides });
+    const kept = readFileSync(join(dir, plugin, file)).equals(before) && readFileSync(join(dir, plugin, `${file}.meta.json`)).equals(meta);
+    return { result, kept };
+  }
+
+  it.each([
+    [
+      'truncated JSON (AWS)',
+      ['providers/aws.txt'],
+      ROUTES.aws,
+      { type: 'application/json', body: awsIpRanges().slice(0, 5000) },
+      /^does not parse: .*ip-ranges\.json: not JSON/,
+    ],
+    [
+      'a truncated line (Tor)',
+      ['tor-exits.txt'],
+      ROUTES.tor,
+      { body: `${torBulkExitList().slice(0, 2000).trimEnd()}\n185.220.1` },
+      /^does not parse: .*torbulkexitlist/,
+    ],
+    [
+      'a truncated domain (mailchecker)',
+      ['disposable/domains.txt'],
+      ROUTES.mailchecker,
+      { body: `${mailcheckerList()}tempmai` },
+      /line \d+: "tempmai" is not a domain/,
+    ],
+    [
+      'an HTML error page',
+      ['providers/aws.txt'],
+      ROUTES.aws,
+      { type: 'text/html; charset=utf-8', body: '<!DOCTYPE html><title>Error</title>' },
+      /an HTML page \(text\/html; charset=utf-8\), not the list$/,
+    ],
+    [
+      'an HTML page sent as text/plain',
+      ['tor-exits.txt'],
+      ROUTES.tor,
+      { body: '\n<html><body>captive portal</body></html>' },
+      /an HTML or XML page, not the list$/,
+    ],
+    ['a 404', ['providers/google_cloud.txt'], ROUTES.google, { status: 404, body: 'not found' }, /cloud\.json: HTTP 404$/],
+    ['a 503 on one of two files (Cloudflare IPv6)', ['providers/cloudflare.txt'], ROUTES.cloudflareV6, { status: 503, body: 'busy' }, /ips-v6: HTTP 503$/],
+    [
+      'a wrong shape (Oracle without regions)',
+      ['providers/oracle_cloud.txt'],
+      ROUTES.oracle,
+      { type: 'application/json', body: '{"last_updated_timestamp":"x"}' },
+      /public_ip_ranges\.json: no regions array$/,
+    ],
+    [
+      'a CSV that is no geofeed (DigitalOcean)',
+      ['providers/digitalocean.txt'],
+      ROUTES.digitalocean,
+      { body: '# geofeed\n5.101.96.0/21,NL,NL-NH,Amsterdam,1098\nnot-a-prefix,US,,,\n' },
+      /google\.csv:3: "not-a-prefix" is not an IP address or CIDR$/,
+    ],
+  ] as const)('%s', async (_name, names, route, answer, reason) => {
+    const { result, kept } = await refusedAfterGood([...names], route, answer);
+    expect(result?.outcome).toBe('refused');
+    expect(result?.reason).toMatch(reason);
+    expect(kept).toBe(true);
+  });
+
+  it('a server that never answers, past DATA_FETCH_TIMEOUT_MS', async () => {
+    const { result, kept } = await refusedAfterGood(['tor-exits.txt'], ROUTES.tor, 'hang', { fetchTimeoutMs: 300 });
+    expect(result).toMatchObject({ outcome: 'refused', reason: `${upstreams.url}${ROUTES.tor}: no answer within 300 ms (DATA_FETCH_TIMEOUT_MS)` });
+    expect(kept).toBe(true);
+  });
+
+  it('a file over DATA_MAX_BYTES, counted as it streams', async () => {
+    const { result, kept } = await refusedAfterGood(
+      ['providers/aws.txt'],
+      ROUTES.aws,
+      { type: 'application/json', body: awsIpRanges() },
+      { maxBytes: 100_000 },
+    );
+    expect(result?.reason).toMatch(/ip-ranges\.json: .*over DATA_MAX_BYTES \(100000/);
+    expect(kept).toBe(true);
+  });
+
+  it('a list that shrank by 90 %, past DATA_MAX_SHRINK', async () => {
+    const aws = lines(readFileSync(join(import.meta.dirname, '../../plugins/ip-intelligence/data/providers/aws.txt'), 'utf8'));
+    const tenth = aws.slice(0, Math.floor(aws.length / 10));
+    const { result, kept } = await refusedAfterGood(['providers/aws.txt'], ROUTES.aws, {
+      type: 'application/json',
+      body: awsIpRanges({ v4: tenth.filter((l) => !l.includes(':')), v6: tenth.filter((l) => l.includes(':')) }),
+    });
+    expect(result).toMatchObject({ outcome: 'refused', previous: 3859, entries: 385 });
+    expect(result?.reason).toBe('shrinks from 3859 to 385 entries (-90 %, more than DATA_MAX_SHRINK 20 %)');
+    expect(kept).toBe(true);
+    // A larger share allowed: the same file installs.
+    const [allowed] = await update(['providers/aws.txt'], { maxShrinkPercent: 95 });
+    expect(allowed?.outcome).toBe('installed');
+  });
+
+  it('an installed list whose checksum does not match is not loaded (the shipped one is)', async () => {
+    await update(['tor-exits.txt']);
+    expect(readInstalled(dir, 'ip-intelligence', 'tor-exits.txt')).not.toBeNull();
+    writeFileSync(join(dir, 'ip-intelligence', 'tor-exits.txt'), '192.0.2.1\n');
+    expect(readInstalled(dir, 'ip-intelligence', 'tor-exits.txt')).toBeNull();
+  });
+});
+
+describe('DATA_SOURCES_URL', () => {
+  it('fetches <mirror>/<host><path> instead of the upstream', () => {
+    expect(sourceUrl('https://check.torproject.org/torbulkexitlist', null)).toBe('https://check.torproject.org/torbulkexitlist');
+    expect(sourceUrl('https://check.torproject.org/torbulkexitlist', 'http://mirror.internal/lists/')).toBe(
+      'http://mirror.internal/lists/check.torproject.org/torbulkexitlist',
+    );
+  });
+});
