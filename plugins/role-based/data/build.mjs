@@ -80,6 +80,20 @@ const PROTOCOL = [
   ...['dmarc-reports', 'dmarcreports', 'dkim', 'tls-reports', 'tlsrpt', 'abuse-reports', 'phishing', 'spam', 'cert', 'csirt', 'psirt'],
 ];
 /**
+ * Issue 51 (2026-12-03, curated; the misses of reserved-email-addresses-list 2.0.16 showed the groups, and
+ * each group is filled out beyond them): plurals of listed roles, guest and test-environment accounts,
+ * certificate and TLS administration (the CA/Browser Forum's domain-validation mailboxes are listed already),
+ * legal and data-protection mailboxes, bulletins and front-desk or billing mailboxes in other languages.
+ */
+const ISSUE_51 = [
+  ...['clients', 'guest', 'guests', 'visitor', 'visitors', 'noreplys'],
+  ...['stage', 'staging', 'uat', 'preprod', 'sandbox'],
+  ...['ssl', 'tls', 'ssladmin', 'ssladministrator', 'sysadministrator', 'certs', 'certificates', 'pki'],
+  ...['license', 'licenses', 'policy', 'policies', 'terms', 'tos', 'dpo', 'gdpr', 'dataprotection', 'datenschutz', 'impressum'],
+  ...['boletin', 'boletines', 'boletim', 'boletins'], // Spanish, Portuguese bulletins
+  ...['conserje', 'conserjeria', 'rezeption', 'empfang', 'facturation', 'rechnung', 'rechnungen', 'ufficio'],
+];
+/**
  * Entries that are not roles, or that name people as often as roles: given names and surnames
  * (an address like paris@ or sydney@ is usually a person), keyboard test strings and bare numbers
  * (the fraud-pattern and local-part checks judge those), and two-letter entries other than hi, hq, hr, it,
@@ -104,7 +118,7 @@ const key = (name) => name.toLowerCase().replace(/[._-]/g, '');
 const roles = new Set();
 const dropped = [];
 const packagedKeys = new Set(packaged.map(key));
-for (const name of [...packaged, ...RFC_2142, ...ADDED, ...NO_REPLY, ...ADMIN_SYSTEM, ...PROTOCOL]) {
+for (const name of [...packaged, ...RFC_2142, ...ADDED, ...NO_REPLY, ...ADMIN_SYSTEM, ...PROTOCOL, ...ISSUE_51]) {
   const k = key(name);
   const keep = !REMOVED.has(k) && !/^[0-9]+$/.test(k) && (k.length > 2 || TWO_LETTER_ROLES.has(k));
   if (keep) roles.add(k);

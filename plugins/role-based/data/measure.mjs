@@ -1,7 +1,9 @@
-// Figures for issue 16: how much of role-based-email-addresses (devDependency, MIT) roles.txt covers,
-// and how many common first names it would flag (every locale of @faker-js/faker 10.6.0, MIT).
-// Usage (from the repository root): node plugins/role-based/data/measure.mjs [checkout root] [--list]
-import { readFileSync } from 'node:fs';
+// Figures for issues 16 and 51: how much of role-based-email-addresses (devDependency, MIT) roles.txt covers,
+// how many common first names it would flag (every locale of @faker-js/faker 10.6.0, MIT), and its recall on
+// reserved-email-addresses-list (MIT, not shipped nor a dependency: installed aside, `--reserved=DIR`).
+// Usage (from the repository root):
+//   node plugins/role-based/data/measure.mjs [checkout root] [--list] [--reserved=DIR/node_modules/reserved-email-addresses-list]
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,3 +32,29 @@ console.log(
   `first names (faker-js, ${Object.keys(allLocales).length} locales, ${names.size} distinct): flagged ${flagged.length}${flagged.length ? `: ${flagged.map((n) => `${n} (${names.get(n).join(', ')})`).join(' ')}` : ''}`,
 );
 if (args.includes('--list')) console.log(`not covered: ${packaged.filter((name) => !roles.has(key(name))).join(' ')}`);
+
+/**
+ * Recall on reserved-email-addresses-list: the names of its three lists (index, admin-list, no-reply-list),
+ * NFKC, in compared form, ASCII only (its homoglyph spellings, `аccount` with a Cyrillic а, are a gap of their
+ * own: README), and without the digit spellings it derives from another of its names (`acc0unt`, `rep1y`).
+ */
+const reservedDir = args.find((arg) => arg.startsWith('--reserved='))?.slice('--reserved='.length);
+if (reservedDir === undefined || !existsSync(resolve(reservedDir, 'index.json'))) {
+  console.log(
+    'reserved-email-addresses-list: not measured (npm install --prefix /tmp/reserved reserved-email-addresses-list@2.0.16, then --reserved=/tmp/reserved/node_modules/reserved-email-addresses-list)',
+  );
+} else {
+  const version = JSON.parse(readFileSync(resolve(reservedDir, 'package.json'), 'utf8')).version;
+  const spelled = new Set();
+  for (const file of ['index.json', 'admin-list.json', 'no-reply-list.json'])
+    for (const name of JSON.parse(readFileSync(resolve(reservedDir, file), 'utf8'))) {
+      const k = key(name.normalize('NFKC'));
+      if (/^[a-z0-9]+$/.test(k)) spelled.add(k);
+    }
+  const undigit = (name) => [name.replace(/0/g, 'o').replace(/1/g, 'l'), name.replace(/0/g, 'o').replace(/1/g, 'i')];
+  const reserved = [...spelled].filter((name) => !(/[01]/.test(name) && undigit(name).some((plain) => plain !== name && spelled.has(plain))));
+  const hits = reserved.filter((name) => roles.has(name));
+  console.log(
+    `reserved-email-addresses-list ${version}: ${reserved.length} names, covered ${hits.length} (${((100 * hits.length) / reserved.length).toFixed(1)} %); missed: ${reserved.filter((name) => !roles.has(name)).join(' ')}`,
+  );
+}
