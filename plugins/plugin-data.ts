@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../src/config.js';
-import { readInstalled } from '../src/data-lists.js';
+import { readInstalled, sha256Hex } from '../src/data-lists.js';
 import type { DataList, DataUpstream, InstalledList, PluginContext } from '../src/engine/plugin.js';
 import { hostName, type LabelRule } from '../src/host-name.js';
 import { packageRoot } from '../src/paths.js';
@@ -22,6 +22,7 @@ export function readDataFile(pluginId: string, file: string): string {
     installedLoaded.set(`${pluginId}/${file}`, installed.meta);
     return installed.text;
   }
+  installedLoaded.delete(`${pluginId}/${file}`);
   return readShippedFile(pluginId, file);
 }
 
@@ -54,18 +55,38 @@ export function parseList(text: string): Set<string> {
   return names;
 }
 
-// One set per file for the process: disposable-infrastructure reads disposable's 43k domains, held once.
-const lists = new Map<string, ReadonlySet<string>>();
+// One set per file for the process: disposable-infrastructure reads disposable's 43k domains, held once;
+// with the checksum of the text it was read from, for reloadList.
+const lists = new Map<string, { set: Set<string>; sha256: string }>();
 
 /** A list file of plugins/<pluginId>/data/ as a set (see parseList), read once and shared by every reader. */
 export function readList(pluginId: string, file: string): ReadonlySet<string> {
   const key = `${pluginId}/${file}`;
   let list = lists.get(key);
   if (!list) {
-    list = parseList(readDataFile(pluginId, file));
+    const text = readDataFile(pluginId, file);
+    list = { set: parseList(text), sha256: sha256Hex(text) };
     lists.set(key, list);
   }
-  return list;
+  return list.set;
+}
+
+/**
+ * Reads a list of readList's again (an install in DATA_DIR, else the shipped file) and, when its text changed,
+ * replaces the shared set's entries with the new ones in one synchronous step, so every reader holds the new
+ * list and no request sees a mix. True when it changed. Synchronous: about 20 ms for the 43k disposable domains.
+ */
+export function reloadList(pluginId: string, file: string): boolean {
+  const list = lists.get(`${pluginId}/${file}`);
+  if (!list) return false;
+  const text = readDataFile(pluginId, file);
+  const sha256 = sha256Hex(text);
+  if (sha256 === list.sha256) return false;
+  const entries = parseList(text);
+  list.set.clear();
+  for (const entry of entries) list.set.add(entry);
+  list.sha256 = sha256;
+  return true;
 }
 
 const SOURCE_COLUMNS = ['file', 'source', 'license', 'date'] as const;

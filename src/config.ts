@@ -57,6 +57,8 @@ export interface DataConfig {
   maxBytes: number;
   /** DATA_MAX_SHRINK: an update with this share (percent) fewer entries than the loaded list is refused. */
   maxShrinkPercent: number;
+  /** DATA_RELOAD_INTERVAL: `serve` reads the lists again every this many seconds (0: only on SIGHUP). */
+  reloadIntervalSeconds: number;
 }
 
 /** DATA_DIR resolved against the working directory (default ./data/lists): the plugins read it at load. */
@@ -174,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
       fetchTimeoutMs: integer(env, 'DATA_FETCH_TIMEOUT_MS', 30_000, 100, 600_000),
       maxBytes: integer(env, 'DATA_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxShrinkPercent: integer(env, 'DATA_MAX_SHRINK', 20, 0, 100),
+      reloadIntervalSeconds: integer(env, 'DATA_RELOAD_INTERVAL', 0, 0, 7 * 86_400),
     },
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),

@@ -2,12 +2,12 @@
 // with the project's own additions and exemptions; privacy relays and big providers are never flagged.
 import { disposableDomains as listed } from '../disposable-domains.js';
 import { listedDomainPlugin } from '../listed-domain.js';
-import { dataLists, readList } from '../plugin-data.js';
+import { dataLists, readList, reloadList } from '../plugin-data.js';
 import { UPSTREAM_FORMATS } from './upstream.js';
 
 const never = readList('disposable', 'never-disposable.txt');
 
-export default listedDomainPlugin({
+const plugin = listedDomainPlugin({
   id: 'disposable',
   description: "Flags domains of disposable (throwaway) mailbox providers, from a curated list plus the project's additions and exemptions.",
   check: 'disposable_domain',
@@ -24,12 +24,26 @@ export default listedDomainPlugin({
   // catch mistyped mail; the sign-up form should offer the correction, not refuse the person. Two-slip
   // near misses (4mail.cf ~ email.cz) are throwaway services in their own right: still blocked (README.md).
   unless: { plugin: 'typo', when: { fact: 'typo_edits', operator: 'equal', value: 1 } },
-  data: dataLists(
+  data: declaration(),
+});
+
+/** The data declaration of the lists as loaded now. */
+function declaration() {
+  return dataLists(
     'disposable',
     [
       { file: 'domains.txt', entries: listed.size },
       { file: 'never-disposable.txt', entries: never.size },
     ],
     UPSTREAM_FORMATS,
-  ),
-});
+  );
+}
+
+// Both sets are shared (disposable-infrastructure reads the domains too): reloadList swaps their entries in place.
+plugin.reloadData = async () => {
+  reloadList('disposable', 'domains.txt');
+  reloadList('disposable', 'never-disposable.txt');
+  plugin.data = declaration();
+};
+
+export default plugin;

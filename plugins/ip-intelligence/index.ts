@@ -4,12 +4,13 @@
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { ipNumber } from '../ip-address.js';
 import { dataLists } from '../plugin-data.js';
-import { decode, type IpFacts, loadTables, PROVIDERS } from './lists.js';
+import { decode, type IpFacts, loadTables, PROVIDERS, reloadTables } from './lists.js';
 import { UPSTREAM_FORMATS } from './upstream-formats.js';
 
-const tables = loadTables();
+// Replaced whole by reloadData: a request reads one set of tables or the other, never a mix.
+let tables = loadTables();
 
-/** Size of the compiled tables (for the benchmark and the README's figures). */
+/** Size of the tables compiled at start (for the benchmark and the README's figures). */
 export const tableStats = {
   v4Segments: tables.v4.size,
   v6Segments: tables.v6.size,
@@ -84,6 +85,12 @@ const plugin: Plugin = {
   },
   needs: [],
   data: dataLists('ip-intelligence', tables.lists, UPSTREAM_FORMATS),
+  async reloadData() {
+    const reloaded = await reloadTables(tables.key);
+    if (reloaded !== null) tables = reloaded;
+    // Also for the same lists: an update that fetched what was installed has a new fetch time.
+    plugin.data = dataLists('ip-intelligence', tables.lists, UPSTREAM_FORMATS);
+  },
   async run(ctx): Promise<FactValues> {
     const { ipv4, ipv6 } = ctx.input;
     const v4 = ipv4 === null ? null : lookupIp(ipv4);

@@ -1,7 +1,11 @@
 // The IP lists compiled into two range tables (IPv4, IPv6) once, at module load, or read back compiled from
 // the last start (table-cache.ts). Each segment's label packs the answer to every question a request asks:
 // the provider (by precedence) and three flags.
+import { existsSync } from 'node:fs';
 import { endianness } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { pluginCacheDir, readDataFile } from '../plugin-data.js';
 import { compileSegments, Ipv4Table, Ipv6Table, parseRanges, type Range } from './range-table.js';
 import { readCachedTables, tablesKey, writeCachedTables } from './table-cache.js';
@@ -110,6 +114,9 @@ export interface IpTables {
   lists: LoadedList[];
 }
 
+/** Loaded tables and the key of the lists they were compiled from (tablesKeyFor). */
+export type KeyedTables = IpTables & { key: string };
+
 /** Where loadTables reads the lists and keeps the compiled tables (the defaults: data/ and the package's cache). */
 export interface TableSources {
   /** The text of a file of data/ (e.g. `providers/aws.txt`). */
@@ -125,17 +132,17 @@ export const TABLE_FILES: readonly string[] = [...PROVIDERS.map((key) => `provid
  * Both tables: read from the cache when it holds them for these lists, else compiled from the lists (and
  * kept there for the next start). The key covers the lists' text and the code that compiles them.
  */
-export function loadTables(sources: TableSources = {}): IpTables {
+export function loadTables(sources: TableSources = {}): KeyedTables {
   const read = sources.read ?? ((file: string) => readDataFile('ip-intelligence', file));
   const cacheDir = sources.cacheDir === undefined ? pluginCacheDir() : sources.cacheDir;
   const texts = TABLE_FILES.map(read);
-  if (cacheDir === null) return compileTables(texts);
   const key = tablesKeyFor(texts);
+  if (cacheDir === null) return { ...compileTables(texts), key };
   const cached = readCachedTables(cacheDir, key);
-  if (cached) return cached;
+  if (cached) return { ...cached, key };
   const tables = compileTables(texts);
   writeCachedTables(cacheDir, key, tables);
-  return tables;
+  return { ...tables, key };
 }
 
 /** The cache key of the tables compiled from `texts` (of TABLE_FILES): the lists and the code that compiles them. */
@@ -152,7 +159,7 @@ export function tablesKeyFor(texts: readonly string[]): string {
 }
 
 /** Compiles both tables from the texts of TABLE_FILES. */
-function compileTables(texts: readonly string[]): IpTables {
+export function compileTables(texts: readonly string[]): IpTables {
   const v4Sets: Range<number>[][] = [];
   const v6Sets: Range<bigint>[][] = [];
   const lists: LoadedList[] = [];
@@ -163,4 +170,33 @@ function compileTables(texts: readonly string[]): IpTables {
     lists.push({ file, entries: v4.length + v6.length });
   });
   return { v4: new Ipv4Table(compileSegments(v4Sets, resolve)), v6: new Ipv6Table(compileSegments(v6Sets, resolve)), lists };
+}
+
+/**
+ * The tables of the lists as they are now (an update in DATA_DIR, else the shipped file), for a reload; null
+ * when they are the ones of `loadedKey`. The compilation (200-300 ms) runs on a thread of its own, which keeps
+ * its tables in the cache: this thread only reads them back (about 10 ms), so no request waits on a compile.
+ */
+export async function reloadTables(loadedKey: string): Promise<KeyedTables | null> {
+  const texts = TABLE_FILES.map((file) => readDataFile('ip-intelligence', file));
+  const key = tablesKeyFor(texts);
+  if (key === loadedKey) return null;
+  const cacheDir = pluginCacheDir();
+  const worker = new Worker(compileThreadFile(), { workerData: { cacheDir, texts } });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the tables' compile thread exited with ${code}`))));
+  });
+  // A cache that could not be written (a read-only install): compiled here after all.
+  return { ...(readCachedTables(cacheDir, key) ?? compileTables(texts)), key };
+}
+
+/** The compiled thread (dist/): from the TypeScript sources (tests), the build's copy. */
+function compileThreadFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  const file = here.endsWith('.ts')
+    ? join(dirname(here), '../../dist/plugins/ip-intelligence/table-compile-thread.js')
+    : join(dirname(here), 'table-compile-thread.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: build first (npx tsc -p tsconfig.json)`);
+  return file;
 }

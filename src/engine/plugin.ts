@@ -384,8 +384,14 @@ export interface Plugin {
    * plugin gets ctx.network: any other's read of it throws, so the declaration cannot fall behind the code.
    */
   network?: boolean;
-  /** The data lists the plugin loaded at start, for `email-trust data`; absent when it loads none. */
+  /** The data lists the plugin loaded (at start, or at its last reloadData), for `email-trust data`; absent when it loads none. */
   data?: readonly DataList[];
+  /**
+   * Reads its lists again (an update installed in DATA_DIR, else the shipped file) and, when they changed,
+   * swaps them in whole for the requests that start after it, and `data` with them. Never stalls the requests
+   * in flight: long work runs off the event loop. A list that cannot be read leaves the loaded one in place.
+   */
+  reloadData?(): Promise<void>;
   /**
    * Computes every fact in `facts`; a missing fact counts as null (unknown). Never throws for bad input;
    * an error it does throw is reported and makes all its facts unknown for the request.

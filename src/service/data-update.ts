@@ -11,7 +11,7 @@ export interface UpdateTarget {
   list: DataList;
 }
 
-export interface UpdateOptions extends DataConfig {
+export interface UpdateOptions extends Omit<DataConfig, 'reloadIntervalSeconds'> {
   /** Fetch, compile and check, but write nothing. */
   dryRun: boolean;
   now?: () => number;

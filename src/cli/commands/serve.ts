@@ -1,16 +1,18 @@
 // `email-trust serve`: binds the port first (a taken port stops the start before anything is made),
 // then creates the demo project of a fresh install and prints its keys, then serves until SIGINT or SIGTERM.
-// SIGHUP reloads the policies (folders and every project's stored policy) without a restart.
+// SIGHUP reloads the policies (folders and every project's stored policy) and the data lists without a restart.
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import { probeBlocklists } from '../../../plugins/blocklist-probe.js';
+import { registry } from '../../../plugins/index.js';
 import { ConfigError, loadConfig } from '../../config.js';
 import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
 import { summarizeNetwork } from '../../network/summary.js';
+import { startDataReload } from '../../service/data-reload.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
@@ -25,7 +27,7 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
 export function addServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('start the HTTP service (its environment variables: serve --help); SIGHUP reloads the policies')
+    .description('start the HTTP service (its environment variables: serve --help); SIGHUP reloads the policies and the data lists')
     .addHelpText('after', () => configHelp())
     .action(serve);
 }
@@ -36,8 +38,10 @@ async function serve(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, hostAndPort);
   const service = await composeService(config);
   const server = await listen(service);
+  const dataReload = startDataReload(registry, { intervalSeconds: config.data.reloadIntervalSeconds, log: service.log });
   process.on('SIGHUP', () => {
     service.reloadPolicies().catch((error: unknown) => service.log.error({ err: error }, 'SIGHUP: policies not reloaded; the loaded ones stay in use'));
+    void dataReload.reload();
   });
   const metricsServer = await listenMetrics(service).catch(async (error: unknown) => {
     server.close();

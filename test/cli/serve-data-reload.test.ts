@@ -1,0 +1,170 @@
+// Issue 51's done-when for fresh data: a real `serve` process answers verify calls while `email-trust data
+// update` fetches the Tor exit list from local servers (the upstream's real format) into its DATA_DIR; after
+// SIGHUP, or within DATA_RELOAD_INTERVAL without a signal, the new exit address is flagged (vpn_detected)
+// without a restart, and every call in between was answered.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
+import { packageRoot } from '../../src/paths.js';
+import { openDatabase } from '../../src/store/database.js';
+import { runCli } from '../support/cli-run.js';
+import { NEW_TOR_EXIT, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
+
+let dir: string;
+let upstreams: UpstreamServer;
+const children: ChildProcess[] = [];
+const saved = { DATA_DIR: process.env.DATA_DIR, DATA_SOURCES_URL: process.env.DATA_SOURCES_URL };
+
+beforeAll(async () => {
+  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  dir = await mkdtemp(join(tmpdir(), 'email-trust-data-reload-'));
+  upstreams = await startUpstreams();
+  process.env.DATA_SOURCES_URL = upstreams.url;
+});
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await upstreams?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 20 s. */
+function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 20 s; output so far:\n${text}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        stream.off('data', onData);
+        clearTimeout(timer);
+        resolve(text);
+      }
+    };
+    stream.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
+  });
+}
+
+/** A serve process on its own database and DATA_DIR, with project `shop` (the default policy: vpn_ip soft). */
+async function startServe(name: string, env: Record<string, string> = {}) {
+  const databaseUrl = `sqlite:${join(dir, `${name}.sqlite`)}`;
+  const dataDir = join(dir, `${name}-lists`);
+  const store = await openDatabase(databaseUrl);
+  await store.migrate();
+  let shop: CreatedProject;
+  try {
+    shop = await createProjectWithKeys(store, { name: 'shop', policy: 'default' });
+  } finally {
+    await store.close();
+  }
+  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+    cwd: packageRoot,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      NETWORK_CHECKS: 'off',
+      ACCESS_LOG: 'off',
+      RATE_LIMIT_VERIFY: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(proc);
+  const listening = await waitFor(proc.stderr as NodeJS.ReadableStream, proc, (t) => /"email-trust is listening".*\n/.test(t));
+  const base = (JSON.parse(listening.split('\n').find((l) => l.includes('email-trust is listening')) as string) as { base: string }).base;
+  /** The warnings of a verify call from the new Tor exit. */
+  const verifyFromNewExit = async () => {
+    const res = await fetch(`${base}/v1/public/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.keys.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email_address: 'jane.doe@example.com', ipv4_address: NEW_TOR_EXIT, show_results: true }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { warnings: string[] }).warnings;
+  };
+  /** The action on an address of the domain the disposable update adds. */
+  const actionOnNewThrowaway = async () => {
+    const res = await fetch(`${base}/v1/public/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${shop.keys.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email_address: 'jane@throwaway-fresh-7781.com' }),
+    });
+    return ((await res.json()) as { action: string }).action;
+  };
+  const stop = async () => {
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  };
+  return { proc, dataDir, verifyFromNewExit, actionOnNewThrowaway, stop };
+}
+
+/** Verify calls one after another until `stop` resolves: how many were answered (each must be a 200). */
+function keepAsking(ask: () => Promise<unknown>, until: Promise<unknown>): Promise<number> {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  return (async () => {
+    let answered = 0;
+    while (!done) {
+      await ask();
+      answered += 1;
+    }
+    return answered;
+  })();
+}
+
+it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed are flagged without a restart, and every call meanwhile is answered', async () => {
+  const serve = await startServe('sighup');
+  expect(await serve.verifyFromNewExit()).not.toContain('vpn_detected');
+  expect(await serve.actionOnNewThrowaway()).toBe('allow');
+
+  process.env.DATA_DIR = serve.dataDir;
+  const updatedAndReloaded = (async () => {
+    const update = await runCli('data', 'update', 'tor-exits.txt', 'disposable/domains.txt');
+    expect(update.code, update.err).toBe(0);
+    const reloaded = waitFor(serve.proc.stderr as NodeJS.ReadableStream, serve.proc, (t) => /"data lists reloaded".*\n/.test(t));
+    serve.proc.kill('SIGHUP');
+    const line = (await reloaded).split('\n').find((l) => l.includes('data lists reloaded')) as string;
+    expect((JSON.parse(line) as { changed: string[] }).changed).toEqual([
+      expect.stringMatching(/^disposable\/domains\.txt 20\d\d-/),
+      expect.stringMatching(/^ip-intelligence\/tor-exits\.txt 20\d\d-/),
+    ]);
+  })();
+  const answered = await keepAsking(serve.verifyFromNewExit, updatedAndReloaded);
+  await updatedAndReloaded;
+  expect(answered).toBeGreaterThan(0);
+  expect(await serve.verifyFromNewExit()).toContain('vpn_detected');
+  expect(await serve.actionOnNewThrowaway()).toBe('block');
+  await serve.stop();
+});
+
+it('DATA_RELOAD_INTERVAL: the update is picked up within the interval, with no signal', async () => {
+  const serve = await startServe('interval', { DATA_RELOAD_INTERVAL: '1' });
+  expect(await serve.verifyFromNewExit()).not.toContain('vpn_detected');
+  process.env.DATA_DIR = serve.dataDir;
+  // The reloads before the update change nothing; the first after it names the list.
+  const changedTor = (text: string) =>
+    text
+      .split('\n')
+      .filter((line) => line.includes('"data lists reloaded"'))
+      .some((line) => (JSON.parse(line) as { changed: string[] }).changed.some((list) => list.startsWith('ip-intelligence/tor-exits.txt ')));
+  const reloaded = waitFor(serve.proc.stderr as NodeJS.ReadableStream, serve.proc, changedTor);
+  expect((await runCli('data', 'update', 'tor-exits.txt')).code).toBe(0);
+  await reloaded;
+  expect(await serve.verifyFromNewExit()).toContain('vpn_detected');
+  await serve.stop();
+});
