@@ -59,6 +59,8 @@ export interface DataConfig {
   maxShrinkPercent: number;
   /** DATA_RELOAD_INTERVAL: `serve` reads the lists again every this many seconds (0: only on SIGHUP). */
   reloadIntervalSeconds: number;
+  /** DATA_AGE_CHECK: `serve` warns at start, and /readyz reports `data` degraded, while a list is past its maximum age. */
+  ageCheck: boolean;
 }
 
 /** DATA_DIR resolved against the working directory (default ./data/lists): the plugins read it at load. */
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'DATA_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxShrinkPercent: integer(env, 'DATA_MAX_SHRINK', 20, 0, 100),
       reloadIntervalSeconds: integer(env, 'DATA_RELOAD_INTERVAL', 0, 0, 7 * 86_400),
+      ageCheck: onOff(env, 'DATA_AGE_CHECK', true),
     },
     network: {
       enabled: onOff(env, 'NETWORK_CHECKS', true),

@@ -20,6 +20,7 @@ import { createPolicyChecks } from '../policy/check-thread.js';
 import { formatProblem } from '../policy/errors.js';
 import { createAccess } from '../service/access.js';
 import type { ServiceContext } from '../service/context.js';
+import { staleAdvice, staleLists } from '../service/data-age.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createLimits, type Limits } from '../service/limits.js';
 import { createOperations } from '../service/operations.js';
@@ -129,6 +130,17 @@ export async function composeService(config: Config, options: ComposeOptions = {
     // Reported, never unready: the service answers without DNS (its facts unknown), as without Redis.
     readiness.add('dns', () => dnsProbe(selfCheck.state()), { required: false });
     selfCheck.start(config.network.dnsCheckIntervalSeconds * 1000);
+  }
+  if (config.data.ageCheck) {
+    // Reported, never unready: a stale list still answers, less well (decision 0091).
+    readiness.add(
+      'data',
+      () => {
+        const stale = staleLists(registry, now());
+        if (stale.length > 0) throw new ProbeFailure(staleAdvice(stale));
+      },
+      { required: false },
+    );
   }
   const access = createAccess(store.keys, { now, log });
   const inFlight = new InFlightRequests();

@@ -11,7 +11,7 @@ export interface UpdateTarget {
   list: DataList;
 }
 
-export interface UpdateOptions extends Omit<DataConfig, 'reloadIntervalSeconds'> {
+export interface UpdateOptions extends Omit<DataConfig, 'reloadIntervalSeconds' | 'ageCheck'> {
   /** Fetch, compile and check, but write nothing. */
   dryRun: boolean;
   now?: () => number;

@@ -82,7 +82,20 @@ async function startServe(name: string, env: Record<string, string> = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(proc);
+  let stderr = '';
+  proc.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  /** The first line of the whole log so far (or to come, within 20 s) that holds `text`. */
+  const logLine = (text: string): Promise<string> => {
+    const found = () => stderr.split('\n').find((l) => l.includes(text) && l.endsWith('}'));
+    const now = found();
+    if (now) return Promise.resolve(now);
+    return waitFor(proc.stderr as NodeJS.ReadableStream, proc, () => found() !== undefined).then(() => found() as string);
+  };
   const listening = await waitFor(proc.stderr as NodeJS.ReadableStream, proc, (t) => /"email-trust is listening".*\n/.test(t));
+  const ready = async () =>
+    (await (await fetch(`${base}/readyz`)).json()) as { status: string; degraded?: string[]; checks: Record<string, { reason?: string }> };
   const base = (JSON.parse(listening.split('\n').find((l) => l.includes('email-trust is listening')) as string) as { base: string }).base;
   /** The warnings of a verify call from the new Tor exit. */
   const verifyFromNewExit = async () => {
@@ -108,7 +121,7 @@ async function startServe(name: string, env: Record<string, string> = {}) {
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
   };
-  return { proc, dataDir, verifyFromNewExit, actionOnNewThrowaway, stop };
+  return { proc, dataDir, logLine, ready, verifyFromNewExit, actionOnNewThrowaway, stop };
 }
 
 /** Verify calls one after another until `stop` resolves: how many were answered (each must be a 200). */
@@ -127,28 +140,39 @@ function keepAsking(ask: () => Promise<unknown>, until: Promise<unknown>): Promi
   })();
 }
 
-it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed are flagged without a restart, and every call meanwhile is answered', async () => {
+it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed are flagged without a restart, every call meanwhile is answered, and the stale lists are reported until then', async () => {
   const serve = await startServe('sighup');
   expect(await serve.verifyFromNewExit()).not.toContain('vpn_detected');
   expect(await serve.actionOnNewThrowaway()).toBe('allow');
+  // The shipped lists with an upstream are past their maximum age: one warning at start, `data` degraded.
+  const warning = JSON.parse(await serve.logLine('data lists past their maximum age')) as { level: number; stale: string[]; msg: string };
+  expect(warning.level).toBe(40);
+  expect(warning.stale).toContainEqual(expect.stringMatching(/^ip-intelligence\/tor-exits\.txt \(\d+ days old, at most 1\)$/));
+  expect(warning.stale).toHaveLength(7);
+  expect(warning.msg).toContain('run `email-trust data update`');
+  const before = await serve.ready();
+  expect(before).toMatchObject({ status: 'ready', degraded: ['data'] });
+  expect(before.checks.data?.reason).toContain('ip-intelligence/tor-exits.txt (');
 
   process.env.DATA_DIR = serve.dataDir;
   const updatedAndReloaded = (async () => {
-    const update = await runCli('data', 'update', 'tor-exits.txt', 'disposable/domains.txt');
+    const update = await runCli('data', 'update');
     expect(update.code, update.err).toBe(0);
     const reloaded = waitFor(serve.proc.stderr as NodeJS.ReadableStream, serve.proc, (t) => /"data lists reloaded".*\n/.test(t));
     serve.proc.kill('SIGHUP');
     const line = (await reloaded).split('\n').find((l) => l.includes('data lists reloaded')) as string;
-    expect((JSON.parse(line) as { changed: string[] }).changed).toEqual([
-      expect.stringMatching(/^disposable\/domains\.txt 20\d\d-/),
-      expect.stringMatching(/^ip-intelligence\/tor-exits\.txt 20\d\d-/),
-    ]);
+    const { changed } = JSON.parse(line) as { changed: string[] };
+    expect(changed).toHaveLength(7);
+    expect(changed).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^disposable\/domains\.txt 20\d\d-/), expect.stringMatching(/^ip-intelligence\/tor-exits\.txt 20\d\d-/)]),
+    );
   })();
   const answered = await keepAsking(serve.verifyFromNewExit, updatedAndReloaded);
   await updatedAndReloaded;
   expect(answered).toBeGreaterThan(0);
   expect(await serve.verifyFromNewExit()).toContain('vpn_detected');
   expect(await serve.actionOnNewThrowaway()).toBe('block');
+  expect((await serve.ready()).degraded).toBeUndefined();
   await serve.stop();
 });
 

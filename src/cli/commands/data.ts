@@ -6,10 +6,9 @@ import type { Command } from 'commander';
 import { registry } from '../../../plugins/index.js';
 import { loadConfig } from '../../config.js';
 import type { DataList, Plugin } from '../../engine/plugin.js';
+import { dataAge } from '../../service/data-age.js';
 import { type UpdateResult, type UpdateTarget, updateLists } from '../../service/data-update.js';
 import { UsageError } from '../errors.js';
-
-const DAY_MS = 86_400_000;
 
 export interface DataRow {
   plugin: string;
@@ -38,9 +37,7 @@ export function dataRows(plugins: readonly Plugin[], now = Date.now()): DataRow[
 }
 
 function dataRow(plugin: string, list: DataList, now: number): DataRow {
-  const since = list.installed ? Date.parse(list.installed.fetchedAt) : Date.parse(`${list.date}T00:00:00Z`);
-  const ageDays = Math.max(0, Math.floor((now - since) / DAY_MS));
-  const maxAgeDays = list.upstream?.maxAgeDays ?? null;
+  const age = dataAge(list, now);
   return {
     plugin,
     name: list.name,
@@ -50,9 +47,9 @@ function dataRow(plugin: string, list: DataList, now: number): DataRow {
     entries: list.entries,
     origin: list.installed ? 'updated' : 'shipped',
     updated_at: list.installed?.fetchedAt ?? null,
-    age_days: ageDays,
-    max_age_days: maxAgeDays,
-    stale: maxAgeDays === null ? null : now - since > maxAgeDays * DAY_MS,
+    age_days: age.ageDays,
+    max_age_days: age.maxAgeDays,
+    stale: age.stale,
     upstream: list.upstream?.urls ?? null,
   };
 }

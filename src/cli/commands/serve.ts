@@ -12,6 +12,7 @@ import { ConfigError, loadConfig } from '../../config.js';
 import { createMetricsServer } from '../../http/metrics.js';
 import { createHttpServer } from '../../http/server.js';
 import { summarizeNetwork } from '../../network/summary.js';
+import { staleAdvice, staleLists } from '../../service/data-age.js';
 import { startDataReload } from '../../service/data-reload.js';
 import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
@@ -56,11 +57,15 @@ async function serve(): Promise<void> {
   if (cluster.isWorker) {
     stopOnSignals({ service, servers, timeoutMs: config.ops.shutdownTimeoutMs });
     sayListening(service, base);
-    if (cluster.worker?.id === 1) reportBlocklists(service);
+    if (cluster.worker?.id === 1) {
+      reportBlocklists(service);
+      warnStaleData(service);
+    }
     return;
   }
   sayListening(service, base);
   reportBlocklists(service);
+  warnStaleData(service);
   const demo = await ensureDemoProject(service.store).catch(async (error: unknown) => {
     server.close();
     metricsServer?.close();
@@ -100,6 +105,13 @@ function sayListening(service: Service, base: string): void {
       `node was started without ${missing.join(' ')}: \`npm start\`, \`npx email-trust serve\` and the container image start the service with it (docs/operations.md, "V8's background threads", says what it changes)`,
     );
   }
+}
+
+/** One warning at start when a data list is past its maximum age (DATA_AGE_CHECK; /readyz reports it too). */
+function warnStaleData(service: Service): void {
+  if (!service.config.data.ageCheck) return;
+  const stale = staleLists(registry, Date.now());
+  if (stale.length > 0) service.log.warn({ stale }, staleAdvice(stale));
 }
 
 /**

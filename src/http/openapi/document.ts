@@ -292,7 +292,7 @@ const READINESS: JsonObject = {
     degraded: {
       type: 'array',
       items: { type: 'string' },
-      description: 'Optional parts that fail (Redis): the instance serves without them and stays ready.',
+      description: 'Optional parts that fail (Redis, DNS, data lists past their maximum age): the instance serves without them and stays ready.',
     },
     policies: {
       type: 'object',
