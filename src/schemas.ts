@@ -7,7 +7,7 @@ import ajvFormats from 'ajv-formats';
 import { echoInput } from './echoed-input.js';
 import { schemasDir } from './paths.js';
 import { unknownNameHint } from './policy/did-you-mean.js';
-import { ACTIONS, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, SNAKE_CASE, VERDICT_ACTIONS } from './vocabulary.js';
+import { ACTIONS, FEEDBACK_LABELS, MODES, ON_UNKNOWN, OPERATORS, PARENT_RULE_OPERATORS, SNAKE_CASE, VERDICT_ACTIONS } from './vocabulary.js';
 
 const SCHEMA_BASE = 'https://email-trust.dev/schemas/';
 
@@ -29,6 +29,7 @@ export function vocabularySchema(words?: { steps: readonly string[]; checkedType
       onUnknown: { enum: [...ON_UNKNOWN] },
       operator: { enum: [...OPERATORS] },
       parentRuleOperator: { enum: [...PARENT_RULE_OPERATORS] },
+      feedbackLabel: { enum: [...FEEDBACK_LABELS] },
       step: registered(words?.steps),
       checkedType: registered(words?.checkedTypes),
       code: registered(words?.codes),

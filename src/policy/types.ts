@@ -65,6 +65,19 @@ export interface HistoryEntry {
   minutes_ago?: number;
 }
 
+/** An earlier outcome of the project (a label feedback gave), for the reputation facts of a policy test. */
+export interface LabelEntry {
+  email_address: string;
+  /** fraud, abuse, spam_complaint, bounced, spam_trap, chargeback or legitimate. */
+  label: string;
+  ipv4_address?: string;
+  ipv6_address?: string;
+  /** Device hash of the labelled decision. */
+  device?: string;
+  /** How long before the test's request the outcome was observed (default 0). */
+  days_ago?: number;
+}
+
 /** What the network says about one domain in a policy test; `nxdomain` or `error` for the whole name. */
 export type DomainAnswers =
   | 'nxdomain'
@@ -105,6 +118,8 @@ export interface PolicyTest {
   input: { email_address: string; ipv4_address?: string; ipv6_address?: string; device?: string; fingerprint?: TestFingerprint };
   /** Earlier validations of the project (velocity history); none when absent. */
   history?: HistoryEntry[];
+  /** Earlier outcomes of the project (labels, for the reputation facts); none when absent. */
+  labels?: LabelEntry[];
   /** Network answers per domain; without it the network checks answer "not checked". */
   network?: Record<string, DomainAnswers>;
   /** The project's own domain lists (`email-trust project lists`), by list name; none when absent. */

@@ -1,9 +1,11 @@
-// The world a policy test declares, Cerbos style: earlier validations (velocity history, kept in a real
-// in-memory SQLite store) and what the network answers per domain. A domain the test does not list answers
+// The world a policy test declares, Cerbos style: earlier validations (velocity history) and outcomes
+// (labels, for the reputation facts), kept in a real in-memory SQLite store, and what the network answers
+// per domain. A domain the test does not list answers
 // as an unreachable network would: unknown, never "no".
-import type { DnsAnswer, FingerprintInput, LookupResult, MxRecord, NetworkAccess } from '../engine/plugin.js';
-import type { DomainAnswers, HistoryEntry, PolicyTest } from '../policy/types.js';
+import type { DnsAnswer, FingerprintInput, LookupResult, MxRecord, NetworkAccess, ReputationReader } from '../engine/plugin.js';
+import type { DomainAnswers, HistoryEntry, LabelEntry, PolicyTest } from '../policy/types.js';
 import { openDatabase, type Store } from '../store/database.js';
+import { isLabel } from '../store/labels.js';
 
 const MINUTE_MS = 60_000;
 const NOT_LISTED = { status: 'error', reason: "not in the test's network answers" } as const;
@@ -80,6 +82,47 @@ export class TestHistory {
       }),
     );
     return projectId;
+  }
+
+  /**
+   * The reputation reader of test `testIndex` after `entries` were labelled, each as a decision of its own
+   * (`forms`: the base address and domain the address is stored under), `days_ago` before `now`.
+   */
+  async labelled(
+    testIndex: number,
+    entries: readonly LabelEntry[],
+    forms: (email: string) => Promise<{ base: string; domain: string | null }>,
+    now: number,
+  ): Promise<ReputationReader> {
+    const store = await this.open();
+    // Labels belong to a project row (events do not): one per test, made for it.
+    const projectId = (await store.projects.create({ name: `policy-test-${testIndex}-labels`, policy: 'default' }, now)).id;
+    for (const [i, entry] of entries.entries()) {
+      if (!isLabel(entry.label)) throw new Error(`labels[${i}].label: ${entry.label} is not a label`);
+      const { base, domain } = await forms(entry.email_address);
+      const at = now - Math.round((entry.days_ago ?? 0) * DAY_MS);
+      await store.labels.record(
+        {
+          projectId,
+          subject: `policy-test:${testIndex}:${i}`,
+          eventId: null,
+          decisionId: null,
+          email: entry.email_address,
+          baseEmail: base,
+          domain,
+          ipv4: entry.ipv4_address ?? null,
+          ipv6: entry.ipv6_address ?? null,
+          device: entry.device ?? null,
+          label: entry.label,
+          note: null,
+          source: 'import',
+          labelledAt: at,
+          shared: false,
+        },
+        now,
+      );
+    }
+    return store.labels.reputationReader([projectId]);
   }
 
   async reader(projectId: string) {

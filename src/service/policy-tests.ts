@@ -1,6 +1,6 @@
 // Runs the `tests:` of a policy (Cerbos style): each input through the verify pipeline (verifyWith, with
-// show_results), against the history and network answers the test declares (none by default: an empty
-// history, network checks "not checked"), compared with what the test expects: action, errors, warnings,
+// show_results), against the history, labels and network answers the test declares (none by default: an
+// empty history, no labels, network checks "not checked"), compared with what the test expects: action, errors, warnings,
 // flags, corrected_email, risk_level, risk_score, the checks and rules that fired and the exemptions that
 // applied. Nothing is stored.
 import { noHistory } from '../engine/no-history.js';
@@ -13,6 +13,7 @@ import { type EvaluateOptions, type Evaluation, evaluate } from '../policy/evalu
 import type { Explanation } from '../policy/explain.js';
 import { EXPECTED_FIELDS, isFlagKey } from '../policy/test-expectations.js';
 import type { PolicyTest } from '../policy/types.js';
+import { storedForms } from './address-forms.js';
 import { fingerprintOfTest, networkFromAnswers, TestHistory } from './policy-test-fixtures.js';
 import { type VerifyResponse, verifyWith } from './verify.js';
 
@@ -45,7 +46,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
         show_results: true,
         show_explain: true,
       };
-      const services = await fixtureServices(test, history, index, at);
+      const services = await fixtureServices(policy, test, history, index, at);
       const run = { projectId: POLICY_TEST_PROJECT, device: test.input.device ?? null, fingerprint: fingerprintOfTest(test.input, at), services };
       const { evaluation, response } = await verifyWith(policy, request, run);
       const fired = firedNames(evaluation.decision);
@@ -61,7 +62,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
 }
 
 /** What a policy test (or `policy explain --fixtures`) declares: an input, and optionally a history and network answers. */
-export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'network' | 'lists'>;
+export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'labels' | 'network' | 'lists'>;
 
 /** Evaluates one input against the world `run` declares (history under project `policy-test-<index>`), at time `at`. */
 export async function evaluateWithFixtures(
@@ -83,16 +84,18 @@ export async function evaluateWithFixtures(
       device: run.input.device ?? null,
       fingerprint: fingerprintOfTest(run.input, at),
     },
-    await fixtureServices(run, history, index, at),
+    await fixtureServices(policy, run, history, index, at),
     options,
   );
 }
 
-/** The history, network and clock `run` declares. */
-async function fixtureServices(run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
+/** The history, labels, network and clock `run` declares. */
+async function fixtureServices(policy: CompiledPolicy, run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
   const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
   const network = run.network ? networkFromAnswers(run.network, () => at) : OFFLINE;
-  return { velocity, network, ...(run.lists ? { lists: listsOf(run.lists) } : {}), now: () => at };
+  // Labels are counted under the forms verify stores an address under (its base address and domain).
+  const reputation = run.labels ? await history.labelled(index, run.labels, (email) => storedForms(policy, email), at) : undefined;
+  return { velocity, network, ...(reputation ? { reputation } : {}), ...(run.lists ? { lists: listsOf(run.lists) } : {}), now: () => at };
 }
 
 /** A test's project lists as the store hands them to plugins. */

@@ -102,6 +102,17 @@ describe('policy explain --json, with fixtures', () => {
     expect(entry('domain_age')).toMatchObject({ fired: false, conditions: { saw: 'unknown', unknown: true, held: false } });
   });
 
+  it('uses the labels of the fixtures file for the reputation facts', async () => {
+    const fixtures = await file('labels.yaml', 'labels:\n  - { email_address: carol@ring.com, label: fraud, days_ago: 2 }\n');
+    const r = await run('policy', 'explain', '--policy', shippedPolicy, '--email', 'carol+2@ring.com', '--fixtures', fixtures, '--json');
+    expect(r.code, r.err).toBe(0);
+    const explain = JSON.parse(r.out);
+    // The shipped default weighs a reported address 60: high, blocked by the risk score.
+    expect(explain).toMatchObject({ action: 'block' });
+    // biome-ignore lint/suspicious/noExplicitAny: read field by field
+    expect(explain.entries.find((e: any) => e.name === 'reputation')).toMatchObject({ fired: true });
+  });
+
   it('without fixtures, the same address is not checked on the network and has no history', async () => {
     const r = await run('policy', 'explain', '--policy', withFixtures, '--email', 'carol@nomail.example', '--ipv4', '203.0.113.9', '--json');
     expect(r.code).toBe(0);

@@ -61,6 +61,56 @@ tests:
     expect(results.map((r) => r.failures)).toEqual([[], []]);
   });
 
+  it('declare labels for the reputation facts, counted under the base address, domain, network and device, within the window', async () => {
+    const text = `version: "1"
+checks:
+  reputation: { mode: soft, action: none }
+rules:
+  - name: domain_reported
+    action: challenge
+    warning: domain_reported
+    conditions: { all: [ { fact: domain_reported_count, operator: greaterThanInclusive, value: 2 } ] }
+  - name: address_reported
+    action: block
+    error: address_reported
+    conditions: { all: [ { fact: email_reported, operator: equal, value: true } ] }
+tests:
+  - name: two fraud labels on the domain in the window challenge another of its addresses
+    input: { email_address: carol@ring.com, ipv4_address: 203.0.113.50 }
+    labels:
+      - { email_address: alice@ring.com, label: fraud, days_ago: 3 }
+      - { email_address: bob@ring.com, label: chargeback, ipv4_address: 203.0.113.9, days_ago: 10 }
+      - { email_address: dave@ring.com, label: legitimate }
+    expected: { action: challenge, warnings: [domain_reported], fired: [domain_reported] }
+  - name: one of them outside the 30-day window does not
+    input: { email_address: carol@ring.com }
+    labels:
+      - { email_address: alice@ring.com, label: fraud, days_ago: 3 }
+      - { email_address: bob@ring.com, label: fraud, days_ago: 45 }
+    expected: { action: allow, fired: [] }
+  - name: a labelled address comes back under a plus tag
+    input: { email_address: Alice+again@ring.com }
+    labels: [ { email_address: alice@ring.com, label: abuse } ]
+    expected: { action: block, errors: [address_reported] }
+  - name: no labels of its own
+    input: { email_address: alice@ring.com }
+    expected: { action: allow }
+`;
+    const results = await runPolicyTests(compile(text));
+    expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
+  });
+
+  it('refuses a label that is none, with its position', () => {
+    const bad = `version: "1"
+tests:
+  - name: bad
+    input: { email_address: a@x.example }
+    labels: [ { email_address: b@x.example, label: scam } ]
+    expected: {}
+`;
+    expect(() => compile(bad)).toThrow(/with-fixtures\.yaml:5:\d+: \/tests\/0\/labels\/0\/label: must be one of: fraud, abuse/);
+  });
+
   it('refuses fixtures that are not well formed, with their position', () => {
     const bad = `version: "1"
 tests:
