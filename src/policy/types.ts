@@ -78,6 +78,16 @@ export interface LabelEntry {
   days_ago?: number;
 }
 
+/** What a policy test's DNS blocklist (one zone) answers: an address in 127/8, several, or `error`; a name not listed is not listed. */
+export type BlocklistListing = string | string[] | 'error';
+
+export interface TestBlocklists {
+  /** By registrable domain (what a domain zone lists). */
+  domains?: Record<string, BlocklistListing>;
+  /** By IP address, in any spelling. */
+  ips?: Record<string, BlocklistListing>;
+}
+
 /** What the network says about one domain in a policy test; `nxdomain` or `error` for the whole name. */
 export type DomainAnswers =
   | 'nxdomain'
@@ -122,6 +132,8 @@ export interface PolicyTest {
   labels?: LabelEntry[];
   /** Network answers per domain; without it the network checks answer "not checked". */
   network?: Record<string, DomainAnswers>;
+  /** What one DNS blocklist zone answers (the DNSBL facts); without it no zone is configured. */
+  blocklists?: TestBlocklists;
   /** The project's own domain lists (`email-trust project lists`), by list name; none when absent. */
   lists?: Record<string, string[]>;
   expected: {

@@ -16,7 +16,7 @@ import { ioFacts } from './policy-replay.js';
 import { TestHistory } from './policy-test-fixtures.js';
 import { evaluateWithFixtures, type FixtureRun } from './policy-tests.js';
 
-export type Fixtures = Pick<FixtureRun, 'history' | 'labels' | 'network'>;
+export type Fixtures = Pick<FixtureRun, 'history' | 'labels' | 'network' | 'blocklists'>;
 
 export interface ExplainInput {
   email_address: string;
@@ -24,12 +24,14 @@ export interface ExplainInput {
   ipv6_address?: string;
 }
 
-/** A fixtures file is validated as the `history`, `labels` and `network` of a policy test (schemas/policy.schema.json). */
+/** A fixtures file is validated as the `history`, `labels`, `network` and `blocklists` of a policy test (schemas/policy.schema.json). */
 const TEST_SCHEMA = { $ref: 'https://email-trust.dev/schemas/policy.schema.json#/definitions/test' };
 
 export class FixturesError extends Error {}
 
-/** Reads a fixtures file (YAML or JSON): `history:`, `labels:` and `network:` as in a policy test. */
+const FIXTURE_KEYS: readonly string[] = ['history', 'labels', 'network', 'blocklists'];
+
+/** Reads a fixtures file (YAML or JSON): `history:`, `labels:`, `network:` and `blocklists:` as in a policy test. */
 export function readFixtures(file: string): Fixtures {
   let document: unknown;
   try {
@@ -38,10 +40,13 @@ export function readFixtures(file: string): Fixtures {
     throw new FixturesError(`${file}: ${(error as Error).message}`);
   }
   if (document === null || document === undefined) return {};
-  if (typeof document !== 'object' || Array.isArray(document)) throw new FixturesError(`${file}: must be a mapping with history:, labels: and/or network:`);
-  const extra = Object.keys(document).filter((key) => key !== 'history' && key !== 'labels' && key !== 'network');
+  if (typeof document !== 'object' || Array.isArray(document))
+    throw new FixturesError(`${file}: must be a mapping with history:, labels:, network: and/or blocklists:`);
+  const extra = Object.keys(document).filter((key) => !FIXTURE_KEYS.includes(key));
   if (extra.length > 0)
-    throw new FixturesError(`${file}: unknown key ${extra.join(', ')} (a fixtures file holds history:, labels: and network:, as a policy test does)`);
+    throw new FixturesError(
+      `${file}: unknown key ${extra.join(', ')} (a fixtures file holds history:, labels:, network: and blocklists:, as a policy test does)`,
+    );
   const validate = validatorFor(TEST_SCHEMA);
   if (!validate({ name: 'explain', input: { email_address: 'x@example.com' }, expected: {}, ...document })) {
     const problems = describeSchemaErrors(validate.errors ?? []).map((p) => `${pointer(p.path)}: ${p.message}`);

@@ -2,9 +2,10 @@
 // (labels, for the reputation facts), kept in a real in-memory SQLite store, and what the network answers
 // per domain. A domain the test does not list answers
 // as an unreachable network would: unknown, never "no".
-import type { DnsAnswer, FingerprintInput, LookupResult, MxRecord, NetworkAccess, ReputationReader } from '../engine/plugin.js';
-import type { DomainAnswers, HistoryEntry, LabelEntry, PolicyTest } from '../policy/types.js';
+import type { BlocklistAnswer, DnsAnswer, FingerprintInput, LookupResult, MxRecord, NetworkAccess, ReputationReader } from '../engine/plugin.js';
+import type { BlocklistListing, DomainAnswers, HistoryEntry, LabelEntry, PolicyTest, TestBlocklists } from '../policy/types.js';
 import { openDatabase, type Store } from '../store/database.js';
+import { canonicalIp } from '../store/events.js';
 import { isLabel } from '../store/labels.js';
 
 const MINUTE_MS = 60_000;
@@ -12,8 +13,29 @@ const NOT_LISTED = { status: 'error', reason: "not in the test's network answers
 
 const DAY_MS = 86_400_000;
 
-/** A NetworkAccess answering from a test's `network:` table; `now` anchors `registered_days_ago`. */
-export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswers>>, now: () => number = Date.now): NetworkAccess {
+/** The zone a policy test's `blocklists:` answer as. */
+export const TEST_BLOCKLIST_ZONE = 'policy-test.zone';
+
+/** One zone answering from a test's `blocklists:` table; without one, no zone is configured (the DNSBL facts unknown). */
+function blocklistsFrom(table: TestBlocklists | undefined): NetworkAccess['blocklists'] {
+  if (!table) return { domain: async () => [], ip: async () => [] };
+  const answer = (listing: BlocklistListing | undefined): BlocklistAnswer[] => {
+    if (listing === undefined) return [{ zone: TEST_BLOCKLIST_ZONE, answer: { status: 'nxdomain' } }];
+    if (listing === 'error') return [{ zone: TEST_BLOCKLIST_ZONE, answer: { status: 'error', reason: 'servfail' } }];
+    return [{ zone: TEST_BLOCKLIST_ZONE, answer: { status: 'ok', records: Array.isArray(listing) ? listing : [listing] } }];
+  };
+  const ips = new Map(Object.entries(table.ips ?? {}).map(([ip, listing]) => [canonicalIp(ip) ?? ip, listing]));
+  return {
+    domain: async (domain) => answer(table.domains?.[domain.toLowerCase()]),
+    ip: async (address) => answer(ips.get(canonicalIp(address) ?? address)),
+  };
+}
+
+/**
+ * A NetworkAccess answering from a test's `network:` table and, for the DNS blocklists, its `blocklists:`
+ * table; `now` anchors `registered_days_ago`.
+ */
+export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswers>>, now: () => number = Date.now, blocklists?: TestBlocklists): NetworkAccess {
   const entry = (domain: string) => answers[domain.toLowerCase()];
   const addresses = (domain: string, kind: 'a' | 'aaaa'): DnsAnswer<string> => records(entry(domain), kind, (address) => address);
   return {
@@ -25,8 +47,7 @@ export function networkFromAnswers(answers: Readonly<Record<string, DomainAnswer
     },
     registration: { registered: async (domain) => registered(entry(domain), now()) },
     website: { hasWebsite: async (domain) => website(entry(domain)) },
-    // A policy test declares no blocklist zones: the DNSBL facts stay unknown.
-    blocklists: { domain: async () => [], ip: async () => [] },
+    blocklists: blocklistsFrom(blocklists),
   };
 }
 

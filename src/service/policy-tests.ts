@@ -62,7 +62,7 @@ export async function runPolicyTests(policy: CompiledPolicy, now: () => number =
 }
 
 /** What a policy test (or `policy explain --fixtures`) declares: an input, and optionally a history and network answers. */
-export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'labels' | 'network' | 'lists'>;
+export type FixtureRun = Pick<PolicyTest, 'input' | 'history' | 'labels' | 'network' | 'blocklists' | 'lists'>;
 
 /** Evaluates one input against the world `run` declares (history under project `policy-test-<index>`), at time `at`. */
 export async function evaluateWithFixtures(
@@ -92,7 +92,7 @@ export async function evaluateWithFixtures(
 /** The history, labels, network and clock `run` declares. */
 async function fixtureServices(policy: CompiledPolicy, run: FixtureRun, history: TestHistory, index: number, at: number): Promise<RunServices> {
   const velocity = run.history ? await history.reader(await history.project(index, run.history, at)) : noHistory;
-  const network = run.network ? networkFromAnswers(run.network, () => at) : OFFLINE;
+  const network = run.network || run.blocklists ? networkFromAnswers(run.network ?? {}, () => at, run.blocklists) : OFFLINE;
   // Labels are counted under the forms verify stores an address under (its base address and domain).
   const reputation = run.labels ? await history.labelled(index, run.labels, (email) => storedForms(policy, email), at) : undefined;
   return { velocity, network, ...(reputation ? { reputation } : {}), ...(run.lists ? { lists: listsOf(run.lists) } : {}), now: () => at };

@@ -100,6 +100,33 @@ tests:
     expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
   });
 
+  it('declare what a DNS blocklist answers: a listing, a refused query (unknown), an IP listing, none declared', async () => {
+    const text = `version: "1"
+checks:
+  known_abuse_domain: { mode: hard, action: block }
+  dnsbl_domain: { mode: soft, action: allow_with_review }
+  dnsbl_ip: { mode: soft, action: challenge }
+tests:
+  - name: a domain its zone lists as spam is known abuse
+    input: { email_address: jane@spam-site.com }
+    blocklists: { domains: { spam-site.com: 127.0.1.2 } }
+    expected: { action: block, is_known_abuse_domain: true, errors: [domain_is_known_abuse], warnings: [domain_on_dnsbl] }
+  - name: a refused query (a public resolver) tells nothing
+    input: { email_address: jane@spam-site.com }
+    blocklists: { domains: { spam-site.com: 127.255.255.254 } }
+    expected: { action: allow, is_known_abuse_domain: false, fired: [] }
+  - name: a listed IP is challenged
+    input: { email_address: jane@fine.com, ipv4_address: 81.2.69.142 }
+    blocklists: { ips: { 81.2.69.142: [127.0.0.4] } }
+    expected: { action: challenge, warnings: [ip_on_dnsbl], fired: [dnsbl_ip] }
+  - name: without blocklists no zone is configured
+    input: { email_address: jane@spam-site.com }
+    expected: { action: allow, is_known_abuse_domain: false }
+`;
+    const results = await runPolicyTests(compile(text));
+    expect(results.map((r) => [r.test.name, r.failures])).toEqual(results.map((r) => [r.test.name, []]));
+  });
+
   it('refuses a label that is none, with its position', () => {
     const bad = `version: "1"
 tests:

@@ -51,7 +51,10 @@ export function addPolicyCommands(program: Command): void {
     .option('--email <address>', 'the address to verify')
     .option('--ipv4 <address>', "the caller's IPv4 address")
     .option('--ipv6 <address>', "the caller's IPv6 address")
-    .option('--fixtures <file>', 'history:, labels: and network: answers, as a policy test declares them (default: none, network checks not checked)')
+    .option(
+      '--fixtures <file>',
+      'history:, labels:, network: and blocklists: answers, as a policy test declares them (default: none, network checks not checked)',
+    )
     .option('--project <name-or-id>', 'with --event: the project the event belongs to')
     .option('--event <id>', 'a stored decision: its X-Decision-Id, or its event id (`email-trust events list`); replayed on the facts it recorded')
     .option('--json', 'print the explanation as JSON (the `explain` of a verify response)', false)
