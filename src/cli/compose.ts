@@ -10,7 +10,7 @@ import { FactCatalog } from '../engine/catalog.js';
 import { createApp } from '../http/app.js';
 import { InFlightRequests } from '../http/middleware/in-flight.js';
 import { buildOpenApiDocument } from '../http/openapi/document.js';
-import { countRejection } from '../metrics.js';
+import { countRejection, reportDataAges } from '../metrics.js';
 import { createNetwork, type Network } from '../network/index.js';
 import type { ResolverState } from '../network/resolver-check.js';
 import { summarizeNetwork } from '../network/summary.js';
@@ -20,7 +20,7 @@ import { createPolicyChecks } from '../policy/check-thread.js';
 import { formatProblem } from '../policy/errors.js';
 import { createAccess } from '../service/access.js';
 import type { ServiceContext } from '../service/context.js';
-import { staleAdvice, staleLists } from '../service/data-age.js';
+import { dataAgeSamples, staleAdvice, staleLists } from '../service/data-age.js';
 import { FingerprintSealer } from '../service/fingerprint.js';
 import { createLimits, type Limits } from '../service/limits.js';
 import { createOperations } from '../service/operations.js';
@@ -130,7 +130,11 @@ export async function composeService(config: Config, options: ComposeOptions = {
     // Reported, never unready: the service answers without DNS (its facts unknown), as without Redis.
     readiness.add('dns', () => dnsProbe(selfCheck.state()), { required: false });
     selfCheck.start(config.network.dnsCheckIntervalSeconds * 1000);
+    // A resolver that lies answers at once: the first requests must not meet it unchecked. One that does not
+    // answer at all only makes requests' DNS facts unknown, so the start waits for it at most a second.
+    await Promise.race([selfCheck.check(), delay(FIRST_DNS_CHECK_WAIT_MS)]);
   }
+  reportDataAges(() => dataAgeSamples(registry, now()));
   if (config.data.ageCheck) {
     // Reported, never unready: a stale list still answers, less well (decision 0091).
     readiness.add(
@@ -181,6 +185,11 @@ function redactedUrl(url: string): string {
     return 'redis';
   }
 }
+
+/** How long a start waits for the resolvers' first self-check before it serves anyway. */
+const FIRST_DNS_CHECK_WAIT_MS = 1_000;
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms).unref());
 
 /** The last self-check's verdict as a readiness probe: its canaries' answers when none resolved. */
 function dnsProbe(state: ResolverState): void {

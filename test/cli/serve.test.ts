@@ -271,10 +271,14 @@ it('behind a resolver that answers NXDOMAIN for every name, the printed curl lin
   try {
     const [stdout, stderr] = await Promise.all([
       waitFor(proc.stdout!, proc, (t) => /curl .*\n/.test(t)),
-      waitFor(proc.stderr!, proc, (t) => /DNS self-check failed.*\n/.test(t)),
+      waitFor(proc.stderr!, proc, (t) => /DNS self-check failed.*\n/.test(t) && /"email-trust is listening".*\n/.test(t)),
     ]);
-    const warning = JSON.parse(stderr.split('\n').find((l) => l.includes('DNS self-check failed')) as string);
+    const lines = stderr.split('\n');
+    const warning = JSON.parse(lines.find((l) => l.includes('DNS self-check failed')) as string);
     expect(warning.level).toBe(40);
+    // Checked before it listens: no request meets the lying resolver unchecked.
+    const listening = lines.findIndex((l) => l.includes('email-trust is listening'));
+    expect(lines.findIndex((l) => l.includes('DNS self-check failed'))).toBeLessThan(listening);
     expect(warning.msg).toContain('gmail.com: nxdomain, outlook.com: nxdomain, yahoo.com: nxdomain');
     expect(warning.msg).toContain('Set DNS_SERVERS to a resolver that works, or NETWORK_CHECKS=off to run offline');
 
