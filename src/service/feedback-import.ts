@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Store } from '../store/database.js';
 import { canonicalIp } from '../store/events.js';
-import { addressSubject, isLabel, LABELS, type LabelChange, MAX_NOTE_LENGTH } from '../store/labels.js';
+import { addressSubject, isLabel, LABELS, type LabelChange, MAX_NOTE_LENGTH, type NewLabel } from '../store/labels.js';
 import type { Project } from '../store/projects.js';
 import { storedForms } from './address-forms.js';
 
@@ -99,6 +99,7 @@ export async function importFeedback(records: AsyncIterable<ImportRecord>, optio
   const { store, policy, project, shared, now } = options;
   const keep = options.keepBadLines ?? 20;
   const summary: ImportSummary = { records: 0, created: 0, replaced: 0, unchanged: 0, badByProblem: new Map(), badLines: [] };
+  const writes = new OrderedWrites();
   const bad = (line: number, kind: string, problem: string) => {
     summary.badByProblem.set(kind, (summary.badByProblem.get(kind) ?? 0) + 1);
     if (summary.badLines.length < keep) summary.badLines.push({ line, problem });
@@ -121,27 +122,65 @@ export async function importFeedback(records: AsyncIterable<ImportRecord>, optio
       continue;
     }
     const ipv6 = parsed.ip?.includes(':') ? parsed.ip : null;
-    const change: LabelChange = await store.labels.record(
-      {
-        projectId: project.id,
-        subject: addressSubject(forms.base, parsed.ip),
-        eventId: null,
-        decisionId: null,
-        email: parsed.email,
-        baseEmail: forms.base,
-        domain: forms.domain,
-        ipv4: parsed.ip !== null && ipv6 === null ? parsed.ip : null,
-        ipv6,
-        device: null,
-        label: parsed.label,
-        note: parsed.note,
-        source: 'import',
-        labelledAt: parsed.labelledAt,
-        shared,
-      },
-      now,
-    );
-    summary[change.outcome] += 1;
+    const subject = addressSubject(forms.base, parsed.ip);
+    const label: NewLabel = {
+      projectId: project.id,
+      subject,
+      eventId: null,
+      decisionId: null,
+      email: parsed.email,
+      baseEmail: forms.base,
+      domain: forms.domain,
+      ipv4: parsed.ip !== null && ipv6 === null ? parsed.ip : null,
+      ipv6,
+      device: null,
+      label: parsed.label,
+      note: parsed.note,
+      source: 'import',
+      labelledAt: parsed.labelledAt,
+      shared,
+    };
+    await writes.add(subject, async () => {
+      const change: LabelChange = await store.labels.record(label, now);
+      summary[change.outcome] += 1;
+    });
   }
+  await writes.drain();
   return summary;
+}
+
+/** Labels written at most this many at a time: the store batches their statements. */
+const WRITES_IN_FLIGHT = 16;
+
+/**
+ * Writes in flight, at most WRITES_IN_FLIGHT, those of one subject in file order (a later line of an address
+ * replaces an earlier one, as it would one at a time). The first failure stops the import.
+ */
+class OrderedWrites {
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: unknown = null;
+
+  async add(subject: string, write: () => Promise<void>): Promise<void> {
+    if (this.failure !== null) throw this.failure;
+    while (this.inFlight.size >= WRITES_IN_FLIGHT) await Promise.race(this.inFlight);
+    if (this.failure !== null) throw this.failure;
+    const before = this.tails.get(subject) ?? Promise.resolve();
+    const done: Promise<void> = before
+      .then(write)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(done);
+        if (this.tails.get(subject) === done) this.tails.delete(subject);
+      });
+    this.tails.set(subject, done);
+    this.inFlight.add(done);
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.inFlight);
+    if (this.failure !== null) throw this.failure;
+  }
 }

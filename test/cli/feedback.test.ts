@@ -144,6 +144,21 @@ describe.each(['sqlite', 'postgres'] as const)('feedback import and list on %s',
     expect(r.err).toContain(message);
   });
 
+  it('takes the later of two lines of one address, as written in the file, with the earlier kept in its history', async () => {
+    const lines = ['email_address,label,date'];
+    for (let i = 0; i < 40; i++)
+      lines.push(`filler${i}@order.example,bounced,2026-11-20`, `twice@order.example,${i % 2 === 0 ? 'fraud' : 'legitimate'},2026-11-20`);
+    const ordered = join(dir, `${database}-order.csv`);
+    await writeFile(ordered, lines.join('\n'));
+    const r = await runCli('feedback', 'import', ordered, '--project', 'shop');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('41 labels created, 39 replaced, 0 unchanged, 0 bad lines');
+    const subject = addressSubject('twice@order.example', null);
+    expect(await server.service.store.labels.get(shop.project.id, subject)).toMatchObject({ label: 'legitimate', revision: 40 });
+    const history = await server.service.store.labels.history(shop.project.id, subject);
+    expect(history.map((h) => h.label)).toEqual(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 'fraud' : 'legitimate')));
+  });
+
   it('refuses a file whose header lacks a column, naming the header it needs', async () => {
     const headerless = join(dir, `${database}-header.csv`);
     await writeFile(headerless, 'email_address,outcome\nx@y.example,fraud\n');
