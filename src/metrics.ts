@@ -87,6 +87,43 @@ export const policyRevision = new Gauge({
   registers: [registry],
 });
 
+/** One data list's age for the two gauges below, by `plugin/list` (a bounded set: the lists the plugins declare). */
+export interface DataAgeSample {
+  list: string;
+  ageSeconds: number;
+  /** Its upstream's maximum age; null without one. */
+  maxAgeSeconds: number | null;
+}
+
+let dataAges: () => readonly DataAgeSample[] = () => [];
+
+/** What the data gauges read at each scrape (the composition root hands the plugins' lists in). */
+export function reportDataAges(read: () => readonly DataAgeSample[]): void {
+  dataAges = read;
+}
+
+export const dataAgeSeconds = new Gauge({
+  name: 'email_trust_data_age_seconds',
+  help: "Age of each data list a check loads, by plugin/list: since its update was fetched (email-trust data update), else since the shipped snapshot's date",
+  labelNames: ['list'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const sample of dataAges()) this.set({ list: sample.list }, sample.ageSeconds);
+  },
+});
+
+export const dataMaxAgeSeconds = new Gauge({
+  name: 'email_trust_data_max_age_seconds',
+  help: 'Maximum age of each data list with an upstream, by plugin/list (alert on email_trust_data_age_seconds above it)',
+  labelNames: ['list'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const sample of dataAges()) if (sample.maxAgeSeconds !== null) this.set({ list: sample.list }, sample.maxAgeSeconds);
+  },
+});
+
 export type RejectionKind = 'rate_limit' | 'quota' | 'failed_auth' | 'limiter_fallback';
 
 /** Counts one refusal (or a limiter falling back to memory): what the rate limiter and the quota call. */

@@ -2,6 +2,7 @@
 // update was fetched (DATA_DIR), against the maximum age its upstream sets. `email-trust data` prints it;
 // `serve` warns at start and /readyz reports `data` degraded while a list is past its maximum age.
 import type { DataList, Plugin } from '../engine/plugin.js';
+import type { DataAgeSample } from '../metrics.js';
 
 const DAY_MS = 86_400_000;
 
@@ -38,4 +39,18 @@ export function staleLists(plugins: readonly Plugin[], now: number): string[] {
 /** The operator's sentence for stale lists: which, and what to do. */
 export function staleAdvice(stale: readonly string[]): string {
   return `data lists past their maximum age: ${stale.join(', ')}; run \`email-trust data update\` (a daily CronJob with this DATA_DIR), then SIGHUP or DATA_RELOAD_INTERVAL; DATA_AGE_CHECK=off silences this`;
+}
+
+/** Every list's age in seconds, and its maximum age, for the gauges of src/metrics.ts. */
+export function dataAgeSamples(plugins: readonly Plugin[], now: number): DataAgeSample[] {
+  return plugins.flatMap((plugin) =>
+    (plugin.data ?? []).map((list) => {
+      const age = dataAge(list, now);
+      return {
+        list: `${plugin.id}/${list.name}`,
+        ageSeconds: Math.max(0, (now - age.since) / 1000),
+        maxAgeSeconds: age.maxAgeDays === null ? null : (age.maxAgeDays * DAY_MS) / 1000,
+      };
+    }),
+  );
 }
