@@ -97,6 +97,24 @@ const SOURCE_COLUMNS = ['file', 'source', 'license', 'date'] as const;
  * missing or malformed, so a plugin whose metadata is broken fails at load, in its own test.
  */
 export function readSources(pluginId: string): Map<string, Omit<DataList, 'entries' | 'name'>> {
+  const table = markdownTable(pluginId, SOURCE_COLUMNS);
+  if (table === null) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no "| File | Source | License | Date |" table`);
+  const sources = new Map<string, Omit<DataList, 'entries' | 'name'>>();
+  for (const { line, cells } of table) {
+    const [file, source, license, date] = cells;
+    if (!file || !source || !license || !date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      throw new Error(`plugins/${pluginId}/data/SOURCE.md: bad row "${line}" (file, source, license and a YYYY-MM-DD date)`);
+    }
+    sources.set(file, { source, license, date });
+  }
+  return sources;
+}
+
+/**
+ * The rows of the table of plugins/<pluginId>/data/SOURCE.md whose header is `columns` (compared lower-cased),
+ * each as its trimmed line and its cells (backticks around a cell dropped); null when the page has no such table.
+ */
+function markdownTable(pluginId: string, columns: readonly string[]): Array<{ line: string; cells: string[] }> | null {
   const lines = readShippedFile(pluginId, 'SOURCE.md').split('\n');
   const cells = (line: string) =>
     line
@@ -109,19 +127,15 @@ export function readSources(pluginId: string): Map<string, Omit<DataList, 'entri
       line.trim().startsWith('|') &&
       cells(line)
         .map((c) => c.toLowerCase())
-        .join() === SOURCE_COLUMNS.join(),
+        .join() === columns.join(),
   );
-  if (headerAt < 0) throw new Error(`plugins/${pluginId}/data/SOURCE.md: no "| File | Source | License | Date |" table`);
-  const sources = new Map<string, Omit<DataList, 'entries' | 'name'>>();
+  if (headerAt < 0) return null;
+  const rows: Array<{ line: string; cells: string[] }> = [];
   for (const line of lines.slice(headerAt + 2)) {
     if (!line.trim().startsWith('|')) break;
-    const [file, source, license, date] = cells(line);
-    if (!file || !source || !license || !date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
-      throw new Error(`plugins/${pluginId}/data/SOURCE.md: bad row "${line.trim()}" (file, source, license and a YYYY-MM-DD date)`);
-    }
-    sources.set(file, { source, license, date });
+    rows.push({ line: line.trim(), cells: cells(line) });
   }
-  return sources;
+  return rows;
 }
 
 /** A row of the optional `| File | Upstream | Format | Max age |` table of SOURCE.md: a maintained upstream, or why there is none. */
@@ -136,25 +150,9 @@ const UPSTREAM_COLUMNS = ['file', 'upstream', 'format', 'max age'] as const;
  */
 export function readUpstreams(pluginId: string): Map<string, UpstreamRow> {
   const rows = new Map<string, UpstreamRow>();
-  const lines = readShippedFile(pluginId, 'SOURCE.md').split('\n');
-  const cells = (line: string) =>
-    line
-      .trim()
-      .replace(/^\||\|$/g, '')
-      .split('|')
-      .map((cell) => cell.trim().replace(/^`|`$/g, ''));
-  const headerAt = lines.findIndex(
-    (line) =>
-      line.trim().startsWith('|') &&
-      cells(line)
-        .map((c) => c.toLowerCase())
-        .join() === UPSTREAM_COLUMNS.join(),
-  );
-  if (headerAt < 0) return rows;
-  for (const line of lines.slice(headerAt + 2)) {
-    if (!line.trim().startsWith('|')) break;
-    const [file = '', upstream = '', format = '', maxAge = ''] = cells(line);
-    const bad = () => new Error(`plugins/${pluginId}/data/SOURCE.md: bad upstream row "${line.trim()}" (file, URLs or "none: why", format, "N days")`);
+  for (const { line, cells } of markdownTable(pluginId, UPSTREAM_COLUMNS) ?? []) {
+    const [file = '', upstream = '', format = '', maxAge = ''] = cells;
+    const bad = () => new Error(`plugins/${pluginId}/data/SOURCE.md: bad upstream row "${line}" (file, URLs or "none: why", format, "N days")`);
     if (upstream.startsWith('none:')) {
       if (file === '' || upstream.slice(5).trim() === '') throw bad();
       rows.set(file, { none: upstream.slice(5).trim() });

@@ -5,23 +5,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+// The JSON's rows, as the command types them.
+import type { DataRow as Row } from '../../src/cli/commands/data.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-interface Row {
-  plugin: string;
-  name: string;
-  source: string;
-  license: string;
-  date: string;
-  entries: number | null;
-  origin: 'shipped' | 'updated';
-  updated_at: string | null;
-  age_days: number;
-  max_age_days: number | null;
-  stale: boolean | null;
-  upstream: string[] | null;
-}
 
 // DATA_DIR at a folder that holds nothing: the shipped lists, whatever ./data/lists holds here.
 const cli = (...args: string[]) =>

@@ -138,6 +138,17 @@ tests:
     expect(() => compile(bad)).toThrow(/with-fixtures\.yaml:5:\d+: \/tests\/0\/labels\/0\/label: must be one of: fraud, abuse/);
   });
 
+  it('refuses a blocklist answer outside 127/8, with its position', () => {
+    const bad = `version: "1"
+tests:
+  - name: bad
+    input: { email_address: a@x.example }
+    blocklists: { domains: { x.example: 10.0.0.1 } }
+    expected: {}
+`;
+    expect(() => compile(bad)).toThrow(/with-fixtures\.yaml:5:\d+: \/tests\/0\/blocklists\/domains\/x\.example/);
+  });
+
   it('refuses fixtures that are not well formed, with their position', () => {
     const bad = `version: "1"
 tests:
