@@ -59,6 +59,8 @@ export interface DataConfig {
   maxShrinkPercent: number;
   /** DATA_RELOAD_INTERVAL: `serve` reads the lists again every this many seconds (0: only on SIGHUP). */
   reloadIntervalSeconds: number;
+  /** DATA_UPDATE_INTERVAL: `serve` runs `data update` itself soon after start and then every this many seconds, and reloads what it installed (0: never). */
+  updateIntervalSeconds: number;
   /** DATA_AGE_CHECK: `serve` warns at start, and /readyz reports `data` degraded, while a list is past its maximum age. */
   ageCheck: boolean;
 }
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'DATA_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       maxShrinkPercent: integer(env, 'DATA_MAX_SHRINK', 20, 0, 100),
       reloadIntervalSeconds: integer(env, 'DATA_RELOAD_INTERVAL', 0, 0, 7 * 86_400),
+      updateIntervalSeconds: integer(env, 'DATA_UPDATE_INTERVAL', 0, 0, 7 * 86_400),
       ageCheck: onOff(env, 'DATA_AGE_CHECK', true),
     },
     network: {

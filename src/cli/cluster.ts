@@ -4,7 +4,8 @@
 // replaces a worker that dies. Limits stay global: through Redis when REDIS_URL is set, otherwise through
 // the limiter the primary holds for every worker (rate-limiter-flexible's RateLimiterClusterMaster). On
 // SIGINT or SIGTERM it passes the signal on, waits for every worker to finish, then exits; SIGHUP (reload
-// the policies) it passes on to every worker.
+// the policies and the data lists) it passes on to every worker, and after a DATA_UPDATE_INTERVAL run that
+// installed a list (src/cli/data-updates.ts).
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
@@ -12,6 +13,7 @@ import type { Config } from '../config.js';
 import { summarizeNetwork } from '../network/summary.js';
 import { startRetention } from '../service/retention.js';
 import { openDatabase } from '../store/database.js';
+import { startDataUpdates } from './data-updates.js';
 import { createLogger } from './logger.js';
 import { ensureDemoProject, printCreated } from './projects.js';
 import { databaseName } from './with-store.js';
@@ -62,11 +64,20 @@ export async function runPrimary(config: Config, hostAndPort: (host: string, por
   );
   const demo = await ensureDemoProject(store);
   const retention = startRetention(store, { retentionDays: config.velocityRetentionDays, intervalMs: RETENTION_INTERVAL_MS, now: Date.now, log });
+  // DATA_UPDATE_INTERVAL: the primary updates, and every listening worker reloads (as on SIGHUP, the policies too).
+  const updates = startDataUpdates({
+    intervalSeconds: config.data.updateIntervalSeconds,
+    log,
+    reload: async () => {
+      for (const worker of listening) worker.process.kill('SIGHUP');
+    },
+  });
 
   const stop = async (signal: NodeJS.Signals) => {
     stopping = true;
     log.info({ signal }, 'stopping: waiting for the workers to finish');
     retention.stop();
+    updates.stop();
     const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
     await Promise.all(
       workers.map((worker) => {

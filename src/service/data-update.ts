@@ -3,7 +3,7 @@
 // (src/data-lists.ts) only when every check holds; otherwise the last good list stays, and the result says why.
 // It knows no list by name: the plugins' data declarations say what to fetch and how to read it.
 import type { DataConfig } from '../config.js';
-import { writeInstalled } from '../data-lists.js';
+import { STALE_LOCK_MS, takeUpdateLock, writeInstalled } from '../data-lists.js';
 import type { DataList } from '../engine/plugin.js';
 
 export interface UpdateTarget {
@@ -11,7 +11,7 @@ export interface UpdateTarget {
   list: DataList;
 }
 
-export interface UpdateOptions extends Omit<DataConfig, 'reloadIntervalSeconds' | 'ageCheck'> {
+export interface UpdateOptions extends Omit<DataConfig, 'reloadIntervalSeconds' | 'updateIntervalSeconds' | 'ageCheck'> {
   /** Fetch, compile and check, but write nothing. */
   dryRun: boolean;
   now?: () => number;
@@ -93,11 +93,29 @@ function causeOf(error: unknown): string {
   return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
 }
 
-/** Updates each target in turn (one list's downloads at once, so memory holds one list); never throws for a list. */
+/** Another update holds DATA_DIR's lock (data-lists.ts): this one fetched nothing. */
+export class UpdateInProgress extends Error {}
+
+/**
+ * Updates each target in turn (one list's downloads at once, so memory holds one list); never throws for a
+ * list. One update installs into a DATA_DIR at a time (its lock): with another running, throws
+ * UpdateInProgress before fetching anything. A dry run installs nothing and takes no lock.
+ */
 export async function updateLists(targets: readonly UpdateTarget[], options: UpdateOptions): Promise<UpdateResult[]> {
-  const results: UpdateResult[] = [];
-  for (const target of targets) results.push(await updateList(target, options));
-  return results;
+  const lock = options.dryRun ? { release: () => {} } : takeUpdateLock(options.dir, (options.now ?? Date.now)());
+  if ('holder' in lock) {
+    const { pid, host, startedAt } = lock.holder;
+    throw new UpdateInProgress(
+      `another \`data update\` is installing into ${options.dir} (pid ${pid} on ${host}, since ${startedAt}); nothing was fetched. Try again when it ends (a lock older than ${STALE_LOCK_MS / 60_000} minutes is taken over)`,
+    );
+  }
+  try {
+    const results: UpdateResult[] = [];
+    for (const target of targets) results.push(await updateList(target, options));
+    return results;
+  } finally {
+    lock.release();
+  }
 }
 
 async function updateList({ plugin, list }: UpdateTarget, options: UpdateOptions): Promise<UpdateResult> {

@@ -192,3 +192,25 @@ it('DATA_RELOAD_INTERVAL: the update is picked up within the interval, with no s
   expect(await serve.verifyFromNewExit()).toContain('vpn_detected');
   await serve.stop();
 });
+
+it('two instances on one DATA_DIR: the one with DATA_UPDATE_INTERVAL fetches and installs, both flag the new Tor exit without a restart, and each upstream is asked once a run', async () => {
+  const shared = join(dir, 'shared-lists');
+  upstreams.asked.length = 0;
+  const updater = await startServe('updater', { DATA_DIR: shared, DATA_SOURCES_URL: upstreams.url, DATA_UPDATE_INTERVAL: '3600' });
+  const reader = await startServe('reader', { DATA_DIR: shared, DATA_RELOAD_INTERVAL: '1' });
+  // The updater's first run, about 2 s after its start: its summary, then its own reload.
+  const summary = JSON.parse(await updater.logLine('"data update: ')) as { level: number; installed: string[]; skipped: number; msg: string };
+  expect(summary.level).toBe(30);
+  expect(summary.installed).toEqual(expect.arrayContaining(['ip-intelligence/tor-exits.txt', 'disposable/domains.txt']));
+  expect(summary.msg).toMatch(/^data update: \d+ installed, 0 refused/);
+  await updater.logLine('"data lists reloaded"');
+  expect(await updater.verifyFromNewExit()).toContain('vpn_detected');
+  // The other instance fetched nothing: it reloads what the first installed within its interval.
+  await reader.logLine('ip-intelligence/tor-exits.txt 20');
+  expect(await reader.verifyFromNewExit()).toContain('vpn_detected');
+  expect(await reader.actionOnNewThrowaway()).toBe('block');
+  const torAsked = upstreams.asked.filter((path) => path === '/check.torproject.org/torbulkexitlist');
+  expect(torAsked).toHaveLength(1);
+  expect(existsSync(join(shared, '.update.lock'))).toBe(false);
+  await Promise.all([updater.stop(), reader.stop()]);
+});

@@ -238,3 +238,37 @@ describe('DATA_SOURCES_URL', () => {
     );
   });
 });
+
+describe("DATA_DIR's update lock: one update installs at a time", () => {
+  const lock = () => join(dir, '.update.lock');
+  const holder = (startedAt: number) =>
+    writeFileSync(lock(), `${JSON.stringify({ pid: 4242, host: 'other-instance', startedAt: new Date(startedAt).toISOString() })}\n`);
+
+  it('another update holding it: nothing is fetched or installed, and the error names the holder', async () => {
+    holder(NOW - 5 * 60_000);
+    upstreams.asked.length = 0;
+    await expect(update(['tor-exits.txt'])).rejects.toThrow(
+      /another `data update` is installing into .* \(pid 4242 on other-instance, since 2026-12-03T05:55:00\.000Z\); nothing was fetched/,
+    );
+    expect(upstreams.asked).toEqual([]);
+    expect(existsSync(join(dir, 'ip-intelligence', 'tor-exits.txt'))).toBe(false);
+    expect(existsSync(lock())).toBe(true);
+  });
+
+  it('a lock older than an hour (its update died) is taken over, and released when the update ends', async () => {
+    holder(NOW - 61 * 60_000);
+    const [result] = await update(['tor-exits.txt']);
+    expect(result?.outcome).toBe('installed');
+    expect(existsSync(lock())).toBe(false);
+  });
+
+  it('is released after an update whose lists were refused, and a dry run ignores it', async () => {
+    upstreams.routes.set(ROUTES.tor, { status: 404, body: 'gone' });
+    const [refused] = await update(['tor-exits.txt']);
+    expect(refused?.outcome).toBe('refused');
+    expect(existsSync(lock())).toBe(false);
+    holder(NOW);
+    const [checked] = await update(['tor-exits.txt'], { dryRun: true });
+    expect(checked?.outcome).toBe('refused');
+  });
+});

@@ -1,6 +1,7 @@
 // `email-trust serve`: binds the port first (a taken port stops the start before anything is made),
 // then creates the demo project of a fresh install and prints its keys, then serves until SIGINT or SIGTERM.
-// SIGHUP reloads the policies (folders and every project's stored policy) and the data lists without a restart.
+// SIGHUP reloads the policies (folders and every project's stored policy) and the data lists without a restart;
+// DATA_UPDATE_INTERVAL runs `data update` from here and reloads what it installed (src/cli/data-updates.ts).
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
@@ -18,6 +19,7 @@ import { startRetention } from '../../service/retention.js';
 import { runPrimary } from '../cluster.js';
 import { composeService, type Service } from '../compose.js';
 import { configHelp } from '../config-variables.js';
+import { startDataUpdates } from '../data-updates.js';
 import { ensureDemoProject, printCreated } from '../projects.js';
 import { missingServeFlags } from '../serve-flags.js';
 import { stopOnSignals } from '../shutdown.js';
@@ -78,11 +80,16 @@ async function serve(): Promise<void> {
     now: Date.now,
     log: service.log,
   });
+  // With WORKERS, the primary runs the updates (cluster.ts); here this process is the only one.
+  const updates = startDataUpdates({ intervalSeconds: config.data.updateIntervalSeconds, log: service.log, reload: () => dataReload.reload() });
   stopOnSignals({
     service,
     servers,
     timeoutMs: config.ops.shutdownTimeoutMs,
-    beforeClose: () => retention.stop(),
+    beforeClose: () => {
+      retention.stop();
+      updates.stop();
+    },
   });
   // Printed last: whoever waits for the curl line (a script, a test) may stop the service as soon as it sees
   // it. Printed before the handlers, a SIGTERM sent at once ended the process by the signal's default action
