@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
 import { runCli } from '../support/cli-run.js';
-import { NEW_TOR_EXIT, ROUTES, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
+import { githubMeta, NEW_TOR_EXIT, ROUTES, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
 
 let upstreams: UpstreamServer;
 let dir: string;
@@ -46,9 +46,22 @@ const isTorExit = (address: string) =>
     { cwd: packageRoot, encoding: 'utf8', env: { ...process.env, DATA_DIR: dir } },
   ).trim() === 'true';
 
+/** The provider the ip-intelligence plugin of a fresh process (built) names for the address. */
+const providerOf = (address: string) =>
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const m = await import('./dist/plugins/ip-intelligence/index.js'); console.log(m.lookupIp(${JSON.stringify(address)}).provider)`,
+    ],
+    { cwd: packageRoot, encoding: 'utf8', env: { ...process.env, DATA_DIR: dir } },
+  ).trim();
+
 interface DataRow {
   plugin: string;
   name: string;
+  entries: number | null;
   origin: string;
   updated_at: string | null;
   age_days: number;
@@ -84,14 +97,14 @@ describe('email-trust data update', () => {
     const run = await runCli('data', 'update', '--json');
     expect(run.code, run.err).toBe(0);
     const results = JSON.parse(run.out) as { list: string; outcome: string }[];
-    expect(results.filter((r) => r.outcome === 'installed').map((r) => r.list)).toHaveLength(7);
+    expect(results.filter((r) => r.outcome === 'installed').map((r) => r.list)).toHaveLength(18);
     expect(results.filter((r) => r.outcome === 'refused')).toEqual([]);
 
     const rows = JSON.parse(built('data', '--json')) as DataRow[];
     const tor = rows.find((r) => r.name === 'tor-exits.txt');
     expect(tor).toMatchObject({ origin: 'updated', age_days: 0, max_age_days: 1, stale: false });
     expect(Date.now() - Date.parse(tor?.updated_at ?? '')).toBeLessThan(600_000);
-    expect(rows.filter((r) => r.origin === 'updated').map((r) => `${r.plugin}/${r.name}`)).toHaveLength(7);
+    expect(rows.filter((r) => r.origin === 'updated').map((r) => `${r.plugin}/${r.name}`)).toHaveLength(18);
     expect(rows.find((r) => r.name === 'never-disposable.txt')).toMatchObject({ origin: 'shipped', updated_at: null });
     expect(built('data')).toMatch(/ip-intelligence\s+tor-exits\.txt\s+2278\s+2026-08-22\s+updated 20\d\d-\d\d-\d\dT\d\d:\d\dZ\s+0d\s+1d\s/);
     expect(isTorExit(NEW_TOR_EXIT)).toBe(true);
@@ -111,6 +124,27 @@ describe('email-trust data update', () => {
     expect(run.err).toBe('error: 1 of 2 lists refused; each keeps its last good list (the reasons above)\n');
     expect(readFileSync(join(dir, 'ip-intelligence', 'tor-exits.txt'), 'utf8')).toBe(before);
     expect(isTorExit(NEW_TOR_EXIT)).toBe(true);
+  });
+
+  it("one list by name: GitHub's meta, whose new range a new process then names github", async () => {
+    expect(providerOf('4.144.10.1')).toBe('azure');
+    upstreams.routes.set(ROUTES.github, { type: 'application/json', body: githubMeta(undefined, { copilot: ['4.144.10.0/28'] }) });
+    const run = await runCli('data', 'update', 'providers/github.txt', '--json');
+    expect(run.code, run.err).toBe(0);
+    expect(JSON.parse(run.out)).toEqual([
+      {
+        plugin: 'ip-intelligence',
+        list: 'providers/github.txt',
+        previous: 246,
+        outcome: 'installed',
+        reason: null,
+        urls: [`${upstreams.url}${ROUTES.github}`],
+        entries: 247,
+      },
+    ]);
+    const rows = JSON.parse(built('data', '--json')) as DataRow[];
+    expect(rows.find((r) => r.name === 'providers/github.txt')).toMatchObject({ origin: 'updated', entries: 247, age_days: 0, max_age_days: 7, stale: false });
+    expect(providerOf('4.144.10.1')).toBe('github');
   });
 
   it('a damaged install is not loaded: the shipped list is', () => {

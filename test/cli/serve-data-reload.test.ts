@@ -148,7 +148,7 @@ it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed a
   const warning = JSON.parse(await serve.logLine('data lists past their maximum age')) as { level: number; stale: string[]; msg: string };
   expect(warning.level).toBe(40);
   expect(warning.stale).toContainEqual(expect.stringMatching(/^ip-intelligence\/tor-exits\.txt \(\d+ days old, at most 1\)$/));
-  expect(warning.stale).toHaveLength(7);
+  expect(warning.stale).toHaveLength(18);
   expect(warning.msg).toContain('run `email-trust data update`');
   const before = await serve.ready();
   expect(before).toMatchObject({ status: 'ready', degraded: ['data'] });
@@ -162,7 +162,7 @@ it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed a
     serve.proc.kill('SIGHUP');
     const line = (await reloaded).split('\n').find((l) => l.includes('data lists reloaded')) as string;
     const { changed } = JSON.parse(line) as { changed: string[] };
-    expect(changed).toHaveLength(7);
+    expect(changed).toHaveLength(18);
     expect(changed).toEqual(
       expect.arrayContaining([expect.stringMatching(/^disposable\/domains\.txt 20\d\d-/), expect.stringMatching(/^ip-intelligence\/tor-exits\.txt 20\d\d-/)]),
     );

@@ -12,7 +12,12 @@ import { readInstalled, sha256Hex } from '../../src/data-lists.js';
 import { sourceUrl, type UpdateOptions, updateLists } from '../../src/service/data-update.js';
 import {
   type Answer,
+  appleRelayCsv,
   awsIpRanges,
+  fastlyPublicIpList,
+  GITHUB_ACTIONS_ONLY,
+  githubMeta,
+  linodeGeofeed,
   mailcheckerList,
   NEW_TOR_EXIT,
   ROUTES,
@@ -20,6 +25,8 @@ import {
   startUpstreams,
   torBulkExitList,
   type UpstreamServer,
+  VULTR_SPECIAL,
+  vultrGeofeedJson,
 } from '../support/upstream-server.js';
 
 let upstreams: UpstreamServer;
@@ -43,6 +50,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const update = (names: string[], overrides: Partial<UpdateOptions> = {}) => updateLists(updateTargets(registry, names), { ...options, ...overrides });
 const installedText = (plugin: string, file: string) => readFileSync(join(dir, plugin, file), 'utf8');
 const lines = (text: string) => text.trimEnd().split('\n');
+const shippedText = (file: string) => readFileSync(join(import.meta.dirname, '../../plugins/ip-intelligence/data', file), 'utf8');
 
 describe('a good file of each upstream', () => {
   it('is installed in DATA_DIR with its source, fetch time, checksum and entry count', async () => {
@@ -51,11 +59,22 @@ describe('a good file of each upstream', () => {
     expect(withUpstream.map((r) => `${r.plugin}/${r.list}:${r.outcome}:${r.reason}`).sort()).toEqual(
       [
         'disposable/domains.txt',
+        'ip-intelligence/providers/apple_private_relay.txt',
+        'ip-intelligence/providers/applebot.txt',
         'ip-intelligence/providers/aws.txt',
+        'ip-intelligence/providers/bingbot.txt',
         'ip-intelligence/providers/cloudflare.txt',
         'ip-intelligence/providers/digitalocean.txt',
+        'ip-intelligence/providers/fastly.txt',
+        'ip-intelligence/providers/github.txt',
         'ip-intelligence/providers/google_cloud.txt',
+        'ip-intelligence/providers/googlebot.txt',
+        'ip-intelligence/providers/linode.txt',
+        'ip-intelligence/providers/mistral.txt',
+        'ip-intelligence/providers/openai.txt',
         'ip-intelligence/providers/oracle_cloud.txt',
+        'ip-intelligence/providers/perplexity.txt',
+        'ip-intelligence/providers/vultr.txt',
         'ip-intelligence/tor-exits.txt',
       ].map((id) => `${id}:installed:null`),
     );
@@ -70,10 +89,31 @@ describe('a good file of each upstream', () => {
       expect(lines(installed?.text ?? '').length).toBe(result.entries);
       expect(result.urls.every((url) => url.startsWith(`${upstreams.url}/`))).toBe(true);
     }
-    // The same ranges as shipped, through every format.
-    const aws = withUpstream.find((r) => r.list === 'providers/aws.txt');
-    expect([aws?.previous, aws?.entries]).toEqual([3859, 3859]);
-    expect(withUpstream.find((r) => r.list === 'providers/cloudflare.txt')?.entries).toBe(22);
+    // The same ranges as shipped, through every format: the same entries (vultr: less 6to4, see below).
+    const counts = withUpstream
+      .filter((r) => r.plugin === 'ip-intelligence' && r.list !== 'tor-exits.txt')
+      .map((r) => `${r.list} ${r.previous} -> ${r.entries}`);
+    expect(counts.sort()).toEqual([
+      'providers/apple_private_relay.txt 13745 -> 13745',
+      'providers/applebot.txt 21 -> 21',
+      'providers/aws.txt 3859 -> 3859',
+      'providers/bingbot.txt 28 -> 28',
+      'providers/cloudflare.txt 22 -> 22',
+      'providers/digitalocean.txt 234 -> 234',
+      'providers/fastly.txt 26 -> 26',
+      'providers/github.txt 246 -> 246',
+      'providers/google_cloud.txt 469 -> 469',
+      'providers/googlebot.txt 65 -> 65',
+      'providers/linode.txt 279 -> 279',
+      'providers/mistral.txt 4 -> 4',
+      'providers/openai.txt 233 -> 233',
+      'providers/oracle_cloud.txt 793 -> 793',
+      'providers/perplexity.txt 12 -> 12',
+      'providers/vultr.txt 145 -> 144',
+    ]);
+    for (const file of ['aws', 'github', 'openai', 'perplexity', 'googlebot', 'linode']) {
+      expect(installedText('ip-intelligence', `providers/${file}.txt`), file).toBe(shippedText(`providers/${file}.txt`));
+    }
   });
 
   it('says why every other list is skipped: curated, a package, or no maintained upstream', async () => {
@@ -114,6 +154,43 @@ describe('a good file of each upstream', () => {
     const [result] = await update(['tor-exits.txt'], { dryRun: true });
     expect(result).toMatchObject({ outcome: 'checked', reason: null, entries: 2278 });
     expect(existsSync(join(dir, 'ip-intelligence'))).toBe(false);
+  });
+});
+
+describe('an update is cleaned as the import cleaned the shipped lists', () => {
+  it("collapses an upstream's small pieces: Apple's relay CSV, in halves of the shipped CIDRs, installs the shipped list", async () => {
+    expect(lines(appleRelayCsv()).length).toBeGreaterThan(20_000);
+    const [relay] = await update(['providers/apple_private_relay.txt']);
+    expect(relay).toMatchObject({ outcome: 'installed', previous: 13745, entries: 13745 });
+    expect(installedText('ip-intelligence', 'providers/apple_private_relay.txt')).toBe(shippedText('providers/apple_private_relay.txt'));
+  });
+
+  it("leaves out the documentation, reserved and 6to4 blocks Vultr's geofeed lists as its own", async () => {
+    const [vultr] = await update(['providers/vultr.txt']);
+    expect(vultr).toMatchObject({ outcome: 'installed', previous: 145, entries: 144 });
+    const installed = lines(installedText('ip-intelligence', 'providers/vultr.txt'));
+    for (const block of [...VULTR_SPECIAL, '2002::/16']) expect(installed, block).not.toContain(block);
+    expect(installed).toEqual(lines(shippedText('providers/vultr.txt')).filter((l) => l !== '2002::/16'));
+  });
+
+  it("takes GitHub's meta arrays but `actions` (Azure's runners), and none of its keys that hold no ranges", async () => {
+    upstreams.routes.set(ROUTES.github, { type: 'application/json', body: githubMeta(undefined, { copilot: ['4.144.10.0/28'] }) });
+    const [github] = await update(['providers/github.txt']);
+    expect(github).toMatchObject({ outcome: 'installed', previous: 246, entries: 247 });
+    const installed = lines(installedText('ip-intelligence', 'providers/github.txt'));
+    expect(installed).toContain('4.144.10.0/28');
+    expect(installed).not.toContain(GITHUB_ACTIONS_ONLY);
+    expect(installed.some((l) => l.startsWith('2603:1030:'))).toBe(false);
+  });
+
+  it("Fastly's public-ip-list alone (without the ARIN networks the shipped list adds) installs, within DATA_MAX_SHRINK", async () => {
+    const arinOnly = ['8.18.217.0/24', '23.154.64.0/24', '64.125.197.168/29', '162.219.224.0/22', '140.248.0.0/16', '2606:2cc0::/46', '2620:11a:c000::/40'];
+    const shippedFastly = lines(shippedText('providers/fastly.txt')).filter((l) => !arinOnly.includes(l));
+    const v4 = [...shippedFastly.filter((l) => !l.includes(':')), '140.248.64.0/18', '140.248.128.0/17'];
+    upstreams.routes.set(ROUTES.fastly, { type: 'application/json', body: fastlyPublicIpList({ v4, v6: shippedFastly.filter((l) => l.includes(':')) }) });
+    const [fastly] = await update(['providers/fastly.txt']);
+    expect(fastly).toMatchObject({ outcome: 'installed', reason: null, previous: 26, entries: 21 });
+    expect(lines(installedText('ip-intelligence', 'providers/fastly.txt'))).not.toContain('8.18.217.0/24');
   });
 });
 
@@ -182,6 +259,80 @@ describe('a bad download is refused and the last good list stays', () => {
       ROUTES.digitalocean,
       { body: '# geofeed\n5.101.96.0/21,NL,NL-NH,Amsterdam,1098\nnot-a-prefix,US,,,\n' },
       /google\.csv:3: "not-a-prefix" is not an IP address or CIDR$/,
+    ],
+    [
+      'a geofeed row cut inside its prefix (Apple relay)',
+      ['providers/apple_private_relay.txt'],
+      ROUTES.appleRelay,
+      {
+        type: 'text/csv',
+        body: `${appleRelayCsv()
+          .slice(0, 100_000)
+          .replace(/\n[^\n]*$/, '')}\n172.224.226.0/2`,
+      },
+      /egress-ip-ranges\.csv:\d+: "172\.224\.226\.0\/2" is not a geofeed line/,
+    ],
+    [
+      'a geofeed row whose prefix is no prefix (Linode)',
+      ['providers/linode.txt'],
+      ROUTES.linode,
+      { body: `${linodeGeofeed()}2600:3c0g::/32,US,US-NJ,Cedar Knolls,\n` },
+      /geoip\.linode\.com\/:\d+: "2600:3c0g::\/32" is not an IP address or CIDR$/,
+    ],
+    [
+      'a prefix that is no CIDR (googlebot.json)',
+      ['providers/googlebot.txt'],
+      ROUTES.googlebot,
+      {
+        type: 'application/json',
+        body: '{"creationTime":"2026-12-02T15:46:04.000000","prefixes":[{"ipv4Prefix":"66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::"}]}',
+      },
+      /googlebot\.json: prefixes\[1\]\.ipv6Prefix is not a CIDR$/,
+    ],
+    [
+      'one of three files missing (OpenAI chatgpt-user.json)',
+      ['providers/openai.txt'],
+      ROUTES.chatgptUser,
+      { status: 404, body: 'not found' },
+      /chatgpt-user\.json: HTTP 404$/,
+    ],
+    [
+      "a bot check's challenge page (Perplexity)",
+      ['providers/perplexity.txt'],
+      ROUTES.perplexityUser,
+      { status: 403, type: 'text/html; charset=UTF-8', body: '<!DOCTYPE html><title>Just a moment...</title>' },
+      /perplexity-user\.json: HTTP 403$/,
+    ],
+    [
+      'a wrong shape (Fastly without ipv6_addresses)',
+      ['providers/fastly.txt'],
+      ROUTES.fastly,
+      { type: 'application/json', body: '{"addresses":["23.235.32.0/20"]}' },
+      /public-ip-list: no ipv6_addresses array$/,
+    ],
+    [
+      'truncated JSON (Vultr)',
+      ['providers/vultr.txt'],
+      ROUTES.vultr,
+      { type: 'application/json', body: vultrGeofeedJson().slice(0, 3000) },
+      /\?json: not JSON/,
+    ],
+    [
+      "GitHub's rate-limit answer, without its arrays",
+      ['providers/github.txt'],
+      ROUTES.github,
+      {
+        type: 'application/json',
+        body: '{"message":"API rate limit exceeded for 192.0.2.1.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}',
+      },
+      /api\.github\.com\/meta: no web array$/,
+    ],
+    [
+      'a meta array holding something else than CIDRs (GitHub)',
+      ['providers/github.txt'],
+      ROUTES.github,
+      { type: 'application/json', body: githubMeta(undefined, { hooks: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5'] }) },
+      /api\.github\.com\/meta: hooks\[\d+\] is not a CIDR$/,
     ],
   ] as const)('%s', async (_name, names, route, answer, reason) => {
     const { result, kept } = await refusedAfterGood([...names], route, answer);

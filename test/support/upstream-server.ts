@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { packageRoot } from '../../src/paths.js';
 
 /** What one route answers: a status, a content type and a body, or `hang` (accepts and never answers). */
@@ -76,6 +77,20 @@ export const ROUTES = {
   cloudflareV6: '/www.cloudflare.com/ips-v6',
   oracle: '/docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json',
   digitalocean: '/digitalocean.com/geo/google.csv',
+  linode: '/geoip.linode.com/',
+  vultr: '/geofeed.constant.com/',
+  fastly: '/api.fastly.com/public-ip-list',
+  googlebot: '/developers.google.com/static/search/apis/ipranges/googlebot.json',
+  bingbot: '/www.bing.com/toolbox/bingbot.json',
+  applebot: '/search.developer.apple.com/applebot.json',
+  gptbot: '/openai.com/gptbot.json',
+  searchbot: '/openai.com/searchbot.json',
+  chatgptUser: '/openai.com/chatgpt-user.json',
+  perplexityBot: '/www.perplexity.ai/perplexitybot.json',
+  perplexityUser: '/www.perplexity.ai/perplexity-user.json',
+  mistral: '/mistral.ai/mistralai-user-ips.json',
+  appleRelay: '/mask-api.icloud.com/egress-ip-ranges.csv',
+  github: '/api.github.com/meta',
   reviewed: '/raw.githubusercontent.com/disposable-email-domains/disposable-email-domains/main/disposable_email_blocklist.conf',
   mailchecker: '/raw.githubusercontent.com/FGRibreau/mailchecker/master/list.txt',
 } as const;
@@ -132,6 +147,85 @@ export function digitaloceanGeofeed({ v4, v6 } = split('providers/digitalocean.t
   return `${[...v4, ...v6].map((prefix) => `${prefix},US,US-NY,New York,10001`).join('\n')}\n`;
 }
 
+/** Linode's geofeed (geoip.linode.com): a comment header, then RFC 8805 rows. */
+export function linodeGeofeed({ v4, v6 } = split('providers/linode.txt')): string {
+  const rows = [...v4, ...v6].map((prefix) => `${prefix},US,US-NJ,Cedar Knolls,`);
+  return `# Linode geofeed\n# ip_prefix,country_code,region,city,postal_code\n${rows.join('\n')}\n`;
+}
+
+/** Documentation and reserved blocks that Vultr's geofeed lists as its own. */
+export const VULTR_SPECIAL = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:2::/48', '2001:10::/28', '2001:db8::/32'];
+
+/** Vultr's geofeed as JSON (geofeed.constant.com/?json) from the shipped ranges and the special blocks it lists. */
+export function vultrGeofeedJson({ v4, v6 } = split('providers/vultr.txt')): string {
+  const subnets = [...v4, ...v6, ...VULTR_SPECIAL].map((ip_prefix) => ({
+    ip_prefix,
+    alpha2code: 'US',
+    region: 'US-NJ',
+    city: 'Piscataway',
+    postal_code: '08854',
+  }));
+  return JSON.stringify({ description: 'Vultr geofeed', updated: '2026-12-02T05:00:02+00:00', subnets });
+}
+
+/** Fastly's public-ip-list. */
+export function fastlyPublicIpList({ v4, v6 } = split('providers/fastly.txt')): string {
+  return JSON.stringify({ addresses: v4, ipv6_addresses: v6 });
+}
+
+/** A crawler's or agent's file in Google's form (googlebot.json, bingbot.json, gptbot.json, …). */
+export function prefixesJson(lines: readonly string[]): string {
+  const prefixes = lines.map((prefix) => (prefix.includes(':') ? { ipv6Prefix: prefix } : { ipv4Prefix: prefix }));
+  return JSON.stringify({ creationTime: '2026-12-02T15:46:04.000000', prefixes }, null, 2);
+}
+
+/** `lines` dealt into `n` files (a list its publisher splits by agent: OpenAI's three, Perplexity's two). */
+const dealt = (lines: readonly string[], n: number): string[][] => Array.from({ length: n }, (_, k) => lines.filter((_, i) => i % n === k));
+
+/** Each CIDR as its two halves (a /32 or /128 as itself): a publisher's small pieces of the collapsed list. */
+export function halves(lines: readonly string[]): string[] {
+  return lines.flatMap((line) => {
+    const [address = '', bits = ''] = line.split('/');
+    const width = address.includes(':') ? 128 : 32;
+    const n = Number(bits);
+    if (n === width) return [line];
+    if (width === 32) {
+      const first = address.split('.').reduce((a, o) => a * 256 + Number(o), 0) + 2 ** (31 - n);
+      const second = [24, 16, 8, 0].map((shift) => Math.floor(first / 2 ** shift) % 256).join('.');
+      return [`${address}/${n + 1}`, `${second}/${n + 1}`];
+    }
+    const value = ipaddr.IPv6.parse(address).parts.reduce((a, part) => (a << 16n) | BigInt(part), 0n) + (1n << BigInt(127 - n));
+    const words = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn));
+    return [`${address}/${n + 1}`, `${new ipaddr.IPv6(words).toRFC5952String()}/${n + 1}`];
+  });
+}
+
+/** Apple's egress-ip-ranges.csv (no header, `prefix,country,region,city,`), published in smaller pieces than the shipped list. */
+export function appleRelayCsv(lines = entries(shipped('ip-intelligence', 'providers/apple_private_relay.txt'))): string {
+  return `${halves(lines)
+    .map((prefix) => `${prefix},GB,GB-EN,London,`)
+    .join('\n')}\n`;
+}
+
+/** An Azure range (an Actions runner's) that GitHub's meta lists under `actions` only. */
+export const GITHUB_ACTIONS_ONLY = '4.175.0.0/16';
+
+/** api.github.com/meta from the shipped ranges: dealt into its keys, with the keys that hold no ranges and `actions`. */
+export function githubMeta(lines = entries(shipped('ip-intelligence', 'providers/github.txt')), extra: Record<string, string[]> = {}): string {
+  const keys = ['hooks', 'web', 'api', 'git', 'github_enterprise_importer', 'packages', 'pages', 'importer', 'actions_macos', 'codespaces', 'copilot'];
+  const arrays = Object.fromEntries(keys.map((key, k) => [key, [...lines.filter((_, i) => i % keys.length === k), ...(extra[key] ?? [])]]));
+  // web, api and git share ranges in the real file.
+  arrays.api = [...(arrays.api ?? []), ...(arrays.web ?? [])];
+  return JSON.stringify({
+    verifiable_password_authentication: false,
+    ssh_key_fingerprints: { SHA256_ED25519: '+DiY3wvvV6TuJJhbpZisF/zLDA0zPMSvHdkr4UvCOqU' },
+    ssh_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl'],
+    ...arrays,
+    actions: [GITHUB_ACTIONS_ONLY, '2603:1030::/32'],
+    domains: { website: ['*.github.com', 'github.com'], copilot: ['*.githubcopilot.com'] },
+  });
+}
+
 /** The shipped domains.txt as mailchecker's list.txt (one domain per line). */
 export function mailcheckerList(): string {
   return `${entries(shipped('disposable', 'domains.txt')).join('\n')}\n`;
@@ -140,6 +234,10 @@ export function mailcheckerList(): string {
 /** Every upstream in its real format, each as large as the shipped list (no shrink). */
 export function realUpstreams(): Map<string, Answer> {
   const cloudflare = split('providers/cloudflare.txt');
+  const list = (file: string) => entries(shipped('ip-intelligence', `providers/${file}`));
+  const [gptbot = [], searchbot = [], chatgptUser = []] = dealt(list('openai.txt'), 3);
+  const [perplexityBot = [], perplexityUser = []] = dealt(list('perplexity.txt'), 2);
+  const json = (body: string): Answer => ({ type: 'application/json', body });
   return new Map<string, Answer>([
     [ROUTES.tor, { body: torBulkExitList() }],
     [ROUTES.aws, { type: 'application/json', body: awsIpRanges() }],
@@ -149,6 +247,20 @@ export function realUpstreams(): Map<string, Answer> {
     [ROUTES.cloudflareV6, { body: cloudflare.v6.join('\n') }],
     [ROUTES.oracle, { type: 'application/json', body: oracleRanges() }],
     [ROUTES.digitalocean, { type: 'text/csv', body: digitaloceanGeofeed() }],
+    [ROUTES.linode, { body: linodeGeofeed() }],
+    [ROUTES.vultr, json(vultrGeofeedJson())],
+    [ROUTES.fastly, json(fastlyPublicIpList())],
+    [ROUTES.googlebot, json(prefixesJson(list('googlebot.txt')))],
+    [ROUTES.bingbot, json(prefixesJson(list('bingbot.txt')))],
+    [ROUTES.applebot, json(prefixesJson(list('applebot.txt')))],
+    [ROUTES.gptbot, json(prefixesJson(gptbot))],
+    [ROUTES.searchbot, json(prefixesJson(searchbot))],
+    [ROUTES.chatgptUser, json(prefixesJson(chatgptUser))],
+    [ROUTES.perplexityBot, json(prefixesJson(perplexityBot))],
+    [ROUTES.perplexityUser, json(prefixesJson(perplexityUser))],
+    [ROUTES.mistral, json(prefixesJson(list('mistral.txt')))],
+    [ROUTES.appleRelay, { type: 'text/csv', body: appleRelayCsv() }],
+    [ROUTES.github, json(githubMeta())],
     [ROUTES.reviewed, { body: 'throwaway-fresh-7781.com\nmailinator.com\n' }],
     [ROUTES.mailchecker, { body: mailcheckerList() }],
   ]);
