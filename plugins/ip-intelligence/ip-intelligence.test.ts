@@ -195,6 +195,14 @@ testPlugin(plugin, [
   { name: 'no IP: every fact unknown, nothing fires', email: EMAIL, facts: NONE, fires: [] },
   { name: 'loopback is in no list', email: EMAIL, ipv4: '127.0.0.1', facts: { ...CLEAN, ipv4_provider: 'unknown', ipv6_provider: null }, fires: [] },
   { name: 'IPv6 loopback is in no list', email: EMAIL, ipv6: '::1', facts: { ...CLEAN, ipv4_provider: null, ipv6_provider: 'unknown' }, fires: [] },
+  // 6to4 (2002::/16) embeds its user's IPv4 address: no provider owns the block (vultr's import had listed it).
+  {
+    name: 'a 6to4 address is in no provider list',
+    email: EMAIL,
+    ipv6: '2002:c633:6401::1',
+    facts: { ...CLEAN, ipv4_provider: null, ipv6_provider: 'unknown' },
+    fires: [],
+  },
   {
     name: `precedence: googlebot ${googlebotInCloud} inside google_cloud names googlebot`,
     email: EMAIL,

@@ -89,7 +89,7 @@ describe('a good file of each upstream', () => {
       expect(lines(installed?.text ?? '').length).toBe(result.entries);
       expect(result.urls.every((url) => url.startsWith(`${upstreams.url}/`))).toBe(true);
     }
-    // The same ranges as shipped, through every format: the same entries (vultr: less 6to4, see below).
+    // The same ranges as shipped, through every format: the same entries.
     const counts = withUpstream
       .filter((r) => r.plugin === 'ip-intelligence' && r.list !== 'tor-exits.txt')
       .map((r) => `${r.list} ${r.previous} -> ${r.entries}`);
@@ -109,7 +109,7 @@ describe('a good file of each upstream', () => {
       'providers/openai.txt 233 -> 233',
       'providers/oracle_cloud.txt 793 -> 793',
       'providers/perplexity.txt 12 -> 12',
-      'providers/vultr.txt 145 -> 144',
+      'providers/vultr.txt 144 -> 144',
     ]);
     for (const file of ['aws', 'github', 'openai', 'perplexity', 'googlebot', 'linode']) {
       expect(installedText('ip-intelligence', `providers/${file}.txt`), file).toBe(shippedText(`providers/${file}.txt`));
@@ -167,10 +167,10 @@ describe('an update is cleaned as the import cleaned the shipped lists', () => {
 
   it("leaves out the documentation, reserved and 6to4 blocks Vultr's geofeed lists as its own", async () => {
     const [vultr] = await update(['providers/vultr.txt']);
-    expect(vultr).toMatchObject({ outcome: 'installed', previous: 145, entries: 144 });
+    expect(vultr).toMatchObject({ outcome: 'installed', previous: 144, entries: 144 });
     const installed = lines(installedText('ip-intelligence', 'providers/vultr.txt'));
-    for (const block of [...VULTR_SPECIAL, '2002::/16']) expect(installed, block).not.toContain(block);
-    expect(installed).toEqual(lines(shippedText('providers/vultr.txt')).filter((l) => l !== '2002::/16'));
+    for (const block of VULTR_SPECIAL) expect(installed, block).not.toContain(block);
+    expect(installed).toEqual(lines(shippedText('providers/vultr.txt')));
   });
 
   it("takes GitHub's meta arrays but `actions` (Azure's runners), and none of its keys that hold no ranges", async () => {

@@ -153,8 +153,8 @@ export function linodeGeofeed({ v4, v6 } = split('providers/linode.txt')): strin
   return `# Linode geofeed\n# ip_prefix,country_code,region,city,postal_code\n${rows.join('\n')}\n`;
 }
 
-/** Documentation and reserved blocks that Vultr's geofeed lists as its own. */
-export const VULTR_SPECIAL = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:2::/48', '2001:10::/28', '2001:db8::/32'];
+/** Documentation, reserved and 6to4 blocks that Vultr's geofeed lists as its own. */
+export const VULTR_SPECIAL = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:2::/48', '2001:10::/28', '2001:db8::/32', '2002::/16'];
 
 /** Vultr's geofeed as JSON (geofeed.constant.com/?json) from the shipped ranges and the special blocks it lists. */
 export function vultrGeofeedJson({ v4, v6 } = split('providers/vultr.txt')): string {
