@@ -1,30 +1,28 @@
-// build.mjs's guard of the disposable list, for the updates `email-trust data update` installs: domains that
-// must never be called disposable, from the disposable plugin's own never-disposable.txt and the lists of two
+// The guard of the disposable list for the updates `email-trust data update` installs: domains that must
+// never be called disposable, from the disposable plugin's own never-disposable.txt and the lists of two
 // neighbours (universities, free providers), read only when an update runs. A shared module, as a plugin
-// reads a neighbour's data only through one (the layering test).
-import { getPublicSuffix } from 'tldts';
+// reads a neighbour's data only through one (the layering test). The rule itself is disposable-guard-rule.mjs,
+// the very module plugins/disposable/data/build.mjs applies (plain JavaScript, so the build needs no compile);
+// it is loaded from the package folder because dist/ holds only what tsc emits.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../src/paths.js';
 import { readDataFile, readList } from './plugin-data.js';
 
-/** The domain itself or a parent of it is in `set`. */
-function under(domain: string, set: ReadonlySet<string>): boolean {
-  for (let name = domain; name.includes('.'); name = name.slice(name.indexOf('.') + 1)) if (set.has(name)) return true;
-  return false;
-}
+type GuardRule = typeof import('./disposable-guard-rule.mjs');
+
+export type { Refusal } from './disposable-guard-rule.mjs';
+
+const rule = (await import(pathToFileURL(join(packageRoot, 'plugins', 'disposable-guard-rule.mjs')).href)) as GuardRule;
+
+/** The guard's reasons, in the order it tries them. */
+export const REFUSALS = rule.REFUSALS;
 
 /** Why the guard refuses a domain (`reviewed`: the reviewed list has it), or null; the lists are read on the call. */
-export function disposableGuard(): (domain: string, reviewed: boolean) => string | null {
-  const never = readList('disposable', 'never-disposable.txt');
-  const universities = readList('education', 'domains.txt');
-  const providers = JSON.parse(readDataFile('free-provider', 'providers.json')) as Record<string, { domains: string[] }>;
-  const free = new Set(Object.values(providers).flatMap((p) => p.domains));
-  return (domain, reviewed) => {
-    if (under(domain, never)) return 'never-disposable';
-    if (under(domain, universities)) return 'university';
-    if (free.has(domain)) return 'free provider';
-    // An ICANN suffix (nom.za) would stand for every domain below it in a parent lookup.
-    if (getPublicSuffix(domain, { allowPrivateDomains: false }) === domain) return 'ICANN public suffix';
-    // A shared-hosting or dynamic-DNS zone flags every customer's host below it: only the reviewed list may.
-    if (!reviewed && getPublicSuffix(domain, { allowPrivateDomains: true }) === domain) return 'private suffix';
-    return null;
-  };
+export function disposableGuard(): ReturnType<GuardRule['guardOf']> {
+  return rule.guardOf({
+    never: readList('disposable', 'never-disposable.txt'),
+    universities: readList('education', 'domains.txt'),
+    freeProviders: rule.freeProviderDomains(readDataFile('free-provider', 'providers.json')),
+  });
 }

@@ -56,7 +56,10 @@ testPlugin(disposable, [
     facts: listed('abyssemail.com'),
     fires: ['disposable_domain'],
   },
-  { name: 'on one family only (tompec): not counted', email: 'a@das-abitur-nachholen.net', facts: no, fires: [] },
+  { name: 'on one family only, an old entry (ivolo and tompec): not counted', email: 'a@das-abitur-nachholen.net', facts: no, fires: [] },
+  // Rule 3 (this issue): a fresh entry of tompec's list, on neither frozen list of its family, counts alone when registrable.
+  { name: 'a fresh registrable entry of tompec alone: counted', email: 'a@zumaroll.com', facts: listed('zumaroll.com'), fires: ['disposable_domain'] },
+  { name: "a fresh tompec entry that is a host below someone's domain: not counted", email: 'a@account.meta.com', facts: no, fires: [] },
   {
     name: 'a throwaway host under a dynamic-DNS zone, two families agree',
     email: 'a@tempmail.sytes.net',

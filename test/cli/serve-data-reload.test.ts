@@ -148,7 +148,9 @@ it('SIGHUP: the Tor exit and the throwaway domain that `data update` installed a
   const warning = JSON.parse(await serve.logLine('data lists past their maximum age')) as { level: number; stale: string[]; msg: string };
   expect(warning.level).toBe(40);
   expect(warning.stale).toContainEqual(expect.stringMatching(/^ip-intelligence\/tor-exits\.txt \(\d+ days old, at most 1\)$/));
-  expect(warning.stale).toHaveLength(18);
+  // How many are past it depends on the day the test runs (a list rebuilt last week is not): as `data` says.
+  const rows = JSON.parse((await runCli('data', '--json')).out) as { stale: boolean | null }[];
+  expect(warning.stale).toHaveLength(rows.filter((r) => r.stale === true).length);
   expect(warning.msg).toContain('run `email-trust data update`');
   const before = await serve.ready();
   expect(before).toMatchObject({ status: 'ready', degraded: ['data'] });

@@ -23,6 +23,7 @@ import {
   ROUTES,
   realUpstreams,
   startUpstreams,
+  tompecIndex,
   torBulkExitList,
   type UpstreamServer,
   VULTR_SPECIAL,
@@ -150,6 +151,36 @@ describe('a good file of each upstream', () => {
     expect(installed.size).toBe(result?.entries);
   });
 
+  it("counts tompec's list as the ivolo family's vote: with mailchecker it adds, alone it keeps only what the build counted", async () => {
+    const shipped = lines(readFileSync(new URL('../../plugins/disposable/data/domains.txt', import.meta.url), 'utf8'));
+    // A fresh tompec entry the build counted alone (rule 3): on neither the reviewed list nor mailchecker.
+    const freshAlone = 'zumaroll.com';
+    expect(shipped).toContain(freshAlone);
+    // The mirror's mailchecker serves the shipped list: less the fresh entry, which mailchecker does not have.
+    const mailchecker = mailcheckerList()
+      .split('\n')
+      .filter((d) => d !== freshAlone)
+      .join('\n');
+    upstreams.routes.set(ROUTES.mailchecker, { body: `${mailchecker}on-both-families-4471.com\nonly-on-mailchecker-5512.com\n` });
+    const tompec = [...(JSON.parse(tompecIndex()) as string[]), 'on-both-families-4471.com', 'only-on-tompec-6623.com', 'instágram.com'];
+    upstreams.routes.set(ROUTES.tompec, { type: 'application/json', body: JSON.stringify(tompec, null, 2) });
+    const [result] = await update(['disposable/domains.txt']);
+    expect(result?.outcome).toBe('installed');
+    const installed = new Set(lines(installedText('disposable', 'domains.txt')));
+    expect(installed.has('on-both-families-4471.com')).toBe(true);
+    expect(installed.has('only-on-mailchecker-5512.com')).toBe(false);
+    // New to tompec since the build: the update cannot tell it is fresh without the two frozen lists.
+    expect(installed.has('only-on-tompec-6623.com')).toBe(false);
+    expect(installed.has(freshAlone)).toBe(true);
+    expect([...installed].some((d) => d.includes('instágram'))).toBe(false);
+
+    // tompec drops the fresh entry: the next update drops it too (mailchecker never had it).
+    upstreams.routes.set(ROUTES.tompec, { type: 'application/json', body: JSON.stringify(tompec.filter((d) => d !== freshAlone)) });
+    const [again] = await update(['disposable/domains.txt'], { now: () => NOW + 3_600_000 });
+    expect(again?.outcome).toBe('installed');
+    expect(new Set(lines(installedText('disposable', 'domains.txt'))).has(freshAlone)).toBe(false);
+  });
+
   it('writes nothing on a dry run, and says it would hold', async () => {
     const [result] = await update(['tor-exits.txt'], { dryRun: true });
     expect(result).toMatchObject({ outcome: 'checked', reason: null, entries: 2278 });
@@ -229,6 +260,20 @@ describe('a bad download is refused and the last good list stays', () => {
       ROUTES.mailchecker,
       { body: `${mailcheckerList()}tempmai` },
       /line \d+: "tempmai" is not a domain/,
+    ],
+    [
+      "truncated JSON (tompec's index.json)",
+      ['disposable/domains.txt'],
+      ROUTES.tompec,
+      { type: 'application/json', body: tompecIndex().slice(0, 5000) },
+      /index\.json: not JSON/,
+    ],
+    [
+      'a JSON object instead of the array (tompec)',
+      ['disposable/domains.txt'],
+      ROUTES.tompec,
+      { type: 'application/json', body: '{"domains":["mailinator.com"]}' },
+      /index\.json: a JSON array of domains expected$/,
     ],
     [
       'an HTML error page',

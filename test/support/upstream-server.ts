@@ -93,6 +93,7 @@ export const ROUTES = {
   github: '/api.github.com/meta',
   reviewed: '/raw.githubusercontent.com/disposable-email-domains/disposable-email-domains/main/disposable_email_blocklist.conf',
   mailchecker: '/raw.githubusercontent.com/FGRibreau/mailchecker/master/list.txt',
+  tompec: '/raw.githubusercontent.com/tompec/disposable-email-domains/main/index.json',
 } as const;
 
 /** Tor's bulk exit list: the shipped IPv4 exits and NEW_TOR_EXIT, one per line. */
@@ -231,6 +232,11 @@ export function mailcheckerList(): string {
   return `${entries(shipped('disposable', 'domains.txt')).join('\n')}\n`;
 }
 
+/** The shipped domains.txt as tompec's index.json (a JSON array, two-space indented as published). */
+export function tompecIndex(): string {
+  return `${JSON.stringify(entries(shipped('disposable', 'domains.txt')), null, 2)}\n`;
+}
+
 /** Every upstream in its real format, each as large as the shipped list (no shrink). */
 export function realUpstreams(): Map<string, Answer> {
   const cloudflare = split('providers/cloudflare.txt');
@@ -263,5 +269,6 @@ export function realUpstreams(): Map<string, Answer> {
     [ROUTES.github, json(githubMeta())],
     [ROUTES.reviewed, { body: 'throwaway-fresh-7781.com\nmailinator.com\n' }],
     [ROUTES.mailchecker, { body: mailcheckerList() }],
+    [ROUTES.tompec, { type: 'application/json', body: tompecIndex() }],
   ]);
 }

