@@ -59,3 +59,29 @@ export function ipv6Halves(address: ipaddr.IPv6): [bigint, bigint] {
   const half = (w: number, x: number, y: number, z: number) => (BigInt(w) << 48n) | (BigInt(x) << 32n) | (BigInt(y) << 16n) | BigInt(z);
   return [half(a, b, c, d), half(e, f, g, h)];
 }
+
+/**
+ * IPv4's special-purpose blocks (RFC 6890's registry, as ipaddr.js's range() names them: everything but
+ * `unicast`): no network answers for them and no provider's traffic comes from them. ip-network holds its
+ * lookups to this list (its test compares it with ipaddr.js); ip-intelligence leaves them out of an update.
+ */
+export const SPECIAL_PURPOSE_V4: readonly string[] = [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.31.196.0/24',
+  '192.52.193.0/24',
+  '192.88.99.0/24',
+  '192.168.0.0/16',
+  '192.175.48.0/24',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/4',
+  '240.0.0.0/4',
+];

@@ -130,3 +130,15 @@ describe('DNS_CANARIES, DNS_CHECK_INTERVAL_SECONDS', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('DATA_UPDATE_INTERVAL', () => {
+  it('is off by default and takes whole seconds up to a week', () => {
+    expect(loadConfig({}).data.updateIntervalSeconds).toBe(0);
+    expect(loadConfig({ DATA_UPDATE_INTERVAL: '86400' }).data.updateIntervalSeconds).toBe(86_400);
+  });
+
+  it.each(['-1', '1.5', 'daily', String(8 * 86_400)])('refuses %s, naming the variable', (value) => {
+    expect(() => loadConfig({ DATA_UPDATE_INTERVAL: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_UPDATE_INTERVAL: value })).toThrow(/DATA_UPDATE_INTERVAL/);
+  });
+});

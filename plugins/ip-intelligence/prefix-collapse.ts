@@ -4,26 +4,15 @@
 // entry count comparable with the shipped list's, which the shrink guard compares, and keeps an upstream
 // published in small pieces (Apple's relay: hundreds of thousands of rows) from growing every start.
 import ipaddr from 'ipaddr.js';
+import { SPECIAL_PURPOSE_V4 } from '../ip-address.js';
 import { compileSegments, parseRanges, type Range } from './range-table.js';
 
 // The blocks IANA's special-purpose registries mark not globally reachable (private, loopback, link-local,
-// multicast, reserved, documentation, benchmarking, 6to4), which no provider's traffic comes from. Vultr's
-// geofeed lists several of them as its own.
+// multicast, reserved, documentation, benchmarking, 6to4), which no provider's traffic comes from: IPv4's the
+// list ip-network answers no network for (../ip-address.ts), IPv6's here. Vultr's geofeed lists several as its own.
 const NON_GLOBAL = parseRanges(
   [
-    '0.0.0.0/8',
-    '10.0.0.0/8',
-    '100.64.0.0/10',
-    '127.0.0.0/8',
-    '169.254.0.0/16',
-    '172.16.0.0/12',
-    '192.0.0.0/24',
-    '192.0.2.0/24',
-    '192.168.0.0/16',
-    '198.18.0.0/15',
-    '198.51.100.0/24',
-    '203.0.113.0/24',
-    '224.0.0.0/3',
+    ...SPECIAL_PURPOSE_V4,
     '::/127',
     '::ffff:0:0/96',
     '64:ff9b:1::/48',

@@ -4,7 +4,7 @@
 
 import ipaddr from 'ipaddr.js';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { dottedQuadNumber, type IpNumber, ipv4Number, ipv6Halves } from '../ip-address.js';
+import { dottedQuadNumber, type IpNumber, ipv4Number, ipv6Halves, SPECIAL_PURPOSE_V4 } from '../ip-address.js';
 import { dataLists, readDataFile } from '../plugin-data.js';
 import { ENTRIES, type Network, networkOf } from './tables.js';
 
@@ -27,31 +27,8 @@ export function networkType(asn: number): 'vpn' | 'hosting' | 'other' {
   return HOSTING.has(asn) ? 'hosting' : 'other';
 }
 
-/**
- * IPv4's special-purpose blocks (RFC 6890's registry, as ipaddr.js's range() names them: everything but
- * `unicast`), as [first, last]: no network answers for them, whatever the registries' tables hold
- * (198.51.100.0/24, a documentation block, is AU there). The test holds this list to ipaddr.js.
- */
-const SPECIAL_V4: ReadonlyArray<readonly [number, number]> = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '100.64.0.0/10',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.0.2.0/24',
-  '192.31.196.0/24',
-  '192.52.193.0/24',
-  '192.88.99.0/24',
-  '192.168.0.0/16',
-  '192.175.48.0/24',
-  '198.18.0.0/15',
-  '198.51.100.0/24',
-  '203.0.113.0/24',
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-].map((cidr) => {
+/** SPECIAL_PURPOSE_V4 as [first, last]: no network answers for them, whatever the registries' tables hold (198.51.100.0/24, a documentation block, is AU there). The test holds the list to ipaddr.js. */
+const SPECIAL_V4: ReadonlyArray<readonly [number, number]> = SPECIAL_PURPOSE_V4.map((cidr) => {
   const [address, bits] = ipaddr.parseCIDR(cidr) as [ipaddr.IPv4, number];
   const first = ipv4Number(address);
   return [first, first + 2 ** (32 - bits) - 1] as const;

@@ -12,6 +12,7 @@ import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projec
 import { packageRoot } from '../../src/paths.js';
 import { openDatabase } from '../../src/store/database.js';
 import { runCli } from '../support/cli-run.js';
+import { waitFor } from '../support/serve-process.js';
 import { NEW_TOR_EXIT, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
 
 let dir: string;
@@ -34,24 +35,6 @@ afterAll(async () => {
   await upstreams?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 20 s. */
-function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 20 s; output so far:\n${text}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        stream.off('data', onData);
-        clearTimeout(timer);
-        resolve(text);
-      }
-    };
-    stream.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
-  });
-}
 
 /** A serve process on its own database and DATA_DIR, with project `shop` (the default policy: vpn_ip soft). */
 async function startServe(name: string, env: Record<string, string> = {}) {

@@ -15,6 +15,7 @@ import { policyRevision } from '../../src/policy/load.js';
 import { openDatabase } from '../../src/store/database.js';
 import { fixturePolicy } from '../http/contract.js';
 import { createPostgresSchema } from '../support/databases.js';
+import { waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -28,24 +29,6 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 20 s. */
-function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 20 s; output so far:\n${text}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        stream.off('data', onData);
-        clearTimeout(timer);
-        resolve(text);
-      }
-    };
-    stream.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
-  });
-}
 
 it('SIGHUP re-reads a project policy changed on the database at once; the process keeps serving', async () => {
   const databaseUrl = `sqlite:${join(dir, 'serve.sqlite')}`;

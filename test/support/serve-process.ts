@@ -55,3 +55,21 @@ export function startServe(env: Record<string, string>, listening = 1): Promise<
     proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early:\n${text}`)));
   });
 }
+
+/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 20 s. */
+export function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 20 s; output so far:\n${text}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (done(text)) {
+        stream.off('data', onData);
+        clearTimeout(timer);
+        resolve(text);
+      }
+    };
+    stream.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
+  });
+}
