@@ -2,14 +2,19 @@
 // bad, holds up the event loop: a text within the limits (limits.ts) can still take a parser half a second of CPU
 // here (docs/decisions/0008-policy-checks-off-the-event-loop.md). The thread (src/cli/policy-check-worker.ts)
 // runs load.ts's checkPolicy and sends back the checked document; the caller compiles it (1-2 ms). One check
-// runs at a time, each with a deadline; a few wait their turn, and past them a check is refused at once. The
-// thread starts on the first check and is started again after a failure or a deadline missed.
+// runs at a time, each with a deadline of the thread's CPU time (it runs at the lowest priority, so on a busy
+// machine it waits for a core, and waiting is no cost), bounded in wall time too; a few wait their turn, and
+// past them a check is refused at once. The thread starts on the first check and is started again after a
+// failure or a deadline missed.
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { PolicyError, PolicyLimitError, type PolicyProblem } from './errors.js';
 import type { CheckedPolicy, PolicySource } from './load.js';
 
-/** How long one check may take on the thread; past it the thread is stopped (it is started again). */
+/** The CPU time one check may take on the thread; past it the thread is stopped (it is started again). */
 export const CHECK_DEADLINE_MS = 2_000;
+/** A check is also stopped after this many times its deadline in wall time, however little CPU it had. */
+const WALL_DEADLINE_TIMES = 5;
 /** Checks waiting for the thread; past them a check is refused at once. */
 export const CHECKS_WAITING_AT_MOST = 8;
 /** How long the thread may take to start (it indexes the plugin registry). */
@@ -63,18 +68,19 @@ export function createPolicyChecks(options: PolicyCheckOptions): PolicyChecks {
   const waitingAtMost = options.waitingAtMost ?? CHECKS_WAITING_AT_MOST;
   const waiting: Job[] = [];
   let running: { job: Job; timer: NodeJS.Timeout } | null = null;
-  let thread: { worker: Worker; ready: boolean; startTimer: NodeJS.Timeout } | null = null;
+  let thread: { worker: Worker; ready: boolean; tid?: number; startTimer: NodeJS.Timeout } | null = null;
   let nextId = 1;
   let closed = false;
 
   const start = () => {
     const worker = new Worker(options.workerFile, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
     const startTimer = setTimeout(() => stop(worker, `the policy check thread did not start within ${START_DEADLINE_MS} ms`), START_DEADLINE_MS);
-    const started = { worker, ready: false, startTimer };
-    worker.on('message', (message: { ready: true } | CheckAnswer) => {
+    const started: NonNullable<typeof thread> = { worker, ready: false, startTimer };
+    worker.on('message', (message: { ready: true; tid?: number } | CheckAnswer) => {
       if ('ready' in message) {
         clearTimeout(startTimer);
         started.ready = true;
+        started.tid = message.tid;
         next();
         return;
       }
@@ -115,9 +121,19 @@ export function createPolicyChecks(options: PolicyCheckOptions): PolicyChecks {
     thread.worker.ref();
     if (!thread.ready) return;
     const job = waiting.shift() as Job;
-    const worker = thread.worker;
-    const timer = setTimeout(() => stop(worker, `checking the policy took longer than ${deadlineMs} ms`), deadlineMs);
-    running = { job, timer };
+    const { worker, tid } = thread;
+    const sent = { at: Date.now(), cpuMs: threadCpuMs(tid) };
+    // At the deadline: stopped if the thread used its CPU time (or it cannot be read) or waited too long; else
+    // watched again when it could have used the rest.
+    const watch = () => {
+      const cpuMs = threadCpuMs(tid);
+      const used = cpuMs === undefined || sent.cpuMs === undefined ? deadlineMs : cpuMs - sent.cpuMs;
+      if (used >= deadlineMs) return stop(worker, `checking the policy took longer than ${deadlineMs} ms`);
+      const wallMs = deadlineMs * WALL_DEADLINE_TIMES;
+      if (Date.now() - sent.at >= wallMs) return stop(worker, `checking the policy took longer than ${wallMs} ms (the machine is busy)`);
+      if (running?.job === job) running.timer = setTimeout(watch, Math.max(deadlineMs - used, 10));
+    };
+    running = { job, timer: setTimeout(watch, deadlineMs) };
     worker.postMessage({ id: job.id, source: job.source });
   };
 
@@ -142,6 +158,20 @@ export function createPolicyChecks(options: PolicyCheckOptions): PolicyChecks {
       }
     },
   };
+}
+
+/** The CPU time in ms a thread of this process has used (Linux's /proc, in ticks of 10 ms); undefined where it cannot be read. */
+function threadCpuMs(tid: number | undefined): number | undefined {
+  if (tid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // After "pid (name) ": state is the first field, utime the 12th and stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function settle(job: Job, answer: CheckAnswer): void {

@@ -1,6 +1,7 @@
 // The policy check thread: the real one answers as checkPolicy would (a checked document, a limit refused,
 // problems); a stand-in speaking its protocol shows a check past its deadline or on a crashed thread answered
-// as unavailable and the next one made on a new thread, a check past the waiting ones refused at once, a
+// as unavailable and the next one made on a new thread (the deadline counting the thread's CPU time, bounded in
+// wall time), a check past the waiting ones refused at once, a
 // thread that cannot start failing its checks without starting again and again, and close() failing the rest.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,19 @@ describe('when a check cannot be made', () => {
   it('past its deadline: answered unavailable, and the next check is made on a new thread', async () => {
     const checks = checksWith({ workerFile: STAND_IN, deadlineMs: 100 });
     await expect(checks.check(source('hang'))).rejects.toThrow(new PolicyCheckUnavailable('checking the policy took longer than 100 ms; retry'));
+    await expect(checks.check(source('next'))).resolves.toMatchObject({ revision: 'next' });
+  });
+
+  it("its deadline counts the thread's CPU time: a check asleep for 3 deadlines (waiting, as for a busy core) is answered", async () => {
+    const checks = checksWith({ workerFile: STAND_IN, deadlineMs: 100 });
+    await expect(checks.check(source('sleep 300'))).resolves.toMatchObject({ revision: 'sleep 300' });
+  });
+
+  it('past 5 deadlines in wall time, however little CPU it used: answered unavailable, and the next check made', async () => {
+    const checks = checksWith({ workerFile: STAND_IN, deadlineMs: 100 });
+    await expect(checks.check(source('sleep 5000'))).rejects.toThrow(
+      new PolicyCheckUnavailable('checking the policy took longer than 500 ms (the machine is busy); retry'),
+    );
     await expect(checks.check(source('next'))).resolves.toMatchObject({ revision: 'next' });
   });
 
