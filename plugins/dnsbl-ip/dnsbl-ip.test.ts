@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
-import { BLOCKLIST_ZONE, blocklistNetwork } from '../../test/support/blocklist-zone.js';
-import { startDnsServer, type TestDnsServer } from '../../test/support/dns-server.js';
+import { blocklistNetwork, blocklistZones } from '../../test/support/blocklist-zone.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
 import risk from '../risk/index.js';
 import plugin from './index.js';
 
-let server: TestDnsServer;
-let dns: DnsService;
-
-beforeAll(async () => {
-  server = await startDnsServer(BLOCKLIST_ZONE);
-  dns = createDnsLookup({ servers: [server.server], timeoutMs: 200, tries: 1 });
-});
-afterAll(async () => {
-  dns.close();
-  await server.close();
-});
-
-const network = blocklistNetwork(() => dns);
+const zones = blocklistZones();
+const network = zones.network;
 
 const ipListed = (category: string) => ({ dnsbl_ip_listed: true, dnsbl_ip_category: category, dnsbl_ip_zone: 'zen.zone.test' });
 const ipUnknown = { dnsbl_ip_listed: null, dnsbl_ip_category: null, dnsbl_ip_zone: null };
@@ -62,26 +49,26 @@ testPlugin(
 
 describe('dnsbl-ip questions', () => {
   it('asks the reversed IP under each IP zone, never a domain zone', async () => {
-    const before = server.questions.length;
+    const before = zones.server.questions.length;
     await computeFacts(plugin, { email: 'jane@asked-site.com', ipv4: '81.2.69.148' }, { network });
-    expect(server.questions.slice(before).map((q) => `${q.type} ${q.name}`)).toEqual(['A 148.69.2.81.zen.zone.test']);
+    expect(zones.server.questions.slice(before).map((q) => `${q.type} ${q.name}`)).toEqual(['A 148.69.2.81.zen.zone.test']);
   });
 
   it('asks nothing for private, loopback, shared and documentation addresses', async () => {
-    const before = server.questions.length;
+    const before = zones.server.questions.length;
     for (const ipv4 of ['10.1.2.3', '127.0.0.2', '192.0.2.7', '100.64.0.1']) {
       expect(await computeFacts(plugin, { email: 'jane', ipv4 }, { network })).toMatchObject(ipUnknown);
     }
     expect(await computeFacts(plugin, { email: 'jane', ipv6: 'fd00::1' }, { network })).toMatchObject(ipUnknown);
-    expect(server.questions.length).toBe(before);
+    expect(zones.server.questions.length).toBe(before);
   });
 
   it('without zones, or with network checks off, asks nothing and knows nothing', async () => {
-    const before = server.questions.length;
-    const none = blocklistNetwork(() => dns, { domain: [], ip: [] });
+    const before = zones.server.questions.length;
+    const none = blocklistNetwork(() => zones.dns, { domain: [], ip: [] });
     expect(await computeFacts(plugin, { email: 'jane', ipv4: '81.2.69.142' }, { network: none })).toMatchObject(ipUnknown);
     expect(await computeFacts(plugin, { email: 'jane', ipv4: '81.2.69.142' }, { network: { ...network, enabled: false } })).toMatchObject(ipUnknown);
-    expect(server.questions.length).toBe(before);
+    expect(zones.server.questions.length).toBe(before);
   });
 
   it('is unknown when the lookup throws (a broken implementation)', async () => {
@@ -130,10 +117,10 @@ testPlugin(
 
 describe('risk and the IP zones', () => {
   it('asks no IP zone while dnsbl_ip weighs 0', async () => {
-    const before = server.count('149.69.2.81.zen.zone.test');
+    const before = zones.server.count('149.69.2.81.zen.zone.test');
     await computeFacts(risk, { email: 'jane@clean-site.com', ipv4: '81.2.69.149' }, { network });
-    expect(server.count('149.69.2.81.zen.zone.test')).toBe(before);
+    expect(zones.server.count('149.69.2.81.zen.zone.test')).toBe(before);
     await computeFacts(risk, { email: 'jane@clean-site.com', ipv4: '81.2.69.149', options: weighted }, { network });
-    expect(server.count('149.69.2.81.zen.zone.test')).toBe(before + 1);
+    expect(zones.server.count('149.69.2.81.zen.zone.test')).toBe(before + 1);
   });
 });

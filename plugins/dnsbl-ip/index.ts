@@ -4,6 +4,7 @@
 import ipaddr from 'ipaddr.js';
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { IP_CATEGORIES, IP_CODES, type Listing, listingOf } from '../blocklist-answers.js';
+import { factCheck } from '../fact-checks.js';
 
 /** An address a blocklist can list: public unicast (no private, loopback, documentation or reserved range). */
 function isPublic(text: string | null): text is string {
@@ -36,12 +37,7 @@ const plugin: Plugin = {
     dnsbl_ip_zone: { type: 'string', description: 'The IP zone that gave dnsbl_ip_category.', expose: 'analyzed_data' },
   },
   checks: {
-    dnsbl_ip: {
-      description: "A DNS blocklist lists the request's IP address as a source of abuse.",
-      when: { fact: 'dnsbl_ip_listed', operator: 'equal', value: true },
-      code: 'ip_on_dnsbl',
-      checkedType: 'dnsbl',
-    },
+    dnsbl_ip: factCheck('dnsbl', 'dnsbl_ip_listed', 'ip_on_dnsbl', "A DNS blocklist lists the request's IP address as a source of abuse."),
   },
   needs: [],
   async run(ctx): Promise<FactValues> {

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
-import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
-import { BLOCKLIST_ZONE, blocklistNetwork } from '../../test/support/blocklist-zone.js';
-import { startDnsServer, type TestDnsServer } from '../../test/support/dns-server.js';
+import { blocklistNetwork, blocklistZones } from '../../test/support/blocklist-zone.js';
 import { computeFacts, testPlugin } from '../../test/support/plugin-tester.js';
 import knownAbuse from '../known-abuse/index.js';
 import plugin from './index.js';
 
-let server: TestDnsServer;
-let dns: DnsService;
-
-beforeAll(async () => {
-  server = await startDnsServer(BLOCKLIST_ZONE);
-  dns = createDnsLookup({ servers: [server.server], timeoutMs: 200, tries: 1 });
-});
-afterAll(async () => {
-  dns.close();
-  await server.close();
-});
-
-const network = blocklistNetwork(() => dns);
+const zones = blocklistZones();
+const network = zones.network;
 
 const domainListed = (category: string, zone = 'dbl.zone.test') => ({ dnsbl_domain_listed: true, dnsbl_domain_category: category, dnsbl_domain_zone: zone });
 const domainClean = { dnsbl_domain_listed: false, dnsbl_domain_category: null, dnsbl_domain_zone: null };
@@ -65,10 +52,10 @@ testPlugin(
 
 describe('dnsbl questions', () => {
   it('asks each domain zone once, about the registrable domain, and never an IP zone', async () => {
-    const before = server.questions.length;
+    const before = zones.server.questions.length;
     await computeFacts(plugin, { email: 'jane@a.b.asked-site.com', ipv4: '81.2.69.148' }, { network });
     expect(
-      server.questions
+      zones.server.questions
         .slice(before)
         .map((q) => `${q.type} ${q.name}`)
         .sort(),
@@ -76,11 +63,11 @@ describe('dnsbl questions', () => {
   });
 
   it('without zones, or with network checks off, asks nothing and knows nothing', async () => {
-    const before = server.questions.length;
-    const none = blocklistNetwork(() => dns, { domain: [], ip: [] });
+    const before = zones.server.questions.length;
+    const none = blocklistNetwork(() => zones.dns, { domain: [], ip: [] });
     expect(await computeFacts(plugin, { email: 'jane@spam-site.com' }, { network: none })).toMatchObject(domainUnknown);
     expect(await computeFacts(plugin, { email: 'jane@spam-site.com' }, { network: { ...network, enabled: false } })).toMatchObject(domainUnknown);
-    expect(server.questions.length).toBe(before);
+    expect(zones.server.questions.length).toBe(before);
   });
 
   it('is unknown when the lookup throws (a broken implementation)', async () => {

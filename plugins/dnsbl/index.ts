@@ -4,6 +4,7 @@
 // all its facts when one is read, and known-abuse reads this one on every request.
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { DOMAIN_CATEGORIES, DOMAIN_CODES, type Listing, listingOf } from '../blocklist-answers.js';
+import { factCheck } from '../fact-checks.js';
 import { asciiDomainOf } from '../plugin-data.js';
 
 const plugin: Plugin = {
@@ -31,12 +32,12 @@ const plugin: Plugin = {
     dnsbl_domain_zone: { type: 'string', description: 'The domain zone that gave dnsbl_domain_category.', expose: 'analyzed_data' },
   },
   checks: {
-    dnsbl_domain: {
-      description: "A DNS blocklist lists the address's registrable domain as a source of spam, phishing, malware or a botnet.",
-      when: { fact: 'dnsbl_domain_listed', operator: 'equal', value: true },
-      code: 'domain_on_dnsbl',
-      checkedType: 'dnsbl',
-    },
+    dnsbl_domain: factCheck(
+      'dnsbl',
+      'dnsbl_domain_listed',
+      'domain_on_dnsbl',
+      "A DNS blocklist lists the address's registrable domain as a source of spam, phishing, malware or a botnet.",
+    ),
   },
   needs: ['structure', 'idn', 'tld'],
   async run(ctx): Promise<FactValues> {

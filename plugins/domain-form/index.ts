@@ -1,7 +1,7 @@
 // Domain form: an IP address instead of a name, a single-label name, or an all-digit name.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 
 /** Longest textual IP address ("ffff:…:255.255.255.255"); longer domains are not parsed as one. */
 const MAX_IP_TEXT = 45;

@@ -1,6 +1,7 @@
 // Education: the domain belongs to a school, college or university (swot's list, or an academic suffix).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
+import { factCheck } from '../fact-checks.js';
 import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Institution domains (swot), with their subdomains. */
@@ -39,12 +40,7 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    education_domain: {
-      description: 'The domain is an educational institution.',
-      when: { fact: 'is_education_domain', operator: 'equal', value: true },
-      code: 'domain_is_education',
-      checkedType: 'education_domain',
-    },
+    education_domain: factCheck('education_domain', 'is_education_domain', 'domain_is_education', 'The domain is an educational institution.'),
   },
   needs: ['structure', 'idn'],
   data: dataLists('education', [

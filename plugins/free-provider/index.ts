@@ -1,5 +1,6 @@
 // Free (consumer mailbox) provider domains: gmail.com, outlook.com, yahoo.co.jp, … and the provider's key.
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
+import { factCheck } from '../fact-checks.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { findProvider, indexProviders, readProviders } from './providers.js';
 
@@ -30,12 +31,12 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    free_provider_domain: {
-      description: 'The domain belongs to a free mailbox provider.',
-      when: { fact: 'is_free_provider_domain', operator: 'equal', value: true },
-      code: 'domain_is_free_provider',
-      checkedType: 'free_provider_domain',
-    },
+    free_provider_domain: factCheck(
+      'free_provider_domain',
+      'is_free_provider_domain',
+      'domain_is_free_provider',
+      'The domain belongs to a free mailbox provider.',
+    ),
   },
   needs: ['structure', 'idn'],
   // Entries: domains (each names its provider key).

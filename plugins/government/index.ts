@@ -1,6 +1,7 @@
 // Government: the domain belongs to a government body (gov, mil, a government suffix, or a curated government domain).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { selfAndParents } from '../../src/host-name.js';
+import { factCheck } from '../fact-checks.js';
 import { asciiDomainOf, dataLists, readList } from '../plugin-data.js';
 
 /** Public suffixes reserved to government and military bodies (gov, mil, gov.uk, gouv.fr, go.jp, ...). */
@@ -46,12 +47,7 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    government_domain: {
-      description: 'The domain is a government domain.',
-      when: { fact: 'is_government_domain', operator: 'equal', value: true },
-      code: 'domain_is_government',
-      checkedType: 'government_domain',
-    },
+    government_domain: factCheck('government_domain', 'is_government_domain', 'domain_is_government', 'The domain is a government domain.'),
   },
   needs: ['structure', 'idn'],
   data: dataLists('government', [

@@ -1,7 +1,7 @@
 // Internationalised addresses: non-ASCII text, punycode labels, and script mixing (homograph lures).
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { isAscii, toAsciiForm, unicodeDomain, withAsciiFullStops } from '../../src/host-name.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 import { isMixed, scriptsOf } from './scripts.js';
 
 /**

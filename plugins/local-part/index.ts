@@ -1,6 +1,6 @@
 // Local-part traits: plus addressing, dots, hyphens, digits, quoting, special characters, emptiness.
 import type { Plugin } from '../../src/engine/plugin.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 import { localPartTraits } from './traits.js';
 
 const plugin: Plugin = {

@@ -1,6 +1,6 @@
 // Address structure: is the input an RFC 5321/5322 mailbox, and what are its local part and domain.
 import type { Plugin } from '../../src/engine/plugin.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 import { parseAddress } from './parse.js';
 
 const plugin: Plugin = {

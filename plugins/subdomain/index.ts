@@ -1,7 +1,7 @@
 // Subdomain traits: the labels left of the registrable domain (tld plugin), counted and characterised.
 import type { CheckOptions, FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { asciiDomain, unicodeDomain } from '../../src/host-name.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 import { entropyBits } from '../label-shape.js';
 import { isNumericLabel, isRandomLabel, isUuidOrHash } from './label-traits.js';
 

@@ -2,7 +2,7 @@
 import { parse } from 'tldts';
 import type { FactValues, Plugin } from '../../src/engine/plugin.js';
 import { asciiDomain } from '../../src/host-name.js';
-import { formatCheck } from '../format-check.js';
+import { formatCheck } from '../fact-checks.js';
 import { dataLists } from '../plugin-data.js';
 
 // ICANN section only: private entries (github.io, blogspot.com) would hide that user.github.io is a

@@ -2,6 +2,7 @@
 // provider or school domain, never a delegated top-level domain.
 import type { FactValues, Plugin, PluginContext } from '../../src/engine/plugin.js';
 import { hostName, toAsciiForm } from '../../src/host-name.js';
+import { factCheck } from '../fact-checks.js';
 import { asciiDomainOf, dataLists } from '../plugin-data.js';
 import { readCommonSuffixes, readKnownDomains, readPopularDomains } from './popular-domains.js';
 import { ShortNameCorrector } from './short-names.js';
@@ -96,12 +97,12 @@ const plugin: Plugin = {
     },
   },
   checks: {
-    typo_detection: {
-      description: 'The domain looks like a typo of a popular mailbox domain, or of a common top-level domain.',
-      when: { fact: 'has_typo_mismatch', operator: 'equal', value: true },
-      code: 'domain_typo_detected',
-      checkedType: 'typo_detection',
-    },
+    typo_detection: factCheck(
+      'typo_detection',
+      'has_typo_mismatch',
+      'domain_typo_detected',
+      'The domain looks like a typo of a popular mailbox domain, or of a common top-level domain.',
+    ),
   },
   needs: ['structure', 'idn', 'free-provider', 'education'],
   data: dataLists('typo', [

@@ -1,11 +1,12 @@
 // The DNS blocklist zones the dnsbl and dnsbl-ip tests ask, answering as real zones do (a listing is an A
 // record in 127.0.0.0/8, no listing NXDOMAIN, and the refusal codes), served by test/support/dns-server.ts;
 // and a NetworkAccess whose blocklists are the real ones over the real DNS lookup.
+import { afterAll, beforeAll } from 'vitest';
 import type { NetworkAccess } from '../../src/engine/plugin.js';
 import { type BlocklistZones, blocklistLookup } from '../../src/network/blocklists.js';
-import type { DnsService } from '../../src/network/dns.js';
+import { createDnsLookup, type DnsService } from '../../src/network/dns.js';
 import { OFFLINE } from '../../src/network/offline.js';
-import type { Zone, ZoneRecord } from './dns-server.js';
+import { startDnsServer, type TestDnsServer, type Zone, type ZoneRecord } from './dns-server.js';
 
 export const ZONES: BlocklistZones = { domain: ['dbl.zone.test', 'rhsbl.zone.test'], ip: ['zen.zone.test'] };
 
@@ -46,4 +47,32 @@ export const BLOCKLIST_ZONE: Zone = {
 export function blocklistNetwork(dns: () => DnsService, zones: BlocklistZones = ZONES): NetworkAccess {
   const blocklists = () => blocklistLookup(zones, dns().forRequest({ persist: false, signal: AbortSignal.timeout(1500) }));
   return { ...OFFLINE, enabled: true, blocklists: { domain: (d) => blocklists().domain(d), ip: (ip) => blocklists().ip(ip) } };
+}
+
+/** BLOCKLIST_ZONE served for the calling test file (started before its tests, closed after), the lookup over it, and the network over both. */
+export function blocklistZones(): { readonly server: TestDnsServer; readonly dns: DnsService; readonly network: NetworkAccess } {
+  let server: TestDnsServer | undefined;
+  let dns: DnsService | undefined;
+  beforeAll(async () => {
+    server = await startDnsServer(BLOCKLIST_ZONE);
+    dns = createDnsLookup({ servers: [server.server], timeoutMs: 200, tries: 1 });
+  });
+  afterAll(async () => {
+    dns?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the blocklist zones start before the tests');
+    return value;
+  };
+  const network = blocklistNetwork(() => started(dns));
+  return {
+    get server() {
+      return started(server);
+    },
+    get dns() {
+      return started(dns);
+    },
+    network,
+  };
 }
