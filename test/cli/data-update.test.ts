@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../plugins/index.js';
 import { packageRoot } from '../../src/paths.js';
 import { runCli } from '../support/cli-run.js';
 import { githubMeta, NEW_TOR_EXIT, ROUTES, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
@@ -117,8 +118,14 @@ describe('email-trust data update', () => {
     expect(run.code).toBe(1);
     const lines = run.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^PLUGIN\s+LIST\s+OUTCOME\s+ENTRIES\s+REASON$/);
+    // The entries before: those of the list this process loaded (main() runs in this test's worker, whose
+    // modules other test files may have loaded from another DATA_DIR).
+    const loaded = registry.find((p) => p.id === 'ip-intelligence')?.data?.find((l) => l.name === 'tor-exits.txt')?.entries;
+    expect(loaded).toBeGreaterThan(2000);
     expect(lines[1]).toMatch(
-      new RegExp(`^ip-intelligence\\s+tor-exits\\.txt\\s+refused\\s+2277 -> -\\s+${upstreams.url}${ROUTES.tor}: an HTML page \\(text/html\\), not the list$`),
+      new RegExp(
+        `^ip-intelligence\\s+tor-exits\\.txt\\s+refused\\s+${loaded} -> -\\s+${upstreams.url}${ROUTES.tor}: an HTML page \\(text/html\\), not the list$`,
+      ),
     );
     expect(lines[2]).toMatch(/^ip-intelligence\s+providers\/cloudflare\.txt\s+installed\s+22 -> 22\s+-$/);
     expect(run.err).toBe('error: 1 of 2 lists refused; each keeps its last good list (the reasons above)\n');
