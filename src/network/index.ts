@@ -1,6 +1,7 @@
 // The outside world, built once by the composition root: DNS (and the DNS blocklists asked through it),
 // RDAP and the website probe, each through the shared cached lookup, and a NetworkAccess per request bound to the request's budget (one
 // AbortSignal that every lookup of the request stops waiting on) and persist flag.
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { NetworkConfig } from '../config.js';
 import type { NetworkAccess } from '../engine/plugin.js';
@@ -112,8 +113,12 @@ class RequestBudget {
 
   /** Made when a lookup first has to wait: a request answered from memory never pays for a timer. The budget runs from the request's start, on the wall clock the lookups wait on. */
   get signal(): AbortSignal {
+    if (this.made) return this.made;
     const left = this.deadline - Date.now();
-    this.made ??= left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort();
+    this.made = left > 0 ? AbortSignal.timeout(left) : AbortSignal.abort();
+    // Each of the request's lookups waits on it (DNS, blocklist zones, RDAP): more than Node's 10 listeners is
+    // no leak (each is removed when its lookup settles), and the warning would tell operators it is.
+    setMaxListeners(0, this.made);
     return this.made;
   }
 }

@@ -122,7 +122,7 @@ describe('email-trust data update', () => {
     // modules other test files may have loaded from another DATA_DIR).
     const loaded = registry.find((p) => p.id === 'ip-intelligence')?.data?.find((l) => l.name === 'tor-exits.txt')?.entries;
     expect(loaded).toBeGreaterThan(2000);
-    expect(lines[1]).toMatch(
+    expect(lines[1], run.out).toMatch(
       new RegExp(
         `^ip-intelligence\\s+tor-exits\\.txt\\s+refused\\s+${loaded} -> -\\s+${upstreams.url}${ROUTES.tor}: an HTML page \\(text/html\\), not the list$`,
       ),

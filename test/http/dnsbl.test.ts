@@ -96,3 +96,36 @@ describe('DNS blocklists over HTTP', () => {
     expect(res.body.analyzed_data ?? {}).not.toHaveProperty('dnsbl_ip_listed');
   });
 });
+
+describe('a verify asking many zones at once', () => {
+  const zones = Array.from({ length: 12 }, (_, i) => `z${i}.zone.test`);
+  let many: TestDnsServer;
+  let service: TestServer;
+  let shop: CreatedProject;
+  beforeAll(async () => {
+    many = await startDnsServer(Object.fromEntries(zones.map((zone) => [`spam-site.com.${zone}`, listing('127.0.1.2')])));
+    service = await startService({
+      env: { NETWORK_CHECKS: 'on', DNS_SERVERS: many.server, DNS_TIMEOUT_MS: '200', DNS_TRIES: '1', WEB_CHECKS: 'off', DNSBL_DOMAIN_ZONES: zones.join(',') },
+    });
+    shop = await service.createProject({ name: 'zones', policyYaml: POLICY });
+  });
+  afterAll(async () => {
+    await service?.close();
+    await many?.close();
+  });
+
+  it("asks each and warns of no listener leak (each lookup waits on the request's budget, then lets go)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const res = await post(service.url, '/v1/public/verify', { email_address: 'jane@spam-site.com', show_results: true }, bearer(shop.keys.access_token));
+      expect(res.body).toMatchObject({ action: 'block', is_known_abuse_domain: true });
+      for (const zone of zones) expect(many.count(`spam-site.com.${zone}`, 'A')).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+});
