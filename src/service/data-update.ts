@@ -50,9 +50,9 @@ export async function fetchBody(url: string, limits: { fetchTimeoutMs: number; m
   const failed = (error: unknown): Refusal =>
     error instanceof Refusal
       ? error
-      : new Refusal(signal.aborted ? `${url}: no answer within ${limits.fetchTimeoutMs} ms (DATA_FETCH_TIMEOUT_MS)` : `${url}: ${causeOf(error)}`);
+      : new Refusal(signal.aborted ? `${url}: no answer within ${limits.fetchTimeoutMs} ms (DATA_FETCH_TIMEOUT_MS)` : `${url}: ${problemOf(error)}`);
   try {
-    const response = await fetch(url, { signal, headers: { accept: 'text/plain, application/json, text/csv;q=0.9, */*;q=0.1' } });
+    const response = await request(url, signal);
     const stop = () => response.body?.cancel().catch(() => {});
     if (!response.ok) {
       await stop();
@@ -86,6 +86,27 @@ export async function fetchBody(url: string, limits: { fetchTimeoutMs: number; m
   } catch (error) {
     throw failed(error);
   }
+}
+
+/**
+ * Connection errors of a request sent on a connection the pool kept alive and the server has closed meanwhile
+ * (a mirror's keep-alive timeout between two lists): nothing was answered, and the GET is sent again, once.
+ */
+const CLOSED_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+async function request(url: string, signal: AbortSignal): Promise<Response> {
+  const init = { signal, headers: { accept: 'text/plain, application/json, text/csv;q=0.9, */*;q=0.1' } };
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (signal.aborted || !CLOSED_CONNECTION.has(causeOf(error))) throw error;
+    return fetch(url, init);
+  }
+}
+
+function problemOf(error: unknown): string {
+  const cause = causeOf(error);
+  return CLOSED_CONNECTION.has(cause) ? `the connection was closed without an answer (${cause}), also when asked again` : cause;
 }
 
 function causeOf(error: unknown): string {

@@ -386,6 +386,20 @@ describe('a bad download is refused and the last good list stays', () => {
     expect(kept).toBe(true);
   });
 
+  it('a connection closed unanswered (a kept-alive one the server closed) is asked again, once: installed', async () => {
+    upstreams.routes.set(ROUTES.tor, { body: torBulkExitList(), resets: 1 });
+    const [result] = await update(['tor-exits.txt'], { now: () => NOW + 7_200_000 });
+    expect(result).toMatchObject({ outcome: 'installed' });
+    expect(upstreams.routes.get(ROUTES.tor)).toMatchObject({ resets: 0 });
+  });
+
+  it('closed unanswered twice: refused, naming the reset', async () => {
+    const { result, kept } = await refusedAfterGood(['tor-exits.txt'], ROUTES.tor, { body: torBulkExitList(), resets: 2 });
+    expect(result?.outcome).toBe('refused');
+    expect(result?.reason).toMatch(/torbulkexitlist: the connection was closed without an answer \((ECONNRESET|UND_ERR_SOCKET)\), also when asked again$/);
+    expect(kept).toBe(true);
+  });
+
   it('a server that never answers, past DATA_FETCH_TIMEOUT_MS', async () => {
     const { result, kept } = await refusedAfterGood(['tor-exits.txt'], ROUTES.tor, 'hang', { fetchTimeoutMs: 300 });
     expect(result).toMatchObject({ outcome: 'refused', reason: `${upstreams.url}${ROUTES.tor}: no answer within 300 ms (DATA_FETCH_TIMEOUT_MS)` });

@@ -9,8 +9,12 @@ import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { packageRoot } from '../../src/paths.js';
 
-/** What one route answers: a status, a content type and a body, or `hang` (accepts and never answers). */
-export type Answer = { status?: number; type?: string; body: string } | 'hang';
+/**
+ * What one route answers: a status, a content type and a body, or `hang` (accepts and never answers). With
+ * `resets`, its first that many requests have their connection closed unanswered (as a server that closed a
+ * kept-alive connection the client reused).
+ */
+export type Answer = { status?: number; type?: string; body: string; resets?: number } | 'hang';
 
 export interface UpstreamServer {
   /** The mirror's base URL (DATA_SOURCES_URL). */
@@ -35,6 +39,11 @@ export async function startUpstreams(routes: Map<string, Answer> = realUpstreams
     }
     if (!answer) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    if ((answer.resets ?? 0) > 0) {
+      answer.resets = (answer.resets as number) - 1;
+      req.socket.destroy();
       return;
     }
     res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'text/plain; charset=utf-8' }).end(answer.body);
