@@ -69,7 +69,7 @@ async function startServe(name: string, env: Record<string, string> = {}) {
   proc.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  /** The first line of the whole log so far (or to come, within 20 s) that holds `text`. */
+  /** The first line of the whole log so far (or to come, within 60 s) that holds `text`. */
   const logLine = (text: string): Promise<string> => {
     const found = () => stderr.split('\n').find((l) => l.includes(text) && l.endsWith('}'));
     const now = found();

@@ -56,11 +56,11 @@ export function startServe(env: Record<string, string>, listening = 1): Promise<
   });
 }
 
-/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 20 s. */
+/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first or after 60 s (vitest's bound). */
 export function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 20 s; output so far:\n${text}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not print what was awaited within 60 s; output so far:\n${text}`)), 60_000);
     const onData = (chunk: Buffer) => {
       text += chunk.toString('utf8');
       if (done(text)) {
