@@ -98,9 +98,12 @@ describe.each(testDatabases)('reputation reads after 100,000 labels on $name', (
     });
     for (const l of sample) await store.labels.record(l, NOW);
     const subjects = new Set(sample.flatMap((l) => countedSubjects(l).map(({ subject }) => subject)));
-    const written = (
-      await store.knex('label_counts').select('project_id', 'kind', 'subject', 'day', 'label', 'count').whereIn('project_id', [check, SHARED_PROJECT])
-    ).filter((r) => subjects.has(String(r.subject)));
+    // Selected by subject in SQL: the shared project holds half the bulk rows, which a filter here would read first.
+    const written = await store
+      .knex('label_counts')
+      .select('project_id', 'kind', 'subject', 'day', 'label', 'count')
+      .whereIn('project_id', [check, SHARED_PROJECT])
+      .whereIn('subject', [...subjects]);
     const key = (r: Record<string, unknown>) => `${r.project_id} ${r.kind} ${r.subject} ${Number(r.day)} ${r.label} ${Number(r.count)}`;
     expect(written.length).toBeGreaterThan(0);
     expect(written.map(key).sort()).toEqual(counterRows(sample).map(key).sort());
