@@ -250,16 +250,11 @@ describe('the device signals of a token obtained in Chromium (plugins/device), b
   });
 
   it('a profile driven with navigator.webdriver set (playwright-core, --enable-automation) shows automation', async () => {
-    const automated = await launchChromium();
-    try {
-      // The person's User-Agent: navigator.webdriver is all that tells this profile apart.
-      const answer = await signUp(await tokenIn(automated, 'Europe/London', PERSON_UA), HOME_IP);
-      expect(answer.analyzed_data.device_risk_signals).toEqual(['automation']);
-      expect(answer.errors).toContain('device_automation_detected');
-      expect(answer.action).toBe('block');
-    } finally {
-      await automated.close();
-    }
+    // The file's browser, launched as playwright-core launches it; the person's User-Agent: navigator.webdriver is all that tells this profile apart.
+    const answer = await signUp(await tokenIn(browser, 'Europe/London', PERSON_UA), HOME_IP);
+    expect(answer.analyzed_data.device_risk_signals).toEqual(['automation']);
+    expect(answer.errors).toContain('device_automation_detected');
+    expect(answer.action).toBe('block');
   });
 
   it('a token obtained from one IP and presented from a second shows replay', async () => {
