@@ -1,6 +1,7 @@
 // DATA_UPDATE_INTERVAL with WORKERS=2 (src/cli/cluster.ts): the primary runs `data update` from the local
 // upstreams, once, and sends SIGHUP to each listening worker, so that a verify answered by either worker flags
 // the new Tor exit without a restart.
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,12 @@ beforeAll(async () => {
   serve = await startServe({ ...env, WORKERS: '2', ACCESS_LOG: 'off', RATE_LIMIT_VERIFY: '0' }, 3);
 });
 afterAll(async () => {
+  // SIGTERM to the primary, which stops its workers: killed harder, they would outlive the test.
+  if (serve && serve.proc.exitCode === null) {
+    const exited = once(serve.proc, 'exit');
+    serve.proc.kill('SIGTERM');
+    await exited;
+  }
   await upstreams?.close();
   await rm(dir, { recursive: true, force: true });
 });
