@@ -12,6 +12,9 @@ const readData = (file: string) => readDataBytes('ip-network', file);
 /** Entries per file, as data/build.mjs wrote them (for `email-trust data`, without loading the tables). */
 export const ENTRIES: Readonly<Record<string, number>> = JSON.parse(readData('entries.json').toString('utf8'));
 
+/** One inflated chunk at most (a table is 2-4 MB). */
+const MAX_CHUNK_BYTES = 64 * 1024 * 1024;
+
 /**
  * A gzip file's contents, inflated into one buffer of its final size (the size is the file's last 4 bytes,
  * ISIZE). zlib's default 16 KB chunks, concatenated, left about 18 MB of freed chunks resident in the
@@ -20,7 +23,8 @@ export const ENTRIES: Readonly<Record<string, number>> = JSON.parse(readData('en
 function gunzipWhole(file: string): Buffer {
   const gzipped = readData(file);
   const size = gzipped.length >= 4 ? gzipped.readUInt32LE(gzipped.length - 4) : 0;
-  return size > 0 ? gunzipSync(gzipped, { chunkSize: Math.max(size, 64) }) : gunzipSync(gzipped);
+  // ISIZE is only the file's word: a damaged one could ask for 4 GB.
+  return size > 0 ? gunzipSync(gzipped, { chunkSize: Math.min(Math.max(size, 64), MAX_CHUNK_BYTES) }) : gunzipSync(gzipped);
 }
 
 function uint32s(file: string): Uint32Array {

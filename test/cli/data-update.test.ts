@@ -118,8 +118,7 @@ describe('email-trust data update', () => {
     expect(run.code).toBe(1);
     const lines = run.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^PLUGIN\s+LIST\s+OUTCOME\s+ENTRIES\s+REASON$/);
-    // The entries before: those of the list this process loaded (main() runs in this test's worker, whose
-    // modules other test files may have loaded from another DATA_DIR).
+    // The entries before: those of the list the process running the command loaded (main() runs in this worker).
     const loaded = registry.find((p) => p.id === 'ip-intelligence')?.data?.find((l) => l.name === 'tor-exits.txt')?.entries;
     expect(loaded).toBeGreaterThan(2000);
     expect(lines[1], run.out).toMatch(
