@@ -1,15 +1,9 @@
 import { type PluginCase, testPlugin } from '../../test/support/plugin-tester.js';
 import idn from './index.js';
 
-const plain = {
-  is_internationalized: false,
-  has_punycode: false,
-  has_mixed_script: false,
-  mixed_script: null,
-  punycode_email: null,
-  punycode_value: null,
-  unicode_domain: null,
-};
+/** An all-ASCII address without xn--: no flag raised, and no other form of it given. */
+const noForms = { mixed_script: null, punycode_email: null, punycode_value: null, unicode_domain: null };
+const plain = { is_internationalized: false, has_punycode: false, has_mixed_script: false, ...noForms };
 
 /** An internationalised address whose parts mix the writing systems `scripts` (as `mixed_script` joins them). */
 const mixed = (name: string, email: string, scripts: string): PluginCase => ({
