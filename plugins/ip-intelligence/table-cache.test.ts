@@ -21,7 +21,9 @@ const digests = (arrays: object) =>
   Object.fromEntries(
     Object.entries(arrays as Record<string, ArrayBufferView & { length: number }>).map(([name, array]) => [
       name,
-      `${array.constructor.name} of ${array.length}, sha256 ${createHash('sha256').update(array).digest('hex')}`,
+      `${array.constructor.name} of ${array.length}, sha256 ${createHash('sha256')
+        .update(Buffer.from(array.buffer, array.byteOffset, array.byteLength))
+        .digest('hex')}`,
     ]),
   );
 
