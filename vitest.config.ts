@@ -17,5 +17,8 @@ export default defineConfig({
     // Test files share their worker's modules (each file still gets its own servers, stores and files): the
     // data lists and the plugin registry load once per worker, not once per file (decision 0074).
     isolate: false,
+    // Transformed test and source files are kept in node_modules/.experimental-vitest-cache, keyed by their
+    // content: a second run on a machine transforms only what changed (decision 0074).
+    experimental: { fsModuleCache: true },
   },
 });
