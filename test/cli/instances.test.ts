@@ -13,7 +13,9 @@ import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/store/database.js';
 import { createPostgresSchema } from '../support/databases.js';
-import { type RunningServe, spawnServe, startServe } from '../support/serve-process.js';
+import { type RunningServe, serveProcesses } from '../support/serve-process.js';
+
+const { spawnServe, startServe } = serveProcesses();
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 10;

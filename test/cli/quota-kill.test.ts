@@ -11,7 +11,9 @@ import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
 import { monthOf } from '../../src/store/usage.js';
 import { createPostgresSchema } from '../support/databases.js';
-import { startServe } from '../support/serve-process.js';
+import { serveProcesses } from '../support/serve-process.js';
+
+const { startServe } = serveProcesses();
 
 const CALLS = 40;
 let dir: string;

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
-import { type RunningServe, startServe, waitFor } from '../support/serve-process.js';
+import { type RunningServe, serveProcesses, waitFor } from '../support/serve-process.js';
 import { NEW_TOR_EXIT, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
+
+const { startServe } = serveProcesses();
 
 let dir: string;
 let upstreams: UpstreamServer;

@@ -1,6 +1,7 @@
 // `email-trust serve` as a child process (bin/email-trust.js, built dist/), for tests of what only a real
-// process shows: signals, kill -9, WORKERS, several instances. Every process started is killed after the file.
+// process shows: signals, kill -9, WORKERS, several instances. Every process a file started is killed after it.
 //
+//   const { startServe } = serveProcesses();                     // at the top of the test file
 //   const running = await startServe({ DATABASE_URL: url });   // resolves once it logs "listening"
 //   running.proc.kill('SIGKILL');
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -18,30 +19,44 @@ export interface RunningServe {
   stderr: () => string;
 }
 
-const children: ChildProcess[] = [];
+export interface ServeProcesses {
+  spawnServe(env: Record<string, string>): ChildProcess;
+  startServe(env: Record<string, string>, listening?: number): Promise<RunningServe>;
+}
 
-beforeAll(() => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(packageDir, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageDir, stdio: 'ignore' });
-});
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+/**
+ * spawnServe and startServe for one test file, with its hooks: the build made first if missing, and every
+ * process still running SIGKILLed after the file. Called at a file's top level: test files share their worker's
+ * modules (isolate: false), so hooks at this module's top level would belong to the first file that imported it.
+ */
+export function serveProcesses(): ServeProcesses {
+  const children: ChildProcess[] = [];
+  beforeAll(() => {
+    // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
+    if (!existsSync(join(packageDir, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageDir, stdio: 'ignore' });
+  });
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const spawnOne = (env: Record<string, string>) => {
+    const proc = spawnServe(env);
+    children.push(proc);
+    return proc;
+  };
+  return { spawnServe: spawnOne, startServe: (env, listening = 1) => startServe(spawnOne(env), listening) };
+}
 
 /** Spawns `serve` with `env` over PORT=0, HOST=127.0.0.1, LOG_LEVEL=info and NETWORK_CHECKS=off; stderr is piped. */
-export function spawnServe(env: Record<string, string>): ChildProcess {
-  const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
+function spawnServe(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
     cwd: packageDir,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NETWORK_CHECKS: 'off', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  children.push(proc);
-  return proc;
 }
 
-/** spawnServe, resolved once it has logged `listening` lines (one per process: workers and their primary). */
-export function startServe(env: Record<string, string>, listening = 1): Promise<RunningServe> {
-  const proc = spawnServe(env);
+/** `proc`, resolved once it has logged `listening` lines (one per process: workers and their primary). */
+function startServe(proc: ChildProcess, listening: number): Promise<RunningServe> {
   let text = '';
   return new Promise((resolve, reject) => {
     proc.stderr?.on('data', (chunk: Buffer) => {
