@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqliteConnection } from '../store/sqlite-connection.js';
 import { startDnsServer } from '../support/dns-server.js';
+import { waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REQUESTS = 600;
@@ -33,22 +34,6 @@ afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first. */
-function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        stream.off('data', onData);
-        resolve(text);
-      }
-    };
-    stream.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
-  });
-}
 
 type Outcome = { email: string; status: number } | { email: string; error: string };
 

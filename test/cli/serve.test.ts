@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
+import { waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -26,22 +27,6 @@ afterAll(async () => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Resolves with the collected text once `done(text)` holds; rejects if the process exits first. */
-function waitFor(stream: NodeJS.ReadableStream, proc: ChildProcess, done: (text: string) => boolean): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      if (done(text)) {
-        stream.off('data', onData);
-        resolve(text);
-      }
-    };
-    stream.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`serve exited (${code}) early; output so far:\n${text}`)));
-  });
-}
 
 it('serves the demo project printed at start, then stops cleanly on SIGTERM', async () => {
   const proc = spawn(process.execPath, ['bin/email-trust.js', 'serve'], {
