@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../plugins/index.js';
 import { packageRoot } from '../../src/paths.js';
 import { runCli } from '../support/cli-run.js';
+import { ensureBuilt } from '../support/serve-process.js';
 import { githubMeta, NEW_TOR_EXIT, ROUTES, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
 
 let upstreams: UpstreamServer;
@@ -19,8 +20,7 @@ let dir: string;
 const saved = { DATA_DIR: process.env.DATA_DIR, DATA_SOURCES_URL: process.env.DATA_SOURCES_URL };
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  ensureBuilt();
   upstreams = await startUpstreams();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-data-cli-'));
   process.env.DATA_DIR = dir;

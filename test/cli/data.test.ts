@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 // The JSON's rows, as the command types them.
 import type { DataRow as Row } from '../../src/cli/commands/data.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -38,8 +39,7 @@ function shippedDataFiles(): { plugin: string; name: string }[] {
 
 let rows: Row[];
 beforeAll(() => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   rows = JSON.parse(cli('data', '--json')) as Row[];
 });
 

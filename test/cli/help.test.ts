@@ -2,17 +2,17 @@
 // package.json's version; `serve --help` (main() in this process, test/support/cli-run.ts) lists every environment variable the configuration reads and says
 // where each is described; that table (docs/configuration.md, "Environment variables") names every one of
 // them. The variables are read from config.ts's source here, apart from the code that lists them.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONFIGURATION_TABLE } from '../../src/cli/config-variables.js';
 import { packageRoot } from '../../src/paths.js';
 import { runCli } from '../support/cli-run.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 beforeAll(() => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  ensureBuilt();
 });
 
 function cli(...args: string[]) {

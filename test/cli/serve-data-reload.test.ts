@@ -2,7 +2,7 @@
 // update` fetches the Tor exit list from local servers (the upstream's real format) into its DATA_DIR; after
 // SIGHUP, or within DATA_RELOAD_INTERVAL without a signal, the new exit address is flagged (vpn_detected)
 // without a restart, and every call in between was answered.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { type CreatedProject, createProjectWithKeys } from '../../src/cli/projec
 import { packageRoot } from '../../src/paths.js';
 import { openDatabase } from '../../src/store/database.js';
 import { runCli } from '../support/cli-run.js';
-import { waitFor } from '../support/serve-process.js';
+import { ensureBuilt, waitFor } from '../support/serve-process.js';
 import { NEW_TOR_EXIT, startUpstreams, type UpstreamServer } from '../support/upstream-server.js';
 
 let dir: string;
@@ -21,7 +21,7 @@ const children: ChildProcess[] = [];
 const saved = { DATA_DIR: process.env.DATA_DIR, DATA_SOURCES_URL: process.env.DATA_SOURCES_URL };
 
 beforeAll(async () => {
-  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-data-reload-'));
   upstreams = await startUpstreams();
   process.env.DATA_SOURCES_URL = upstreams.url;

@@ -3,20 +3,20 @@
 // started as `npx email-trust serve` starts it (the file run directly) has them, and a service started without
 // them says so in its log, naming them.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingServeFlags, SERVE_NODE_FLAGS } from '../../src/cli/serve-flags.js';
 import { packageRoot } from '../../src/paths.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-serve-flags-'));
 });
 afterAll(async () => {

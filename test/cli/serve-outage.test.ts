@@ -4,14 +4,13 @@
 // line is a logger's JSON line, none a stack trace, and a line of one kind comes at most once a second, the
 // lines it stood for counted in `suppressed`. Before, knex printed every failed connection attempt with its
 // stack on stdout at any LOG_LEVEL, and the service a warning per refused request (docs/decisions/0013-log-throttle.md).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THROTTLE_INTERVAL_MS } from '../../src/log-throttle.js';
 import { packageRoot } from '../../src/paths.js';
 import { createPostgresSchema } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { ensureBuilt } from '../support/serve-process.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /** How long each wait of a run may take (a start, the warm-up, the outage seen, the recovery). */
@@ -25,8 +24,7 @@ let dns: TestDnsServer;
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(packageRoot, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageRoot, stdio: 'ignore' });
+  ensureBuilt();
   dns = await startDnsServer();
 });
 afterAll(async () => {

@@ -2,8 +2,7 @@
 // update` does) is used at once after SIGHUP (without it, within the 5 s a cached key lookup lives), the
 // process keeps serving, and /readyz reports the new revision. With WORKERS=2 (on PostgreSQL) the primary
 // passes SIGHUP on to both workers.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -15,14 +14,14 @@ import { policyRevision } from '../../src/policy/load.js';
 import { openDatabase } from '../../src/store/database.js';
 import { fixturePolicy } from '../http/contract.js';
 import { createPostgresSchema } from '../support/databases.js';
-import { waitFor } from '../support/serve-process.js';
+import { ensureBuilt, waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-sighup-'));
 });
 afterAll(async () => {

@@ -4,8 +4,7 @@
 // The same process serves /metrics on METRICS_PORT, and not on its main port. A request whose client hung
 // up while its checks were still waiting (a DNS server that never answers) is handled to the end: its event
 // is stored, no error is logged.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Agent, createServer, request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
@@ -15,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqliteConnection } from '../store/sqlite-connection.js';
 import { startDnsServer } from '../support/dns-server.js';
-import { waitFor } from '../support/serve-process.js';
+import { ensureBuilt, waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REQUESTS = 600;
@@ -27,7 +26,7 @@ let dir: string;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-shutdown-'));
 });
 afterAll(async () => {

@@ -1,9 +1,8 @@
 // End to end: `node bin/email-trust.js serve` on a fresh database prints the demo project's keys and
 // a curl line; that request answers 200; SIGTERM stops the process with exit code 0. On a port that is
 // taken, it exits at once, naming the address, with nothing created.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
@@ -12,15 +11,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.js';
-import { waitFor } from '../support/serve-process.js';
+import { ensureBuilt, waitFor } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-serve-'));
 });
 afterAll(async () => {

@@ -19,6 +19,11 @@ export interface RunningServe {
   stderr: () => string;
 }
 
+/** Builds dist/ when it is missing: `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have. */
+export function ensureBuilt(): void {
+  if (!existsSync(join(packageDir, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageDir, stdio: 'ignore' });
+}
+
 export interface ServeProcesses {
   spawnServe(env: Record<string, string>): ChildProcess;
   startServe(env: Record<string, string>, listening?: number): Promise<RunningServe>;
@@ -31,10 +36,7 @@ export interface ServeProcesses {
  */
 export function serveProcesses(): ServeProcesses {
   const children: ChildProcess[] = [];
-  beforeAll(() => {
-    // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-    if (!existsSync(join(packageDir, 'dist/src/cli/main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: packageDir, stdio: 'ignore' });
-  });
+  beforeAll(ensureBuilt);
   afterAll(() => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
