@@ -3,11 +3,11 @@
 // request object promoted while it waited on its commit). The heap's peak is measured against the live set,
 // with and without the bound; the run without it shows the test can fail.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boundHeapGrowth, HEAP_GROWING_PERCENT, keepNewObjectsYoung } from '../../src/cli/heap-growth.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 const root = join(import.meta.dirname, '../..');
 const built = join(root, 'dist/src/cli/heap-growth.js');
@@ -23,7 +23,7 @@ function peakOverLive(bound: boolean): number {
     for (let k = 0; k < N; k++) ring[k] = entry();
     const live = getHeapStatistics().used_heap_size;
     let peak = 0;
-    for (let k = 0; k < 12 * N; k++) {
+    for (let k = 0; k < 6 * N; k++) {
       ring[(k * 7919) % N] = entry();
       if (k % 50 === 0) peak = Math.max(peak, getHeapStatistics().used_heap_size);
     }
@@ -34,9 +34,7 @@ function peakOverLive(bound: boolean): number {
 }
 
 describe('boundHeapGrowth', () => {
-  beforeAll(() => {
-    if (!existsSync(built)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
-  });
+  beforeAll(ensureBuilt);
 
   it('keeps the heap near its live set while old garbage piles up; without it the heap grows to several times it', () => {
     const bounded = peakOverLive(true);
@@ -74,7 +72,7 @@ function fullCollectionsAfterSurvivors(young: boolean): number {
     // Each object dead after 1,024 more: none outlives a scavenge.
     const ring = new Array(1024);
     let sum = 0;
-    for (let i = 0; i < 20_000_000; i++) {
+    for (let i = 0; i < 10_000_000; i++) {
       const made = make(i);
       ring[i & 1023] = made;
       sum += made.a;
@@ -86,9 +84,7 @@ function fullCollectionsAfterSurvivors(young: boolean): number {
 }
 
 describe('keepNewObjectsYoung', () => {
-  beforeAll(() => {
-    if (!existsSync(built)) execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
-  });
+  beforeAll(ensureBuilt);
 
   it("keeps a site's short-lived objects young after its objects had all survived; without it they fill the old generation", () => {
     // Measured: 0 with it, 1 without (V8 undoes the decision at that full collection), in every run.

@@ -4,7 +4,6 @@
 // calls, stored without their domain facts, replayed with those facts unknown; --labels, the events joined
 // with their labels (the event's own, else its address's with its IP, else its address's) as confusion tables.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { addressSubject, eventSubject, type LabelName } from '../../src/store/la
 import { runCli } from '../support/cli-run.js';
 import { createPostgresSchema } from '../support/databases.js';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.js';
+import { ensureBuilt } from '../support/serve-process.js';
 import { apiKey, bearer, post, startService, type TestServer } from '../support/server.js';
 
 const LENIENT = `version: "1.0"
@@ -270,7 +270,7 @@ describe.each(['sqlite', 'postgres'] as const)('policy replay on %s', (database)
 
   // Once, on SQLite: the worker threads read the same store whatever its database, and a run costs a build.
   it.runIf(database === 'sqlite')('gives the same report from the built command with a worker thread', async () => {
-    if (!existsSync(join(root, 'dist/src/cli/replay-worker.js'))) await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root });
+    ensureBuilt();
     const args = ['policy', 'replay', '--project', 'shop', '--policy', strictFile, '--json'];
     const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'bin/email-trust.js'), ...args, '--workers', '1'], {
       cwd: root,

@@ -2,7 +2,6 @@
 // at the terminal sees (stdout, stderr, exit code) and what lands in project_list_entries. Refusals of bad
 // arguments run in-process through main() (the same program, without a process start each).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createProjectWithKeys } from '../../src/cli/projects.js';
 import { openDatabase } from '../../src/store/database.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -67,7 +67,7 @@ async function rows(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   dir = await mkdtemp(join(tmpdir(), 'email-trust-lists-cli-'));
   databaseUrl = `sqlite:${join(dir, 'cli.sqlite')}`;
   const store = await openDatabase(databaseUrl);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createRegistrationLookup } from '../../src/network/rdap.js';
 import { BootstrapFileError, checkBootstrap, DEFAULT_BOOTSTRAP_FILE, defaultBootstrapFile, installedBootstrapFile } from '../../src/network/rdap-bootstrap.js';
+import { ensureBuilt } from '../support/serve-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const startDir = process.cwd();
@@ -69,8 +70,7 @@ const file = (name: string, text: string) => {
 };
 
 beforeAll(() => {
-  // `npm test` builds first (pretest); a bare `vitest run` on a fresh checkout may not have.
-  if (!existsSync(join(root, 'dist/src/cli/main.js'))) spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' });
+  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'rdap-cli-'));
   work = join(dir, 'service');
   mkdirSync(work);
